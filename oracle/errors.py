@@ -1,0 +1,91 @@
+"""The oracle's exceptions: one root, one subclass per stable reason.
+
+Each subclass carries ``reason``, the UPPER_SNAKE string that the gRPC edge
+puts in ``google.rpc.ErrorInfo.reason`` (DESIGN.md "Errors"), and
+``metadata``, string pairs that say what was wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class OracleError(Exception):
+    """Root of every error the oracle raises on bad input."""
+
+    reason = "ORACLE_ERROR"
+
+    def __init__(self, message: str, **metadata: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.metadata: Mapping[str, str] = {k: str(v) for k, v in metadata.items()}
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UnknownProfileError(OracleError):
+    """No profile has the requested id."""
+
+    reason = "UNKNOWN_PROFILE"
+
+
+class ProfileError(OracleError):
+    """A profile file is malformed: unknown key or clause, impossible value."""
+
+    reason = "INVALID_PROFILE"
+
+
+class InvalidCardError(OracleError):
+    """A card string is not rank ``A23456789TJQK`` then suit ``CDHS``."""
+
+    reason = "INVALID_CARD"
+
+
+class ShoeNotInProfileError(OracleError):
+    """The shoe holds more copies of a card than the profile's decks contain."""
+
+    reason = "SHOE_NOT_IN_PROFILE"
+
+
+class ShoeExhaustedError(OracleError):
+    """The round needs a card beyond the end of the forced shoe."""
+
+    reason = "SHOE_EXHAUSTED"
+
+
+class IllegalDecisionError(OracleError):
+    """A decision the rules do not allow now; ``metadata['legal']`` lists the legal ones."""
+
+    reason = "ILLEGAL_DECISION"
+
+
+class InsufficientBalanceError(OracleError):
+    """A stake exceeds the seat's uncommitted funds."""
+
+    reason = "INSUFFICIENT_BALANCE"
+
+
+class BetOutOfLimitsError(OracleError):
+    """A stake is below the table minimum or above the table maximum."""
+
+    reason = "BET_OUT_OF_LIMITS"
+
+
+class InvalidBetLayoutError(OracleError):
+    """A bet's numbers do not form a shape of the layout, or the bet kind is wrong for the game."""
+
+    reason = "INVALID_BET_LAYOUT"
+
+
+class InvalidRoundError(OracleError):
+    """A round request is malformed: no seats, a duplicate seat, a bad amount or id."""
+
+    reason = "INVALID_ROUND"
+
+
+class RoundNotCompleteError(OracleError):
+    """Settlement was asked for a round that still waits for decisions."""
+
+    reason = "ROUND_NOT_COMPLETE"
+

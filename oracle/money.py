@@ -1,0 +1,110 @@
+"""Exact money: integer minor units outside, ``Fraction`` inside, one rounding at settlement.
+
+RULES.md "Money": a result that is not a whole number of minor units is
+computed exactly and rounded once, by the profile's rounding rule; both the
+exact and the rounded figure are kept.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+class Rounding(enum.Enum):
+    """How an exact amount becomes whole minor units."""
+
+    DOWN = "down"
+    UP = "up"
+    HALF_UP = "half-up"
+    HALF_EVEN = "half-even"
+
+    def apply(self, exact: Fraction) -> int:
+        """Round a non-negative exact amount to whole minor units."""
+        if exact < 0:
+            raise ValueError(f"amounts are never negative, got {exact}")
+        match self:
+            case Rounding.DOWN:
+                return math.floor(exact)
+            case Rounding.UP:
+                return math.ceil(exact)
+            case Rounding.HALF_UP:
+                return math.floor(exact + Fraction(1, 2))
+            case Rounding.HALF_EVEN:
+                return round(exact)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Odds:
+    """Net odds ``win:per``: a winning stake s gains ``s * win / per``."""
+
+    win: Fraction
+    per: int = 1
+
+    @property
+    def ratio(self) -> Fraction:
+        """Net win per unit staked."""
+        return self.win / self.per
+
+    def __str__(self) -> str:
+        win = self.win
+        text = str(win.numerator) if win.denominator == 1 else f"{float(win):g}"
+        return f"{text}:{self.per}"
+
+    @classmethod
+    def parse(cls, text: str) -> Odds:
+        """Read ``"3:2"``, ``"35:1"`` or ``"0.95:1"``; raise ``ValueError`` otherwise."""
+        win, sep, per = text.partition(":")
+        if not sep:
+            raise ValueError(f"odds must look like '3:2', got {text!r}")
+        try:
+            win_f = Fraction(win.strip())
+            per_i = int(per.strip())
+        except ValueError:
+            raise ValueError(f"odds must look like '3:2', got {text!r}") from None
+        if win_f < 0 or per_i <= 0:
+            raise ValueError(f"odds must be non-negative with a positive base, got {text!r}")
+        return cls(win=win_f, per=per_i)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Payout:
+    """What one bet or hand returns: stake included, exact and rounded."""
+
+    stake: int
+    returned_exact: Fraction
+    returned: int
+
+    @property
+    def net(self) -> int:
+        """Rounded win (positive) or loss (negative) for the player."""
+        return self.returned - self.stake
+
+
+def win(stake: int, odds: Odds, rounding: Rounding) -> Payout:
+    """A winning bet: the stake back plus ``stake * odds``, rounded once."""
+    exact = stake + stake * odds.ratio
+    return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
+
+
+def lose(stake: int) -> Payout:
+    """A losing bet returns nothing."""
+    return Payout(stake=stake, returned_exact=Fraction(0), returned=0)
+
+
+def push(stake: int) -> Payout:
+    """A pushed bet returns its stake."""
+    return Payout(stake=stake, returned_exact=Fraction(stake), returned=stake)
+
+
+def portion(stake: int, share: Fraction, rounding: Rounding) -> Payout:
+    """A bet that returns a share of its stake (surrender, half back), rounded once."""
+    exact = stake * share
+    return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
+
+
+def returns(stake: int, exact: Fraction, rounding: Rounding) -> Payout:
+    """A bet that returns an exact amount computed elsewhere, rounded once."""
+    return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))

@@ -1,0 +1,260 @@
+"""The parameters a rule profile may set, per game: type, legal values, default.
+
+A profile file lists the parameters that matter to it; a parameter it does
+not list takes the default below. The default is never silently documented:
+a profile that relies on a rule must list the parameter with its status.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+from oracle.clauses import Game
+from oracle.money import Odds, Rounding
+
+ParamValue = bool | int | str | Odds | Fraction | Rounding
+
+
+class Kind(enum.Enum):
+    """The type of a parameter's value in TOML."""
+
+    BOOL = "bool"
+    INT = "int"
+    CHOICE = "choice"
+    ODDS = "odds"
+    FRACTION = "fraction"
+    ROUNDING = "rounding"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParamSpec:
+    """What one parameter may hold."""
+
+    name: str
+    kind: Kind
+    default: bool | int | str
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def convert(self, raw: object) -> ParamValue:
+        """Check a raw TOML value and turn it into its typed form; ``ValueError`` if impossible."""
+        match self.kind:
+            case Kind.BOOL:
+                if not isinstance(raw, bool):
+                    raise ValueError(f"expected true or false, got {raw!r}")
+                return raw
+            case Kind.INT:
+                if isinstance(raw, bool) or not isinstance(raw, int):
+                    raise ValueError(f"expected an integer, got {raw!r}")
+                if self.minimum is not None and raw < self.minimum:
+                    raise ValueError(f"must be at least {self.minimum}, got {raw}")
+                if self.maximum is not None and raw > self.maximum:
+                    raise ValueError(f"must be at most {self.maximum}, got {raw}")
+                return raw
+            case Kind.CHOICE:
+                if raw not in self.choices:
+                    raise ValueError(f"expected one of {', '.join(self.choices)}; got {raw!r}")
+                assert isinstance(raw, str)
+                return raw
+            case Kind.ODDS:
+                if not isinstance(raw, str):
+                    raise ValueError(f"expected odds as a string like '3:2', got {raw!r}")
+                return Odds.parse(raw)
+            case Kind.FRACTION:
+                if not isinstance(raw, str):
+                    raise ValueError(f"expected an exact decimal string like '0.05', got {raw!r}")
+                try:
+                    value = Fraction(raw)
+                except ValueError:
+                    raise ValueError(f"expected an exact decimal like '0.05', got {raw!r}") from None
+                if not 0 <= value < 1:
+                    raise ValueError(f"must be at least 0 and below 1, got {raw!r}")
+                return value
+            case Kind.ROUNDING:
+                try:
+                    return Rounding(raw)
+                except ValueError:
+                    names = ", ".join(r.value for r in Rounding)
+                    raise ValueError(f"expected one of {names}; got {raw!r}") from None
+
+
+def _rounding(help_text: str) -> ParamSpec:
+    return ParamSpec(
+        name="rounding",
+        kind=Kind.ROUNDING,
+        default="down",
+        choices=tuple(r.value for r in Rounding),
+        help=help_text,
+    )
+
+
+_LIMITS = (
+    ParamSpec(name="min_bet", kind=Kind.INT, default=1, minimum=1, help="Smallest stake, in minor units."),
+    ParamSpec(name="max_bet", kind=Kind.INT, default=10**12, minimum=1, help="Largest stake, in minor units."),
+)
+
+BLACKJACK: tuple[ParamSpec, ...] = (
+    ParamSpec(name="decks", kind=Kind.INT, default=6, minimum=1, maximum=8, help="Decks in the shoe."),
+    ParamSpec(name="dealer_hits_soft_17", kind=Kind.BOOL, default=False, help="The dealer draws on a soft 17."),
+    ParamSpec(name="blackjack_pays", kind=Kind.ODDS, default="3:2", help="Net odds of a player blackjack."),
+    ParamSpec(name="insurance", kind=Kind.BOOL, default=True, help="Insurance is offered against a dealer ace."),
+    ParamSpec(name="insurance_pays", kind=Kind.ODDS, default="2:1", help="Net odds of insurance."),
+    ParamSpec(
+        name="blackjack_vs_ace",
+        kind=Kind.CHOICE,
+        default="even-money",
+        choices=("even-money", "insurance", "nothing"),
+        help="What a player blackjack is offered against a dealer ace.",
+    ),
+    ParamSpec(
+        name="no_double_split_after_insurance",
+        kind=Kind.BOOL,
+        default=False,
+        help="A seat that took insurance may neither double nor split.",
+    ),
+    ParamSpec(
+        name="peek",
+        kind=Kind.CHOICE,
+        default="ace-or-ten",
+        choices=("none", "ace", "ace-or-ten"),
+        help="Up cards under which the dealer looks for a blackjack before play.",
+    ),
+    ParamSpec(
+        name="natural_paid_at_once",
+        kind=Kind.BOOL,
+        default=True,
+        help="A blackjack that cannot be tied is paid at once, without turning the hole card.",
+    ),
+    ParamSpec(
+        name="dealer_blackjack_takes",
+        kind=Kind.CHOICE,
+        default="all-stakes",
+        choices=("all-stakes", "original-stake"),
+        help="What a dealer blackjack found after play takes: every stake, or the original only.",
+    ),
+    ParamSpec(
+        name="double_after_split",
+        kind=Kind.BOOL,
+        default=True,
+        help="A two-card hand formed by a split may double.",
+    ),
+    ParamSpec(
+        name="split_pairs",
+        kind=Kind.CHOICE,
+        default="same-rank",
+        choices=("same-rank", "same-rank-or-pictures", "same-value"),
+        help="Which two cards form a pair that may be split.",
+    ),
+    ParamSpec(
+        name="max_hands",
+        kind=Kind.INT,
+        default=2,
+        minimum=2,
+        maximum=4,
+        help="Most hands a seat may hold through splits (2 means no re-split).",
+    ),
+    ParamSpec(name="hit_split_aces", kind=Kind.BOOL, default=True, help="Split aces may take more cards."),
+    ParamSpec(
+        name="split_21_is_blackjack",
+        kind=Kind.BOOL,
+        default=False,
+        help="An ace and a ten on a split hand count as a blackjack.",
+    ),
+    ParamSpec(name="surrender", kind=Kind.BOOL, default=False, help="Surrender is offered on the first two cards."),
+    ParamSpec(
+        name="surrender_after_split",
+        kind=Kind.BOOL,
+        default=False,
+        help="A hand formed by a split may surrender.",
+    ),
+    ParamSpec(
+        name="half_stake_rounding",
+        kind=Kind.ROUNDING,
+        default="down",
+        choices=tuple(r.value for r in Rounding),
+        help="Rounding of the insurance stake and the surrender refund.",
+    ),
+    ParamSpec(name="auto_stand_21", kind=Kind.BOOL, default=True, help="A hand that reaches 21 stands."),
+    ParamSpec(
+        name="dealer_draws_when_not_needed",
+        kind=Kind.BOOL,
+        default=False,
+        help="The dealer draws even when no hand waits for the dealer's total.",
+    ),
+    ParamSpec(
+        name="extra_stakes_need_funds",
+        kind=Kind.BOOL,
+        default=True,
+        help="Split, double and insurance need the seat's uncommitted funds.",
+    ),
+    _rounding("Rounding of a payout that is not whole (3:2 on an odd stake)."),
+    *_LIMITS,
+)
+
+BACCARAT: tuple[ParamSpec, ...] = (
+    ParamSpec(name="decks", kind=Kind.INT, default=8, minimum=1, maximum=8, help="Decks in the shoe."),
+    ParamSpec(
+        name="tableau",
+        kind=Kind.CHOICE,
+        default="standard",
+        choices=("standard", "document-b"),
+        help="The banker's third-card tableau: the standard one, or document B's as printed.",
+    ),
+    ParamSpec(name="player_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning player bet."),
+    ParamSpec(name="banker_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning banker bet, before commission."),
+    ParamSpec(
+        name="banker_commission",
+        kind=Kind.FRACTION,
+        default="0.05",
+        help="Share of a winning banker bet's win kept as commission.",
+    ),
+    ParamSpec(name="tie_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a winning tie bet."),
+    ParamSpec(name="tie_pushes", kind=Kind.BOOL, default=True, help="On a tie, player and banker bets push."),
+    _rounding("Rounding of a payout that is not whole (the banker commission)."),
+    *_LIMITS,
+)
+
+ROULETTE: tuple[ParamSpec, ...] = (
+    ParamSpec(
+        name="wheel",
+        kind=Kind.CHOICE,
+        default="european",
+        choices=("european", "american"),
+        help="European (0) or American (0 and 00) wheel and layout.",
+    ),
+    ParamSpec(
+        name="zero_rule",
+        kind=Kind.CHOICE,
+        default="loses",
+        choices=("loses", "half-back"),
+        help="What a zero does to even-money bets: they lose, or return half the stake.",
+    ),
+    ParamSpec(name="history_length", kind=Kind.INT, default=13, minimum=1, maximum=500, help="Results the board shows."),
+    ParamSpec(name="straight_pays", kind=Kind.ODDS, default="35:1", help="Net odds of a straight (one number)."),
+    ParamSpec(name="split_pays", kind=Kind.ODDS, default="17:1", help="Net odds of a split (two numbers)."),
+    ParamSpec(name="street_pays", kind=Kind.ODDS, default="11:1", help="Net odds of a street or trio (three numbers)."),
+    ParamSpec(name="corner_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a corner (four numbers)."),
+    ParamSpec(name="first_four_pays", kind=Kind.ODDS, default="8:1", help="Net odds of 0-1-2-3 (European)."),
+    ParamSpec(name="top_line_pays", kind=Kind.ODDS, default="6:1", help="Net odds of 0-00-1-2-3 (American)."),
+    ParamSpec(name="line_pays", kind=Kind.ODDS, default="5:1", help="Net odds of a six line."),
+    ParamSpec(name="column_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a column."),
+    ParamSpec(name="dozen_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a dozen."),
+    ParamSpec(
+        name="even_chance_pays",
+        kind=Kind.ODDS,
+        default="1:1",
+        help="Net odds of red/black, even/odd, low/high.",
+    ),
+    _rounding("Rounding of a payout that is not whole (half back on an odd stake)."),
+    *_LIMITS,
+)
+
+SPECS: dict[Game, dict[str, ParamSpec]] = {
+    Game.BLACKJACK: {s.name: s for s in BLACKJACK},
+    Game.BACCARAT: {s.name: s for s in BACCARAT},
+    Game.ROULETTE: {s.name: s for s in ROULETTE},
+}

@@ -1,0 +1,274 @@
+"""Rule profiles: TOML data files of parameters, each with its clauses and status.
+
+A profile names its game and source document and lists parameters as
+``name = { value = ..., clauses = [...], status = "documented" | "assumed",
+note = "..." }``. A profile may ``extends`` another (a shipped id, or a path
+relative to its own file) and override parameters; an override may give only
+``value`` and inherits the rest. Loading is strict: an unknown key, an unknown
+clause or an impossible value is a ``ProfileError`` naming the file and key.
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from oracle.clauses import BY_ID, Game
+from oracle.errors import ProfileError, UnknownProfileError
+from oracle.parameters import SPECS, ParamSpec, ParamValue
+
+SHIPPED_IDS: tuple[str, ...] = (
+    "blackjack-a",
+    "blackjack-c",
+    "baccarat-b",
+    "baccarat-c",
+    "baccarat-d",
+    "roulette-c",
+    "roulette-american",
+)
+
+_TOP_KEYS = frozenset({"id", "game", "title", "source", "extends", "parameters"})
+_PARAM_KEYS = frozenset({"value", "clauses", "status", "note"})
+_MAX_EXTENDS_DEPTH = 8
+
+
+class Status(enum.Enum):
+    """Whether the source document fixes a parameter or the reading assumes it."""
+
+    DOCUMENTED = "documented"
+    ASSUMED = "assumed"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parameter:
+    """One parameter of a profile: its value and where the value comes from."""
+
+    name: str
+    raw: bool | int | str
+    value: ParamValue
+    clauses: tuple[str, ...]
+    status: Status
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Profile:
+    """A complete, validated rule profile."""
+
+    id: str
+    game: Game
+    title: str
+    source: str
+    extends: str | None
+    parameters: tuple[Parameter, ...]
+    origin: str
+
+    def __getitem__(self, name: str) -> ParamValue:
+        """The value of a parameter, or its default when the profile does not list it."""
+        for param in self.parameters:
+            if param.name == name:
+                return param.value
+        spec = SPECS[self.game].get(name)
+        if spec is None:
+            raise KeyError(f"{self.game.value} has no parameter {name!r}")
+        return spec.convert(spec.default)
+
+    def parameter(self, name: str) -> Parameter | None:
+        """The listed parameter of that name, if the profile lists it."""
+        return next((p for p in self.parameters if p.name == name), None)
+
+    def clause_ids(self) -> frozenset[str]:
+        """Every clause some parameter of the profile cites."""
+        return frozenset(c for p in self.parameters for c in p.clauses)
+
+
+def _fail(origin: str, key: str, message: str) -> ProfileError:
+    return ProfileError(f"{origin}: {key}: {message}", file=origin, key=key)
+
+
+def _check_keys(origin: str, where: str, table: Mapping[str, Any], allowed: frozenset[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            path = f"{where}.{key}" if where else key
+            raise _fail(origin, path, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def _string(origin: str, key: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise _fail(origin, key, f"expected a non-empty string, got {value!r}")
+    return value
+
+
+def _parse_parameter(
+    origin: str,
+    game: Game,
+    name: str,
+    table: object,
+    base: Parameter | None,
+) -> Parameter:
+    key = f"parameters.{name}"
+    spec: ParamSpec | None = SPECS[game].get(name)
+    if spec is None:
+        known = ", ".join(SPECS[game])
+        raise _fail(origin, key, f"unknown {game.value} parameter (known: {known})")
+    if not isinstance(table, dict):
+        raise _fail(origin, key, "expected a table like { value = ..., clauses = [...], status = ... }")
+    _check_keys(origin, key, table, _PARAM_KEYS)
+    if "value" not in table:
+        raise _fail(origin, key, "missing 'value'")
+    raw = table["value"]
+    try:
+        value = spec.convert(raw)
+    except ValueError as exc:
+        raise _fail(origin, f"{key}.value", str(exc)) from None
+
+    if "clauses" in table:
+        clauses = table["clauses"]
+        if not isinstance(clauses, list) or not clauses or not all(isinstance(c, str) for c in clauses):
+            raise _fail(origin, f"{key}.clauses", "expected a non-empty list of clause IDs")
+        for cid in clauses:
+            if cid not in BY_ID:
+                raise _fail(origin, f"{key}.clauses", f"unknown clause {cid!r}")
+        clause_ids = tuple(clauses)
+    elif base is not None:
+        clause_ids = base.clauses
+    else:
+        raise _fail(origin, key, "missing 'clauses'")
+
+    if "status" in table:
+        try:
+            status = Status(table["status"])
+        except ValueError:
+            raise _fail(origin, f"{key}.status", "expected 'documented' or 'assumed'") from None
+    elif base is not None:
+        status = base.status
+    else:
+        raise _fail(origin, key, "missing 'status'")
+
+    note = table.get("note", base.note if base is not None else "")
+    if not isinstance(note, str):
+        raise _fail(origin, f"{key}.note", "expected a string")
+    return Parameter(name=name, raw=raw, value=value, clauses=clause_ids, status=status, note=note)
+
+
+def _cross_check(profile: Profile) -> None:
+    low, high = profile["min_bet"], profile["max_bet"]
+    assert isinstance(low, int)
+    assert isinstance(high, int)
+    if high < low:
+        raise _fail(profile.origin, "parameters.max_bet", f"is {high}, below min_bet {low}")
+
+
+def _load(path: Path, origin: str, depth: int) -> Profile:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProfileError(f"{origin}: cannot read: {exc.strerror}", file=origin) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{origin}: not valid TOML: {exc}", file=origin) from None
+    return _build(data, origin, path.parent, depth)
+
+
+def _build(data: Mapping[str, Any], origin: str, folder: Path | None, depth: int) -> Profile:
+    _check_keys(origin, "", data, _TOP_KEYS)
+    profile_id = _string(origin, "id", data.get("id"))
+    base: Profile | None = None
+    extends = data.get("extends")
+    if extends is not None:
+        extends = _string(origin, "extends", extends)
+        if depth >= _MAX_EXTENDS_DEPTH:
+            raise _fail(origin, "extends", f"profiles extend each other more than {_MAX_EXTENDS_DEPTH} deep")
+        if extends in SHIPPED_IDS:
+            base = shipped_profile(extends)
+        elif folder is not None and (folder / extends).is_file():
+            base = _load(folder / extends, str(folder / extends), depth + 1)
+        else:
+            raise _fail(origin, "extends", f"no shipped profile or file {extends!r}")
+
+    game_raw = data.get("game", base.game.value if base else None)
+    try:
+        game = Game(game_raw)
+    except ValueError:
+        raise _fail(origin, "game", f"expected one of {', '.join(g.value for g in Game)}") from None
+    if base is not None and base.game is not game:
+        raise _fail(origin, "game", f"is {game.value} but {base.id!r} is {base.game.value}")
+
+    title = _string(origin, "title", data.get("title", base.title if base else None))
+    source = _string(origin, "source", data.get("source", base.source if base else None))
+
+    params_raw = data.get("parameters", {})
+    if not isinstance(params_raw, dict):
+        raise _fail(origin, "parameters", "expected a table")
+    inherited = {p.name: p for p in base.parameters} if base else {}
+    merged = dict(inherited)
+    for name, table in params_raw.items():
+        merged[name] = _parse_parameter(origin, game, name, table, inherited.get(name))
+    order = list(SPECS[game])
+    parameters = tuple(sorted(merged.values(), key=lambda p: order.index(p.name)))
+    profile = Profile(
+        id=profile_id,
+        game=game,
+        title=title,
+        source=source,
+        extends=extends,
+        parameters=parameters,
+        origin=origin,
+    )
+    _cross_check(profile)
+    return profile
+
+
+@cache
+def shipped_profile(profile_id: str) -> Profile:
+    """One of the seven profiles that ship in ``oracle/profiles``."""
+    if profile_id not in SHIPPED_IDS:
+        raise UnknownProfileError(
+            f"unknown profile {profile_id!r}; shipped profiles: {', '.join(SHIPPED_IDS)}",
+            profile=profile_id,
+        )
+    name = f"{profile_id}.toml"
+    text = resources.files("oracle.profiles").joinpath(name).read_text(encoding="utf-8")
+    origin = f"oracle/profiles/{name}"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{origin}: not valid TOML: {exc}", file=origin) from None
+    profile = _build(data, origin, None, 0)
+    if profile.id != profile_id:
+        raise _fail(origin, "id", f"is {profile.id!r}, expected {profile_id!r}")
+    return profile
+
+
+def shipped_profiles() -> tuple[Profile, ...]:
+    """All shipped profiles, in their canonical order."""
+    return tuple(shipped_profile(pid) for pid in SHIPPED_IDS)
+
+
+def load_profile_file(path: str | Path) -> Profile:
+    """Load a lab's profile file, which may extend a shipped profile or another file."""
+    path = Path(path)
+    return _load(path, str(path), 0)
+
+
+def load_profile_text(text: str, origin: str = "<profile>") -> Profile:
+    """Load a profile from TOML text; ``extends`` may name only a shipped profile."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{origin}: not valid TOML: {exc}", file=origin) from None
+    return _build(data, origin, None, 0)
+
+
+def resolve_profile(id_or_path: str) -> Profile:
+    """A shipped profile by id, or a profile file by path."""
+    if id_or_path in SHIPPED_IDS:
+        return shipped_profile(id_or_path)
+    if id_or_path.endswith(".toml") or Path(id_or_path).is_file():
+        return load_profile_file(id_or_path)
+    return shipped_profile(id_or_path)
