@@ -88,4 +88,3 @@ class RoundNotCompleteError(OracleError):
     """Settlement was asked for a round that still waits for decisions."""
 
     reason = "ROUND_NOT_COMPLETE"
-

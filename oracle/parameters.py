@@ -56,9 +56,8 @@ class ParamSpec:
                     raise ValueError(f"must be at most {self.maximum}, got {raw}")
                 return raw
             case Kind.CHOICE:
-                if raw not in self.choices:
+                if not isinstance(raw, str) or raw not in self.choices:
                     raise ValueError(f"expected one of {', '.join(self.choices)}; got {raw!r}")
-                assert isinstance(raw, str)
                 return raw
             case Kind.ODDS:
                 if not isinstance(raw, str):
@@ -70,7 +69,9 @@ class ParamSpec:
                 try:
                     value = Fraction(raw)
                 except ValueError:
-                    raise ValueError(f"expected an exact decimal like '0.05', got {raw!r}") from None
+                    raise ValueError(
+                        f"expected an exact decimal like '0.05', got {raw!r}"
+                    ) from None
                 if not 0 <= value < 1:
                     raise ValueError(f"must be at least 0 and below 1, got {raw!r}")
                 return value
@@ -93,15 +94,37 @@ def _rounding(help_text: str) -> ParamSpec:
 
 
 _LIMITS = (
-    ParamSpec(name="min_bet", kind=Kind.INT, default=1, minimum=1, help="Smallest stake, in minor units."),
-    ParamSpec(name="max_bet", kind=Kind.INT, default=10**12, minimum=1, help="Largest stake, in minor units."),
+    ParamSpec(
+        name="min_bet", kind=Kind.INT, default=1, minimum=1, help="Smallest stake, in minor units."
+    ),
+    ParamSpec(
+        name="max_bet",
+        kind=Kind.INT,
+        default=10**12,
+        minimum=1,
+        help="Largest stake, in minor units.",
+    ),
 )
 
 BLACKJACK: tuple[ParamSpec, ...] = (
-    ParamSpec(name="decks", kind=Kind.INT, default=6, minimum=1, maximum=8, help="Decks in the shoe."),
-    ParamSpec(name="dealer_hits_soft_17", kind=Kind.BOOL, default=False, help="The dealer draws on a soft 17."),
-    ParamSpec(name="blackjack_pays", kind=Kind.ODDS, default="3:2", help="Net odds of a player blackjack."),
-    ParamSpec(name="insurance", kind=Kind.BOOL, default=True, help="Insurance is offered against a dealer ace."),
+    ParamSpec(
+        name="decks", kind=Kind.INT, default=6, minimum=1, maximum=8, help="Decks in the shoe."
+    ),
+    ParamSpec(
+        name="dealer_hits_soft_17",
+        kind=Kind.BOOL,
+        default=False,
+        help="The dealer draws on a soft 17.",
+    ),
+    ParamSpec(
+        name="blackjack_pays", kind=Kind.ODDS, default="3:2", help="Net odds of a player blackjack."
+    ),
+    ParamSpec(
+        name="insurance",
+        kind=Kind.BOOL,
+        default=True,
+        help="Insurance is offered against a dealer ace.",
+    ),
     ParamSpec(name="insurance_pays", kind=Kind.ODDS, default="2:1", help="Net odds of insurance."),
     ParamSpec(
         name="blackjack_vs_ace",
@@ -157,14 +180,21 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         maximum=4,
         help="Most hands a seat may hold through splits (2 means no re-split).",
     ),
-    ParamSpec(name="hit_split_aces", kind=Kind.BOOL, default=True, help="Split aces may take more cards."),
+    ParamSpec(
+        name="hit_split_aces", kind=Kind.BOOL, default=True, help="Split aces may take more cards."
+    ),
     ParamSpec(
         name="split_21_is_blackjack",
         kind=Kind.BOOL,
         default=False,
         help="An ace and a ten on a split hand count as a blackjack.",
     ),
-    ParamSpec(name="surrender", kind=Kind.BOOL, default=False, help="Surrender is offered on the first two cards."),
+    ParamSpec(
+        name="surrender",
+        kind=Kind.BOOL,
+        default=False,
+        help="Surrender is offered on the first two cards.",
+    ),
     ParamSpec(
         name="surrender_after_split",
         kind=Kind.BOOL,
@@ -178,7 +208,9 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         choices=tuple(r.value for r in Rounding),
         help="Rounding of the insurance stake and the surrender refund.",
     ),
-    ParamSpec(name="auto_stand_21", kind=Kind.BOOL, default=True, help="A hand that reaches 21 stands."),
+    ParamSpec(
+        name="auto_stand_21", kind=Kind.BOOL, default=True, help="A hand that reaches 21 stands."
+    ),
     ParamSpec(
         name="dealer_draws_when_not_needed",
         kind=Kind.BOOL,
@@ -196,7 +228,9 @@ BLACKJACK: tuple[ParamSpec, ...] = (
 )
 
 BACCARAT: tuple[ParamSpec, ...] = (
-    ParamSpec(name="decks", kind=Kind.INT, default=8, minimum=1, maximum=8, help="Decks in the shoe."),
+    ParamSpec(
+        name="decks", kind=Kind.INT, default=8, minimum=1, maximum=8, help="Decks in the shoe."
+    ),
     ParamSpec(
         name="tableau",
         kind=Kind.CHOICE,
@@ -204,16 +238,30 @@ BACCARAT: tuple[ParamSpec, ...] = (
         choices=("standard", "document-b"),
         help="The banker's third-card tableau: the standard one, or document B's as printed.",
     ),
-    ParamSpec(name="player_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning player bet."),
-    ParamSpec(name="banker_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning banker bet, before commission."),
+    ParamSpec(
+        name="player_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning player bet."
+    ),
+    ParamSpec(
+        name="banker_pays",
+        kind=Kind.ODDS,
+        default="1:1",
+        help="Net odds of a winning banker bet, before commission.",
+    ),
     ParamSpec(
         name="banker_commission",
         kind=Kind.FRACTION,
         default="0.05",
         help="Share of a winning banker bet's win kept as commission.",
     ),
-    ParamSpec(name="tie_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a winning tie bet."),
-    ParamSpec(name="tie_pushes", kind=Kind.BOOL, default=True, help="On a tie, player and banker bets push."),
+    ParamSpec(
+        name="tie_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a winning tie bet."
+    ),
+    ParamSpec(
+        name="tie_pushes",
+        kind=Kind.BOOL,
+        default=True,
+        help="On a tie, player and banker bets push.",
+    ),
     _rounding("Rounding of a payout that is not whole (the banker commission)."),
     *_LIMITS,
 )
@@ -233,13 +281,47 @@ ROULETTE: tuple[ParamSpec, ...] = (
         choices=("loses", "half-back"),
         help="What a zero does to even-money bets: they lose, or return half the stake.",
     ),
-    ParamSpec(name="history_length", kind=Kind.INT, default=13, minimum=1, maximum=500, help="Results the board shows."),
-    ParamSpec(name="straight_pays", kind=Kind.ODDS, default="35:1", help="Net odds of a straight (one number)."),
-    ParamSpec(name="split_pays", kind=Kind.ODDS, default="17:1", help="Net odds of a split (two numbers)."),
-    ParamSpec(name="street_pays", kind=Kind.ODDS, default="11:1", help="Net odds of a street or trio (three numbers)."),
-    ParamSpec(name="corner_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a corner (four numbers)."),
-    ParamSpec(name="first_four_pays", kind=Kind.ODDS, default="8:1", help="Net odds of 0-1-2-3 (European)."),
-    ParamSpec(name="top_line_pays", kind=Kind.ODDS, default="6:1", help="Net odds of 0-00-1-2-3 (American)."),
+    ParamSpec(
+        name="history_length",
+        kind=Kind.INT,
+        default=13,
+        minimum=1,
+        maximum=500,
+        help="Results the board shows.",
+    ),
+    ParamSpec(
+        name="straight_pays",
+        kind=Kind.ODDS,
+        default="35:1",
+        help="Net odds of a straight (one number).",
+    ),
+    ParamSpec(
+        name="split_pays", kind=Kind.ODDS, default="17:1", help="Net odds of a split (two numbers)."
+    ),
+    ParamSpec(
+        name="street_pays",
+        kind=Kind.ODDS,
+        default="11:1",
+        help="Net odds of a street or trio (three numbers).",
+    ),
+    ParamSpec(
+        name="corner_pays",
+        kind=Kind.ODDS,
+        default="8:1",
+        help="Net odds of a corner (four numbers).",
+    ),
+    ParamSpec(
+        name="first_four_pays",
+        kind=Kind.ODDS,
+        default="8:1",
+        help="Net odds of 0-1-2-3 (European).",
+    ),
+    ParamSpec(
+        name="top_line_pays",
+        kind=Kind.ODDS,
+        default="6:1",
+        help="Net odds of 0-00-1-2-3 (American).",
+    ),
     ParamSpec(name="line_pays", kind=Kind.ODDS, default="5:1", help="Net odds of a six line."),
     ParamSpec(name="column_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a column."),
     ParamSpec(name="dozen_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a dozen."),

@@ -14,13 +14,15 @@ import enum
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from oracle.clauses import BY_ID, Game
 from oracle.errors import ProfileError, UnknownProfileError
+from oracle.money import Odds, Rounding
 from oracle.parameters import SPECS, ParamSpec, ParamValue
 
 SHIPPED_IDS: tuple[str, ...] = (
@@ -32,6 +34,8 @@ SHIPPED_IDS: tuple[str, ...] = (
     "roulette-c",
     "roulette-american",
 )
+
+_T = TypeVar("_T")
 
 _TOP_KEYS = frozenset({"id", "game", "title", "source", "extends", "parameters"})
 _PARAM_KEYS = frozenset({"value", "clauses", "status", "note"})
@@ -79,6 +83,30 @@ class Profile:
             raise KeyError(f"{self.game.value} has no parameter {name!r}")
         return spec.convert(spec.default)
 
+    def integer(self, name: str) -> int:
+        """An integer parameter."""
+        return _typed(self[name], int, name)
+
+    def flag(self, name: str) -> bool:
+        """A true/false parameter."""
+        return _typed(self[name], bool, name)
+
+    def choice(self, name: str) -> str:
+        """A parameter chosen from a fixed list of words."""
+        return _typed(self[name], str, name)
+
+    def odds(self, name: str) -> Odds:
+        """A payout parameter, as net odds."""
+        return _typed(self[name], Odds, name)
+
+    def fraction(self, name: str) -> Fraction:
+        """An exact share, like a commission."""
+        return _typed(self[name], Fraction, name)
+
+    def rounding(self, name: str = "rounding") -> Rounding:
+        """A rounding rule."""
+        return _typed(self[name], Rounding, name)
+
     def parameter(self, name: str) -> Parameter | None:
         """The listed parameter of that name, if the profile lists it."""
         return next((p for p in self.parameters if p.name == name), None)
@@ -86,6 +114,12 @@ class Profile:
     def clause_ids(self) -> frozenset[str]:
         """Every clause some parameter of the profile cites."""
         return frozenset(c for p in self.parameters for c in p.clauses)
+
+
+def _typed(value: object, kind: type[_T], name: str) -> _T:
+    if not isinstance(value, kind):
+        raise TypeError(f"parameter {name!r} is not of type {kind.__name__}")
+    return value
 
 
 def _fail(origin: str, key: str, message: str) -> ProfileError:
@@ -118,7 +152,9 @@ def _parse_parameter(
         known = ", ".join(SPECS[game])
         raise _fail(origin, key, f"unknown {game.value} parameter (known: {known})")
     if not isinstance(table, dict):
-        raise _fail(origin, key, "expected a table like { value = ..., clauses = [...], status = ... }")
+        raise _fail(
+            origin, key, "expected a table like { value = ..., clauses = [...], status = ... }"
+        )
     _check_keys(origin, key, table, _PARAM_KEYS)
     if "value" not in table:
         raise _fail(origin, key, "missing 'value'")
@@ -130,7 +166,11 @@ def _parse_parameter(
 
     if "clauses" in table:
         clauses = table["clauses"]
-        if not isinstance(clauses, list) or not clauses or not all(isinstance(c, str) for c in clauses):
+        if (
+            not isinstance(clauses, list)
+            or not clauses
+            or not all(isinstance(c, str) for c in clauses)
+        ):
             raise _fail(origin, f"{key}.clauses", "expected a non-empty list of clause IDs")
         for cid in clauses:
             if cid not in BY_ID:
@@ -158,9 +198,7 @@ def _parse_parameter(
 
 
 def _cross_check(profile: Profile) -> None:
-    low, high = profile["min_bet"], profile["max_bet"]
-    assert isinstance(low, int)
-    assert isinstance(high, int)
+    low, high = profile.integer("min_bet"), profile.integer("max_bet")
     if high < low:
         raise _fail(profile.origin, "parameters.max_bet", f"is {high}, below min_bet {low}")
 
@@ -183,7 +221,9 @@ def _build(data: Mapping[str, Any], origin: str, folder: Path | None, depth: int
     if extends is not None:
         extends = _string(origin, "extends", extends)
         if depth >= _MAX_EXTENDS_DEPTH:
-            raise _fail(origin, "extends", f"profiles extend each other more than {_MAX_EXTENDS_DEPTH} deep")
+            raise _fail(
+                origin, "extends", f"profiles extend each other more than {_MAX_EXTENDS_DEPTH} deep"
+            )
         if extends in SHIPPED_IDS:
             base = shipped_profile(extends)
         elif folder is not None and (folder / extends).is_file():

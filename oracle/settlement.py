@@ -20,10 +20,7 @@ class Limits:
     @classmethod
     def of(cls, profile: Profile) -> Limits:
         """The limits a profile sets."""
-        low, high = profile["min_bet"], profile["max_bet"]
-        assert isinstance(low, int)
-        assert isinstance(high, int)
-        return cls(min_bet=low, max_bet=high)
+        return cls(min_bet=profile.integer("min_bet"), max_bet=profile.integer("max_bet"))
 
     def check(self, *, seat: int, bet: str, amount: int) -> None:
         """Refuse a stake outside the limits (B.limits)."""
@@ -44,7 +41,9 @@ def check_seat_stakes(
 ) -> None:
     """Check a seat's opening stakes: positive, within limits, covered by its balance."""
     if balance < 0:
-        raise InvalidRoundError(f"seat {seat}: balance {balance} is negative", seat=seat, balance=balance)
+        raise InvalidRoundError(
+            f"seat {seat}: balance {balance} is negative", seat=seat, balance=balance
+        )
     if not stakes:
         raise InvalidRoundError(f"seat {seat} has no bet", seat=seat)
     for bet, amount in stakes:

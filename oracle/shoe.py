@@ -30,9 +30,7 @@ class SeededStream:
     def _next_word(self) -> int:
         word = next(self._words, None)
         while word is None:
-            digest = hashlib.sha256(
-                self._seed + b"\x00" + self._block.to_bytes(8, "big")
-            ).digest()
+            digest = hashlib.sha256(self._seed + b"\x00" + self._block.to_bytes(8, "big")).digest()
             self._block += 1
             self._words = (int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8))
             word = next(self._words, None)

@@ -1,0 +1,1 @@
+"""Shipped rule profiles (TOML data files), read with importlib.resources."""
