@@ -4,7 +4,8 @@ A profile names its game and source document and lists parameters as
 ``name = { value = ..., clauses = [...], status = "documented" | "assumed",
 note = "..." }``. A profile may ``extends`` another (a shipped id, or a path
 relative to its own file) and override parameters; an override may give only
-``value`` and inherits the rest. Loading is strict: an unknown key, an unknown
+``value``: it keeps the clauses, and becomes ``assumed`` when the value
+changes (a changed value is not what the document states). Loading is strict: an unknown key, an unknown
 clause or an impossible value is a ``ProfileError`` naming the file and key.
 """
 
@@ -84,8 +85,11 @@ class Profile:
         return spec.convert(spec.default)
 
     def integer(self, name: str) -> int:
-        """An integer parameter."""
-        return _typed(self[name], int, name)
+        """An integer parameter (never a true/false one, although bool is an int in Python)."""
+        value = self[name]
+        if isinstance(value, bool):
+            raise TypeError(f"parameter {name!r} is not of type int")
+        return _typed(value, int, name)
 
     def flag(self, name: str) -> bool:
         """A true/false parameter."""
@@ -175,6 +179,8 @@ def _parse_parameter(
         for cid in clauses:
             if cid not in BY_ID:
                 raise _fail(origin, f"{key}.clauses", f"unknown clause {cid!r}")
+        if len(set(clauses)) != len(clauses):
+            raise _fail(origin, f"{key}.clauses", "lists a clause twice")
         clause_ids = tuple(clauses)
     elif base is not None:
         clause_ids = base.clauses
@@ -186,12 +192,21 @@ def _parse_parameter(
             status = Status(table["status"])
         except ValueError:
             raise _fail(origin, f"{key}.status", "expected 'documented' or 'assumed'") from None
-    elif base is not None:
+    elif base is not None and base.value == value:
         status = base.status
+    elif base is not None:
+        # A changed value is no longer what the source document states.
+        status = Status.ASSUMED
     else:
         raise _fail(origin, key, "missing 'status'")
 
-    note = table.get("note", base.note if base is not None else "")
+    if base is None:
+        default_note = ""
+    elif base.value == value:
+        default_note = base.note
+    else:
+        default_note = f"Changed from {base.raw!r} by this profile."
+    note = table.get("note", default_note)
     if not isinstance(note, str):
         raise _fail(origin, f"{key}.note", "expected a string")
     return Parameter(name=name, raw=raw, value=value, clauses=clause_ids, status=status, note=note)

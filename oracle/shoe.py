@@ -38,8 +38,9 @@ class SeededStream:
 
     def uniform(self, n: int) -> int:
         """An unbiased integer in ``[0, n)``: words at or above the limit are skipped."""
-        if n <= 0:
-            raise ValueError(f"uniform(n) needs n >= 1, got {n}")
+        if not 1 <= n <= _TWO_64:
+            # Above 2**64 the limit is 0 and no word is ever accepted: refuse, never loop.
+            raise ValueError(f"uniform(n) needs 1 <= n <= 2**64, got {n}")
         limit = _TWO_64 - (_TWO_64 % n)
         while True:
             word = self._next_word()

@@ -1,0 +1,140 @@
+"""The clause IDs of oracle/clauses.py are exactly those of docs/RULES.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from oracle.clauses import BY_ID, CLAUSES, Game, clause
+from oracle.errors import OracleError, ProfileError
+from oracle.profile import shipped_profiles
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "RULES.md"
+SHARED_RULES = ROOT.parent / "shared" / "spec" / "RULES.md"
+
+# A clause ID: a document or game prefix, then dotted lower-case words (BJ.values, C.bj.split).
+CLAUSE_SHAPE = re.compile(r"[A-Z]+(?:\.[a-z]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*")
+
+# Clauses that no profile parameter configures: the code applies them as fixed rules.
+ENFORCED_IN_CODE = {
+    # Card values of blackjack (ace 11 or 1, pictures 10): the game itself, no variant in A or C.
+    "BJ.values",
+    # The dealing order is fixed by the conformance contract (DESIGN.md "Forced outcomes");
+    # an engine that deals otherwise maps it in its adapter, so it is not a profile choice.
+    "BJ.deal-order",
+    # A hand over 21 loses at once: the definition of a bust, same in A and C.
+    "BJ.bust",
+    # What a blackjack is (ace + ten-valued, first two cards): fixed; the split case is the
+    # split_21_is_blackjack parameter, which cites A.split / C.bj.split.
+    "BJ.natural",
+    # Comparing totals, dealer bust, push on equal totals: the core settlement, no variant.
+    "BJ.compare",
+    # Stakes cannot be withdrawn: the contract offers no withdraw decision at all.
+    "C.bj.no-withdraw",
+    # Baccarat card values and modulo 10: the game itself, the same in B, C and D.
+    "BAC.values",
+    # Baccarat dealing order (player, banker, ...): fixed by the contract like BJ.deal-order.
+    "BAC.deal",
+    # Naturals (8 or 9) stand: common to B, C and D, no variant.
+    "BAC.natural",
+    # The player draws on 0-5, stands on 6-7: common to B, C and D, no variant.
+    "BAC.player-draw",
+    # Banker after a player who stood: common to B, C and D (the tableau parameter covers
+    # only the case where the player drew).
+    "BAC.banker-stood",
+    # Higher value wins, equal values tie: the outcome rule, no variant.
+    "BAC.outcome",
+    # Refusing a bet that is not a shape of the layout is input validation, not a setting.
+    "C.rou.geometry",
+}
+
+
+def _bold_clause_ids(text: str) -> list[str]:
+    """Every ``**ID**`` of the text that looks like a clause ID (no space, a dot inside)."""
+    found = []
+    for token in re.findall(r"\*\*([^*]+)\*\*", text):
+        if re.search(r"\s", token) or "." not in token.strip("."):
+            continue  # **assumed**, **A**, a bold sentence ending in a full stop
+        found.append(token)
+    return found
+
+
+def _rules_text() -> str:
+    return RULES.read_text(encoding="utf-8")
+
+
+def test_bold_tokens_parse_as_expected() -> None:
+    sample = "**BJ.values** x **assumed** **A**, **C.bj.split** **Do not split.** **B.decks**"
+    assert _bold_clause_ids(sample) == ["BJ.values", "C.bj.split", "B.decks"]
+
+
+def test_every_bold_id_has_the_clause_shape() -> None:
+    for cid in _bold_clause_ids(_rules_text()):
+        assert CLAUSE_SHAPE.fullmatch(cid), cid
+
+
+def test_clauses_are_exactly_the_bold_ids_of_rules_md() -> None:
+    in_rules = _bold_clause_ids(_rules_text())
+    assert len(in_rules) == len(set(in_rules)), "a clause ID is defined twice in RULES.md"
+    ids = [c.id for c in CLAUSES]
+    assert len(ids) == len(set(ids)), "a clause ID is listed twice in oracle/clauses.py"
+    assert set(ids) == set(in_rules)
+    assert set(BY_ID) == set(in_rules)
+    # And in the order RULES.md defines them.
+    assert ids == in_rules
+
+
+def test_clause_game_is_the_rules_md_section() -> None:
+    games = {"Blackjack": Game.BLACKJACK, "Baccarat": Game.BACCARAT, "Roulette": Game.ROULETTE}
+    section: Game | None = None
+    seen = 0
+    for line in _rules_text().splitlines():
+        if line.startswith("## "):
+            section = next((g for word, g in games.items() if word in line), None)
+        for cid in _bold_clause_ids(line):
+            assert section is not None, cid
+            assert BY_ID[cid].game is section, cid
+            seen += 1
+    assert seen == len(CLAUSES)
+
+
+def test_every_clause_has_a_title() -> None:
+    for c in CLAUSES:
+        assert c.title.strip(), c.id
+
+
+def test_clause_lookup() -> None:
+    assert clause("C.bj.split") is BY_ID["C.bj.split"]
+    assert clause("BJ.nat-pays").game is Game.BLACKJACK
+    assert clause("D.decks").game is Game.BACCARAT
+    assert clause("C.rou.history").game is Game.ROULETTE
+
+
+@pytest.mark.parametrize("cid", ["BJ.nope", "bj.values", "BJ.values ", "", "A", "**BJ.values**"])
+def test_unknown_clause_lookup(cid: str) -> None:
+    with pytest.raises(ProfileError) as info:
+        clause(cid)
+    assert isinstance(info.value, OracleError)
+    assert info.value.reason == "INVALID_PROFILE"
+    assert info.value.metadata == {"clause": cid}
+
+
+def test_rules_md_is_the_shared_spec() -> None:
+    if not SHARED_RULES.is_file():
+        pytest.skip(f"no shared spec at {SHARED_RULES}")
+    assert RULES.read_bytes() == SHARED_RULES.read_bytes()
+
+
+def test_every_clause_is_configured_or_enforced_in_code() -> None:
+    cited = set().union(*(p.clause_ids() for p in shipped_profiles()))
+    missing = set(BY_ID) - cited - ENFORCED_IN_CODE
+    assert not missing, f"clauses neither cited by a profile nor allow-listed: {sorted(missing)}"
+
+
+def test_allow_list_is_minimal_and_real() -> None:
+    assert not ENFORCED_IN_CODE - set(BY_ID), "an allow-listed ID is not a clause"
+    cited = set().union(*(p.clause_ids() for p in shipped_profiles()))
+    assert not ENFORCED_IN_CODE & cited, "an allow-listed clause is cited by a profile: drop it"

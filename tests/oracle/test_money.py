@@ -1,0 +1,198 @@
+"""Exact money (RULES.md "Money"): odds, one rounding, payouts in minor units."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
+
+F = Fraction
+
+# (exact amount, DOWN, UP, HALF_UP, HALF_EVEN), computed by hand.
+ROUNDING_TABLE = [
+    (F(5, 2), 2, 3, 3, 2),
+    (F(7, 2), 3, 4, 4, 4),
+    (F(1, 2), 0, 1, 1, 0),
+    (F(3, 2), 1, 2, 2, 2),
+    (F(75, 2), 37, 38, 38, 38),
+    (F(39, 2), 19, 20, 20, 20),
+    (F(41, 2), 20, 21, 21, 20),
+    (F(12, 5), 2, 3, 2, 2),
+    (F(13, 5), 2, 3, 3, 3),
+    (F(1, 3), 0, 1, 0, 0),
+    (F(2, 3), 0, 1, 1, 1),
+    (F(499, 1000), 0, 1, 0, 0),
+    (F(501, 1000), 0, 1, 1, 1),
+    (F(0), 0, 0, 0, 0),
+    (F(7), 7, 7, 7, 7),
+    (F(250), 250, 250, 250, 250),
+    (F(10**15 + 1, 2), 5 * 10**14, 5 * 10**14 + 1, 5 * 10**14 + 1, 5 * 10**14),
+]
+
+
+@pytest.mark.parametrize(("exact", "down", "up", "half_up", "half_even"), ROUNDING_TABLE)
+def test_rounding_modes(exact: Fraction, down: int, up: int, half_up: int, half_even: int) -> None:
+    assert Rounding.DOWN.apply(exact) == down
+    assert Rounding.UP.apply(exact) == up
+    assert Rounding.HALF_UP.apply(exact) == half_up
+    assert Rounding.HALF_EVEN.apply(exact) == half_even
+
+
+@pytest.mark.parametrize("mode", list(Rounding))
+def test_rounding_returns_an_int(mode: Rounding) -> None:
+    result = mode.apply(F(5, 2))
+    assert type(result) is int
+
+
+@pytest.mark.parametrize("mode", list(Rounding))
+def test_rounding_refuses_negative_amounts(mode: Rounding) -> None:
+    with pytest.raises(ValueError, match="negative"):
+        mode.apply(F(-1, 2))
+
+
+def test_rounding_words_are_the_profile_words() -> None:
+    assert Rounding("down") is Rounding.DOWN
+    assert Rounding("up") is Rounding.UP
+    assert Rounding("half-up") is Rounding.HALF_UP
+    assert Rounding("half-even") is Rounding.HALF_EVEN
+
+
+@given(st.fractions(min_value=0, max_value=10**9))
+def test_rounding_is_within_one_unit(exact: Fraction) -> None:
+    down = Rounding.DOWN.apply(exact)
+    up = Rounding.UP.apply(exact)
+    assert down <= exact <= up
+    assert up - down == (0 if exact.denominator == 1 else 1)
+    for mode in (Rounding.HALF_UP, Rounding.HALF_EVEN):
+        assert abs(mode.apply(exact) - exact) <= F(1, 2)
+
+
+# --- odds ---
+
+
+@pytest.mark.parametrize(
+    ("text", "win_", "per", "ratio"),
+    [
+        ("3:2", F(3), 2, F(3, 2)),
+        ("35:1", F(35), 1, F(35)),
+        ("0.95:1", F(19, 20), 1, F(19, 20)),
+        ("2:1", F(2), 1, F(2)),
+        ("8:1", F(8), 1, F(8)),
+        (" 6 : 5 ", F(6), 5, F(6, 5)),
+        ("0:1", F(0), 1, F(0)),
+    ],
+)
+def test_odds_parse(text: str, win_: Fraction, per: int, ratio: Fraction) -> None:
+    odds = Odds.parse(text)
+    assert odds.win == win_
+    assert odds.per == per
+    assert odds.ratio == ratio
+    assert isinstance(odds.ratio, Fraction)
+
+
+@pytest.mark.parametrize("text", ["3:2", "35:1", "0.95:1", "8:1"])
+def test_odds_str_round_trips(text: str) -> None:
+    assert str(Odds.parse(text)) == text
+    assert Odds.parse(str(Odds.parse(text))) == Odds.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["3", "a:b", "-1:1", "1:0", "", ":", "3:", ":2", "3:-2", "3:2.5", "1:a", "3:2:1"]
+)
+def test_odds_parse_refusals(text: str) -> None:
+    with pytest.raises(ValueError, match="odds"):
+        Odds.parse(text)
+
+
+# --- payouts ---
+
+THREE_TWO = Odds.parse("3:2")
+EVEN = Odds.parse("1:1")
+
+
+def test_example_a1_blackjack_pays_250() -> None:
+    # RULES.md BJ.nat-pays, example A1: stake 100, blackjack against a 7 up: 250 returned.
+    payout = win(100, THREE_TWO, Rounding.DOWN)
+    assert payout == Payout(stake=100, returned_exact=F(250), returned=250)
+    assert payout.net == 150
+
+
+def test_three_two_on_an_odd_stake() -> None:
+    # 15 + 15 * 3/2 = 37.5 exactly.
+    down = win(15, THREE_TWO, Rounding.DOWN)
+    up = win(15, THREE_TWO, Rounding.UP)
+    assert down.returned_exact == F(75, 2)
+    assert up.returned_exact == F(75, 2)
+    assert down.returned == 37
+    assert up.returned == 38
+    assert down.net == 22
+    assert up.net == 23
+    assert win(15, THREE_TWO, Rounding.HALF_EVEN).returned == 38
+    assert win(15, THREE_TWO, Rounding.HALF_UP).returned == 38
+
+
+def test_example_a2_even_money_returns_200() -> None:
+    assert win(100, EVEN, Rounding.DOWN).returned == 200
+
+
+def test_example_a4_insurance_returns_150() -> None:
+    # RULES.md A.insurance, example A4: insurance 50 at 2:1, 150 returned.
+    payout = win(50, Odds.parse("2:1"), Rounding.DOWN)
+    assert payout.returned == 150
+    assert payout.net == 100
+
+
+def test_banker_commission_win() -> None:
+    # BAC.pay-banker: net 0.95:1. 100 -> 195; 10 -> 19.5, rounded down 19 (RULES.md "Money").
+    banker = Odds.parse("0.95:1")
+    assert win(100, banker, Rounding.DOWN).returned == 195
+    payout = win(10, banker, Rounding.DOWN)
+    assert payout.returned_exact == F(39, 2)
+    assert payout.returned == 19
+    assert payout.net == 9
+
+
+def test_straight_up_pays_35() -> None:
+    assert win(10, Odds.parse("35:1"), Rounding.DOWN).returned == 360
+
+
+def test_lose_and_push() -> None:
+    assert lose(100) == Payout(stake=100, returned_exact=F(0), returned=0)
+    assert lose(100).net == -100
+    assert push(100) == Payout(stake=100, returned_exact=F(100), returned=100)
+    assert push(100).net == 0
+
+
+def test_portion_half_of_an_odd_stake() -> None:
+    # Surrender refund (BJ.half-stakes): half of 15 is 7.5 exactly, rounded down 7.
+    payout = portion(15, F(1, 2), Rounding.DOWN)
+    assert payout.stake == 15
+    assert payout.returned_exact == F(15, 2)
+    assert payout.returned == 7
+    assert payout.net == -8
+    assert portion(15, F(1, 2), Rounding.UP).returned == 8
+    assert portion(100, F(1, 2), Rounding.DOWN).returned == 50
+    assert portion(100, F(1, 2), Rounding.DOWN).net == -50
+
+
+def test_returns_rounds_once() -> None:
+    payout = returns(20, F(77, 2), Rounding.DOWN)
+    assert payout == Payout(stake=20, returned_exact=F(77, 2), returned=38)
+    assert payout.net == 18
+
+
+@given(
+    stake=st.integers(1, 10**12),
+    win_=st.fractions(min_value=0, max_value=100, max_denominator=1000),
+    per=st.integers(1, 100),
+)
+def test_win_is_exact_then_rounded_once(stake: int, win_: Fraction, per: int) -> None:
+    odds = Odds(win=win_, per=per)
+    payout = win(stake, odds, Rounding.DOWN)
+    assert payout.returned_exact == stake + stake * win_ / per
+    assert payout.returned == payout.returned_exact.numerator // payout.returned_exact.denominator
+    assert payout.net == payout.returned - stake
