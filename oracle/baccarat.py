@@ -1,0 +1,460 @@
+"""Baccarat: the coup from a forced shoe, and the settlement of player, banker and tie bets.
+
+Implements RULES.md "Baccarat, common to B, C and D" and the profile clauses
+of B, C and D. A coup needs no decisions: the cards of the shoe decide it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from oracle.cards import Card, Rank
+from oracle.clauses import Game
+from oracle.errors import (
+    InvalidBetLayoutError,
+    InvalidRoundError,
+    ProfileError,
+    ShoeExhaustedError,
+)
+from oracle.money import Odds, Payout, Rounding, lose, push, returns, win
+from oracle.profile import Profile
+from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
+from oracle.shoe import check_composition
+
+
+class Tableau(enum.Enum):
+    """The banker's third-card tableau (BAC.banker-tableau, B.tableau)."""
+
+    STANDARD = "standard"
+    DOCUMENT_B = "document-b"
+
+
+class Outcome(enum.Enum):
+    """Which hand won the coup, or a tie (BAC.outcome)."""
+
+    PLAYER = "player"
+    BANKER = "banker"
+    TIE = "tie"
+
+
+class BetKind(enum.Enum):
+    """The three bets of the layout."""
+
+    PLAYER = "player"
+    BANKER = "banker"
+    TIE = "tie"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratRules:
+    """The baccarat parameters of one profile, typed.
+
+    The ``*_clauses`` fields are the clause IDs the profile cites for its deck
+    count and its limits (B.decks, C.bac.decks, D.decks; B.limits), so a round
+    can say which clause its checks applied.
+    """
+
+    profile_id: str
+    decks: int
+    tableau: Tableau
+    player_pays: Odds
+    banker_pays: Odds
+    banker_commission: Fraction
+    tie_pays: Odds
+    tie_pushes: bool
+    rounding: Rounding
+    limits: Limits
+    decks_clauses: tuple[str, ...] = ()
+    limits_clauses: tuple[str, ...] = ()
+
+    @classmethod
+    def from_profile(cls, profile: Profile) -> BaccaratRules:
+        """The rules of a baccarat profile; ``ProfileError`` for a profile of another game."""
+        if profile.game is not Game.BACCARAT:
+            raise ProfileError(
+                f"profile {profile.id!r} is a {profile.game.value} profile, not a baccarat one",
+                profile=profile.id,
+                game=profile.game.value,
+            )
+        return cls(
+            profile_id=profile.id,
+            decks=profile.integer("decks"),
+            tableau=Tableau(profile.choice("tableau")),
+            player_pays=profile.odds("player_pays"),
+            banker_pays=profile.odds("banker_pays"),
+            banker_commission=profile.fraction("banker_commission"),
+            tie_pays=profile.odds("tie_pays"),
+            tie_pushes=profile.flag("tie_pushes"),
+            rounding=profile.rounding(),
+            limits=Limits.of(profile),
+            decks_clauses=_cited(profile, "decks"),
+            limits_clauses=_cited(profile, "min_bet", "max_bet"),
+        )
+
+
+def _cited(profile: Profile, *names: str) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for name in names:
+        param = profile.parameter(name)
+        if param is not None:
+            found.update(dict.fromkeys(param.clauses))
+    return tuple(found)
+
+
+# --- cards and totals ---------------------------------------------------------
+
+# Pips are 1-10, so modulo 10 sends tens and pictures to 0 and leaves the rest.
+_VALUES: dict[Rank, int] = {rank: rank.pip % 10 for rank in Rank}
+
+
+def card_value(card: Card) -> int:
+    """Ace 1, two to nine face value, ten and pictures 0 (BAC.values)."""
+    return _VALUES[card.rank]
+
+
+def hand_value(cards: Sequence[Card]) -> int:
+    """The hand's total modulo 10: 7+9 is 6, 4+6 is 0 (BAC.values)."""
+    return sum(_VALUES[card.rank] for card in cards) % 10
+
+
+# Third-card values on which the banker draws, by tableau and banker total 0-7.
+_ALL = frozenset(range(10))
+_DRAWS: dict[Tableau, tuple[frozenset[int], ...]] = {
+    Tableau.STANDARD: (
+        _ALL,
+        _ALL,
+        _ALL,
+        _ALL - {8},
+        frozenset({2, 3, 4, 5, 6, 7}),
+        frozenset({4, 5, 6, 7}),
+        frozenset({6, 7}),
+        frozenset(),
+    ),
+    # Document B lists the cards on which the banker does NOT draw, and leaves the
+    # ace off the lists at 4, 5 and 6: as printed, the banker draws on an ace there.
+    Tableau.DOCUMENT_B: (
+        _ALL,
+        _ALL,
+        _ALL,
+        _ALL - {8},
+        _ALL - {8, 9, 0},
+        _ALL - {2, 3, 8, 9, 0},
+        _ALL - {2, 3, 4, 5, 8, 9, 0},
+        frozenset(),
+    ),
+}
+
+
+def banker_draws(tableau: Tableau, banker_total: int, player_third: Card | None) -> bool:
+    """Whether the banker takes a third card on a two-card total of 0-9.
+
+    With no player third card: draw on 0-5, stand on 6-7 (BAC.banker-stood).
+    Otherwise by the tableau and the third card's value (BAC.banker-tableau,
+    B.tableau). A natural 8 or 9 never draws (BAC.natural).
+    """
+    if not 0 <= banker_total <= 9:
+        raise ValueError(f"a baccarat total is 0 to 9, got {banker_total}")
+    if banker_total >= 8:
+        return False
+    if player_third is None:
+        return banker_total <= 5
+    return _VALUES[player_third.rank] in _DRAWS[tableau][banker_total]
+
+
+# --- the coup -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Coup:
+    """The cards of one coup, before any money (BAC.deal, BAC.outcome)."""
+
+    player: tuple[Card, ...]
+    banker: tuple[Card, ...]
+    player_total: int
+    banker_total: int
+    outcome: Outcome
+    dealt: tuple[Card, ...]
+    steps: tuple[Step, ...]
+
+
+_DEAL_CLAUSES = ("BAC.deal", "BAC.values")
+_NATURAL_CLAUSES = ("BAC.natural",)
+_PLAYER_CLAUSES = ("BAC.player-draw",)
+_BANKER_STOOD_CLAUSES = ("BAC.banker-stood",)
+_TABLEAU_CLAUSES: dict[Tableau, tuple[str, ...]] = {
+    Tableau.STANDARD: ("BAC.banker-tableau",),
+    Tableau.DOCUMENT_B: ("BAC.banker-tableau", "B.tableau"),
+}
+_OUTCOME_CLAUSES = ("BAC.outcome",)
+
+
+def _exhausted(needed: int, shoe: Sequence[Card], what: str) -> ShoeExhaustedError:
+    return ShoeExhaustedError(
+        f"the coup needs at least {needed} cards ({what}), but the shoe holds only {len(shoe)}",
+        needed=needed,
+        available=len(shoe),
+    )
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
+    """Deal one coup from the front of a forced shoe and decide it.
+
+    Order P, B, P, B, then the player's third card, then the banker's
+    (BAC.deal); naturals first (BAC.natural), then BAC.player-draw, then
+    BAC.banker-stood or BAC.banker-tableau, then BAC.outcome. The shoe's
+    composition is not checked here; a shoe too short raises
+    ``ShoeExhaustedError``.
+    """
+    size = len(shoe)
+    if size < 4:
+        raise _exhausted(4, shoe, "two cards to each hand")
+    p1, b1, p2, b2 = shoe[0], shoe[1], shoe[2], shoe[3]
+    player: tuple[Card, ...] = (p1, p2)
+    banker: tuple[Card, ...] = (b1, b2)
+    player_total = (_VALUES[p1.rank] + _VALUES[p2.rank]) % 10
+    banker_total = (_VALUES[b1.rank] + _VALUES[b2.rank]) % 10
+    steps = [
+        Step(
+            action="deal",
+            clauses=_DEAL_CLAUSES,
+            detail=f"player {p1} {p2} = {player_total}; banker {b1} {b2} = {banker_total}",
+        )
+    ]
+
+    if player_total >= 8 or banker_total >= 8:
+        steps.append(
+            Step(
+                action="natural",
+                clauses=_NATURAL_CLAUSES,
+                detail=f"natural: player {player_total}, banker {banker_total}; both stand",
+            )
+        )
+    else:
+        player_third: Card | None = None
+        if player_total <= 5:
+            if size < 5:
+                raise _exhausted(5, shoe, "the player's third card")
+            player_third = shoe[4]
+            player = (p1, p2, player_third)
+            player_total = (player_total + _VALUES[player_third.rank]) % 10
+            steps.append(
+                Step(
+                    action="player-draw",
+                    clauses=_PLAYER_CLAUSES,
+                    detail=f"player draws {player_third}: {player_total}",
+                )
+            )
+        else:
+            steps.append(
+                Step(
+                    action="player-stand",
+                    clauses=_PLAYER_CLAUSES,
+                    detail=f"player stands on {player_total}",
+                )
+            )
+
+        banker_clauses = (
+            _BANKER_STOOD_CLAUSES if player_third is None else _TABLEAU_CLAUSES[tableau]
+        )
+        if banker_draws(tableau, banker_total, player_third):
+            index = len(player) + 2
+            if size <= index:
+                raise _exhausted(index + 1, shoe, "the banker's third card")
+            banker_third = shoe[index]
+            banker = (b1, b2, banker_third)
+            banker_total = (banker_total + _VALUES[banker_third.rank]) % 10
+            steps.append(
+                Step(
+                    action="banker-draw",
+                    clauses=banker_clauses,
+                    detail=f"banker draws {banker_third}: {banker_total}",
+                )
+            )
+        else:
+            steps.append(
+                Step(
+                    action="banker-stand",
+                    clauses=banker_clauses,
+                    detail=f"banker stands on {banker_total}",
+                )
+            )
+
+    if player_total > banker_total:
+        outcome = Outcome.PLAYER
+    elif banker_total > player_total:
+        outcome = Outcome.BANKER
+    else:
+        outcome = Outcome.TIE
+    steps.append(
+        Step(
+            action="outcome",
+            clauses=_OUTCOME_CLAUSES,
+            detail=f"player {player_total}, banker {banker_total}: {outcome.value}",
+        )
+    )
+    # Player cards go to even positions of the first four and the player's third
+    # card, if any, comes before the banker's.
+    dealt = (p1, b1, p2, b2, *player[2:], *banker[2:])
+    return Coup(
+        player=player,
+        banker=banker,
+        player_total=player_total,
+        banker_total=banker_total,
+        outcome=outcome,
+        dealt=dealt,
+        steps=tuple(steps),
+    )
+
+
+# --- bets and the round ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratBet:
+    """One stake, in minor units, on the player, the banker or a tie."""
+
+    kind: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratSeat:
+    """One seat: its funds before the round and its bets, at most one of each kind."""
+
+    balance: int
+    bets: tuple[BaccaratBet, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratRound:
+    """A played round: the coup, one settlement line per bet, and every step."""
+
+    profile_id: str
+    coup: Coup
+    seats: tuple[BaccaratSeat, ...]
+    settlement: tuple[SettlementLine, ...]
+    steps: tuple[Step, ...]
+
+
+def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
+    seen: set[BetKind] = set()
+    for bet in seat.bets:
+        if not isinstance(bet.kind, BetKind):
+            raise InvalidBetLayoutError(
+                f"seat {index}: {bet.kind!r} is not a baccarat bet "
+                f"(expected one of {', '.join(k.value for k in BetKind)})",
+                seat=index,
+                bet=bet.kind,
+            )
+        if isinstance(bet.amount, bool) or not isinstance(bet.amount, int):
+            raise InvalidRoundError(
+                f"seat {index}: the {bet.kind.value} stake must be a whole number of minor "
+                f"units, got {bet.amount!r}",
+                seat=index,
+                bet=bet.kind.value,
+                amount=bet.amount,
+            )
+        if bet.kind in seen:
+            raise InvalidRoundError(
+                f"seat {index} has more than one {bet.kind.value} bet; "
+                "a seat holds at most one bet of each kind",
+                seat=index,
+                bet=bet.kind.value,
+            )
+        seen.add(bet.kind)
+    check_seat_stakes(
+        seat=index,
+        balance=seat.balance,
+        stakes=tuple((bet.kind.value, bet.amount) for bet in seat.bets),
+        limits=rules.limits,
+    )
+
+
+def _settle(
+    rules: BaccaratRules, outcome: Outcome, bet: BaccaratBet
+) -> tuple[Payout, tuple[str, ...]]:
+    """One bet's payout and the clauses that decided it (BAC.pay-*, BAC.tie-push)."""
+    stake = bet.amount
+    if bet.kind is BetKind.TIE:
+        if outcome is Outcome.TIE:
+            return win(stake, rules.tie_pays, rules.rounding), ("BAC.outcome", "BAC.pay-tie")
+        return lose(stake), ("BAC.outcome",)
+    if outcome is Outcome.TIE:
+        if rules.tie_pushes:
+            return push(stake), ("BAC.tie-push",)
+        return lose(stake), ("BAC.outcome", "BAC.tie-push")
+    if bet.kind is BetKind.PLAYER:
+        if outcome is Outcome.PLAYER:
+            return win(stake, rules.player_pays, rules.rounding), ("BAC.outcome", "BAC.pay-player")
+        return lose(stake), ("BAC.outcome",)
+    if outcome is Outcome.BANKER:
+        # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
+        gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
+        return returns(stake, stake + gain, rules.rounding), ("BAC.outcome", "BAC.pay-banker")
+    return lose(stake), ("BAC.outcome",)
+
+
+def _money(exact: Fraction) -> str:
+    return str(exact.numerator) if exact.denominator == 1 else f"{exact} ({float(exact):.4f})"
+
+
+def play_round(
+    rules: BaccaratRules, shoe: Sequence[Card], seats: Sequence[BaccaratSeat]
+) -> BaccaratRound:
+    """Check the bets and the shoe, deal the coup, settle every bet.
+
+    Everything is checked before a card is dealt: seats and stakes (B.limits),
+    the shoe against the profile's decks (B.decks, C.bac.decks, D.decks).
+    Payouts are exact, rounded once by the profile (BAC.pay-player,
+    BAC.pay-banker, BAC.pay-tie, BAC.tie-push).
+    """
+    if not seats:
+        raise InvalidRoundError("a baccarat round needs at least one seat", seats=0)
+    for index, seat in enumerate(seats):
+        _check_seat(rules, index, seat)
+    check_composition(shoe, rules.decks)
+    steps = [
+        Step(
+            action="check-bets",
+            clauses=rules.limits_clauses,
+            detail=f"{len(seats)} seat(s), stakes within {rules.limits.min_bet} to "
+            f"{rules.limits.max_bet} and covered by the balances",
+        ),
+        Step(
+            action="check-shoe",
+            clauses=rules.decks_clauses,
+            detail=f"{len(shoe)} card(s), no more copies of a card than {rules.decks} deck(s) hold",
+        ),
+    ]
+
+    coup = play_coup(rules.tableau, shoe)
+    steps.extend(coup.steps)
+    lines: list[SettlementLine] = []
+    for index, seat in enumerate(seats):
+        for bet in seat.bets:
+            payout, clauses = _settle(rules, coup.outcome, bet)
+            lines.append(
+                SettlementLine(seat=index, bet=bet.kind.value, payout=payout, clauses=clauses)
+            )
+            steps.append(
+                Step(
+                    action="settle",
+                    clauses=clauses,
+                    detail=f"seat {index} {bet.kind.value}: stake {payout.stake}, returns "
+                    f"{_money(payout.returned_exact)} exact, {payout.returned} paid",
+                )
+            )
+    return BaccaratRound(
+        profile_id=rules.profile_id,
+        coup=coup,
+        seats=tuple(seats),
+        settlement=tuple(lines),
+        steps=tuple(steps),
+    )
