@@ -7,12 +7,16 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
-SOURCES := oracle tests
+BUF := node_modules/.bin/buf
+SOURCES := oracle tests proto/croupier
+PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
+# The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
+PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt test test-fast clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast clean
 
 help: ## List the jobs.
-	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,16 +24,33 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e . --group dev
 	@touch $@
 
+$(BUF): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 venv: $(STAMP) ## Create .venv and install the project with its dev tools.
 
-lint: $(STAMP) ## Ruff (lint and format check) and mypy --strict.
+generate: $(STAMP) ## Regenerate the Python code of the .proto files (committed beside them).
+	find proto/croupier -name '*_pb2*.py*' -delete
+	$(PROTOC) --python_out=proto --mypy_out=proto --grpc_python_out=proto --mypy_grpc_out=proto $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true)
+
+checkgenerate: $(STAMP) ## Fail if regenerating would change the committed generated code.
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PROTOC) --python_out="$$tmp" --mypy_out="$$tmp" --grpc_python_out="$$tmp" --mypy_grpc_out="$$tmp" $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true); \
+	diff -r -q -x '*.proto' -x '__init__.py' -x 'py.typed' -x '__pycache__' "$$tmp/croupier" proto/croupier \
+	  || { echo "generated code is stale: run 'make generate' and commit"; exit 1; }
+
+lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
 	$(PY) -m mypy oracle
+	$(BUF) lint
+	$(BUF) format --diff --exit-code
 
-fmt: $(STAMP) ## Apply ruff's fixes and formatting.
+fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 	$(PY) -m ruff check --fix $(SOURCES)
 	$(PY) -m ruff format $(SOURCES)
+	$(BUF) format --write
 
 test: lint ## Lint, then the whole test suite (what CI runs).
 	$(PY) -m pytest
@@ -37,5 +58,5 @@ test: lint ## Lint, then the whole test suite (what CI runs).
 test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profile.
 	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
 
-clean: ## Remove the virtualenv and caches.
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+clean: ## Remove the virtualenv, node_modules and caches.
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

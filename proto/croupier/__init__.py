@@ -1,0 +1,1 @@
+"""Croupier's protobuf packages; ``croupier.v1`` holds the contract's generated code."""
