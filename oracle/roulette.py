@@ -1,0 +1,559 @@
+"""Roulette: the wheel, the layout's bet shapes, settlement and the table's board.
+
+Implements RULES.md "Roulette C" (C.rou.wheel, C.rou.zero-loses,
+C.rou.geometry, C.rou.history) and the assumed-standard "Roulette, American".
+A pocket is an ``int``: 0 to 36, and ``DOUBLE_ZERO`` (37) for 00, as in the
+portable spin stream (``oracle.shoe.seeded_spins``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+from typing import Final
+
+from oracle.clauses import Game
+from oracle.errors import InvalidBetLayoutError, InvalidRoundError, ProfileError
+from oracle.money import Odds, Payout, Rounding, lose, portion, win
+from oracle.profile import Profile
+from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
+
+DOUBLE_ZERO: Final = 37
+"""The pocket number standing for 00 on the American wheel."""
+
+_WHEEL = "C.rou.wheel"
+_ZERO_LOSES = "C.rou.zero-loses"
+_GEOMETRY = "C.rou.geometry"
+_HISTORY = "C.rou.history"
+_LIMITS = "B.limits"
+
+_HALF: Final = Fraction(1, 2)
+
+
+class Wheel(enum.Enum):
+    """The two wheels: European (one zero) and American (0 and 00) (C.rou.wheel)."""
+
+    EUROPEAN = "european"
+    AMERICAN = "american"
+
+    @property
+    def pockets(self) -> int:
+        """How many pockets the wheel has: 37 or 38."""
+        return 37 if self is Wheel.EUROPEAN else 38
+
+    @property
+    def zeros(self) -> frozenset[int]:
+        """The green pockets: 0, and 00 on the American wheel."""
+        return frozenset({0}) if self is Wheel.EUROPEAN else frozenset({0, DOUBLE_ZERO})
+
+    def has(self, pocket: int) -> bool:
+        """Whether the pocket is on this wheel."""
+        return 0 <= pocket < self.pockets
+
+
+def _text(pocket: int) -> str:
+    # Error messages must name numbers that are not pockets at all, so no checking here.
+    return "00" if pocket == DOUBLE_ZERO else str(pocket)
+
+
+def _order(pocket: int) -> int:
+    # Layout order: 0, then 00, then 1 to 36.
+    return {0: 0, DOUBLE_ZERO: 1}.get(pocket, pocket + 1)
+
+
+def pocket_text(pocket: int) -> str:
+    """The printed form of a pocket: ``"0"`` to ``"36"``, ``"00"`` for ``DOUBLE_ZERO``."""
+    if not 0 <= pocket <= DOUBLE_ZERO:
+        raise InvalidBetLayoutError(
+            f"{pocket} is not a roulette pocket (0 to 36, or {DOUBLE_ZERO} for 00)",
+            pocket=pocket,
+        )
+    return _text(pocket)
+
+
+def parse_pocket(text: str, wheel: Wheel) -> int:
+    """Read a pocket as printed (``"17"``, ``"0"``, ``"00"``) on a wheel (C.rou.wheel)."""
+    for pocket in range(wheel.pockets):
+        if text == _text(pocket):
+            return pocket
+    if text == "00":
+        raise InvalidBetLayoutError(
+            f"00 is not a pocket of the {wheel.value} wheel", pocket=text, wheel=wheel.value
+        )
+    raise InvalidBetLayoutError(
+        f"{text!r} is not a pocket of the {wheel.value} wheel "
+        f"(expected {'0 to 36' if wheel is Wheel.EUROPEAN else '0, 00 or 1 to 36'}, "
+        "written without leading zeros)",
+        pocket=text,
+        wheel=wheel.value,
+    )
+
+
+class Colour(enum.Enum):
+    """A pocket's colour (C.rou.wheel)."""
+
+    GREEN = "green"
+    RED = "red"
+    BLACK = "black"
+
+
+RED_NUMBERS: Final = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
+"""The red numbers as C.rou.wheel lists them; the other numbers 1 to 36 are black."""
+
+
+def colour(pocket: int) -> Colour:
+    """The colour of a pocket: 0 and 00 green, then C.rou.wheel's red list."""
+    if pocket in (0, DOUBLE_ZERO):
+        return Colour.GREEN
+    if not 1 <= pocket <= 36:
+        raise InvalidBetLayoutError(f"{pocket} is not a roulette pocket", pocket=pocket)
+    return Colour.RED if pocket in RED_NUMBERS else Colour.BLACK
+
+
+class BetKind(enum.Enum):
+    """The bets of C.rou.wheel's table, plus the American top line."""
+
+    STRAIGHT = "straight"
+    SPLIT = "split"
+    STREET = "street"
+    CORNER = "corner"
+    FIRST_FOUR = "first-four"
+    TOP_LINE = "top-line"
+    LINE = "line"
+    COLUMN = "column"
+    DOZEN = "dozen"
+    RED = "red"
+    BLACK = "black"
+    EVEN = "even"
+    ODD = "odd"
+    LOW = "low"
+    HIGH = "high"
+
+    @property
+    def is_inside(self) -> bool:
+        """Bets placed on the numbers; the others are outside bets, lost to zero."""
+        return self in _INSIDE
+
+    @property
+    def is_even_chance(self) -> bool:
+        """Red/black, even/odd, low/high: the bets a half-back zero rule refunds."""
+        return self in _EVEN_CHANCES
+
+
+_INSIDE: Final = frozenset(
+    {
+        BetKind.STRAIGHT,
+        BetKind.SPLIT,
+        BetKind.STREET,
+        BetKind.CORNER,
+        BetKind.FIRST_FOUR,
+        BetKind.TOP_LINE,
+        BetKind.LINE,
+    }
+)
+_EVEN_CHANCES: Final = frozenset(
+    {BetKind.RED, BetKind.BLACK, BetKind.EVEN, BetKind.ODD, BetKind.LOW, BetKind.HIGH}
+)
+
+# How many numbers an inside bet names; column and dozen name one index, even chances none.
+_INSIDE_COUNT: Final[Mapping[BetKind, int]] = {
+    BetKind.STRAIGHT: 1,
+    BetKind.SPLIT: 2,
+    BetKind.STREET: 3,
+    BetKind.CORNER: 4,
+    BetKind.FIRST_FOUR: 4,
+    BetKind.TOP_LINE: 5,
+    BetKind.LINE: 6,
+}
+
+_ODDS_PARAMETER: Final[Mapping[BetKind, str]] = {
+    BetKind.STRAIGHT: "straight_pays",
+    BetKind.SPLIT: "split_pays",
+    BetKind.STREET: "street_pays",
+    BetKind.CORNER: "corner_pays",
+    BetKind.FIRST_FOUR: "first_four_pays",
+    BetKind.TOP_LINE: "top_line_pays",
+    BetKind.LINE: "line_pays",
+    BetKind.COLUMN: "column_pays",
+    BetKind.DOZEN: "dozen_pays",
+    **dict.fromkeys(_EVEN_CHANCES, "even_chance_pays"),
+}
+
+
+def _rows() -> tuple[tuple[int, int, int], ...]:
+    return tuple((3 * r + 1, 3 * r + 2, 3 * r + 3) for r in range(12))
+
+
+def _grid_shapes() -> dict[BetKind, frozenset[frozenset[int]]]:
+    """The shapes every wheel shares: those made of the numbers 1 to 36 alone."""
+    rows = _rows()
+    # Number n sits in row (n-1)//3 and column (n-1)%3; only numbers of the same row are
+    # side by side, which is why 3-4 is no split although 3 and 4 are consecutive.
+    across = {frozenset({n, n + 1}) for n in range(1, 37) if n % 3 != 0}
+    down = {frozenset({n, n + 3}) for n in range(1, 34)}
+    corners = {frozenset({n, n + 1, n + 3, n + 4}) for n in range(1, 33) if n % 3 != 0}
+    return {
+        BetKind.STRAIGHT: frozenset(frozenset({n}) for n in range(1, 37)),
+        BetKind.SPLIT: frozenset(across | down),
+        BetKind.STREET: frozenset(frozenset(row) for row in rows),
+        BetKind.CORNER: frozenset(corners),
+        BetKind.LINE: frozenset(frozenset(a + b) for a, b in pairwise(rows)),
+    }
+
+
+def _wheel_shapes(wheel: Wheel) -> dict[BetKind, frozenset[frozenset[int]]]:
+    """Every inside shape of one wheel's layout (C.rou.wheel table, RULES.md "American")."""
+    shapes = _grid_shapes()
+    z, zz = 0, DOUBLE_ZERO
+    if wheel is Wheel.EUROPEAN:
+        # Document C's own examples: 1+0, 2+0, 3+0, 1+2+0 (and 0-2-3), 1+2+3+0.
+        zero_straights = [{z}]
+        zero_splits = [{z, 1}, {z, 2}, {z, 3}]
+        zero_trios = [{z, 1, 2}, {z, 2, 3}]
+        four_or_five = {BetKind.FIRST_FOUR: [{z, 1, 2, 3}], BetKind.TOP_LINE: []}
+    else:
+        zero_straights = [{z}, {zz}]
+        zero_splits = [{z, 1}, {z, 2}, {zz, 2}, {zz, 3}, {z, zz}]
+        zero_trios = [{z, 1, 2}, {z, zz, 2}, {zz, 2, 3}]
+        four_or_five = {BetKind.FIRST_FOUR: [], BetKind.TOP_LINE: [{z, zz, 1, 2, 3}]}
+    shapes[BetKind.STRAIGHT] |= {frozenset(s) for s in zero_straights}
+    shapes[BetKind.SPLIT] |= {frozenset(s) for s in zero_splits}
+    shapes[BetKind.STREET] |= {frozenset(s) for s in zero_trios}
+    for kind, extra in four_or_five.items():
+        shapes[kind] = frozenset(frozenset(s) for s in extra)
+    return shapes
+
+
+_SHAPES: Final[Mapping[Wheel, Mapping[BetKind, frozenset[frozenset[int]]]]] = {
+    wheel: _wheel_shapes(wheel) for wheel in Wheel
+}
+
+_OUTSIDE_COVER: Final[Mapping[BetKind, frozenset[int]]] = {
+    BetKind.RED: RED_NUMBERS,
+    BetKind.BLACK: frozenset(range(1, 37)) - RED_NUMBERS,
+    BetKind.EVEN: frozenset(range(2, 37, 2)),
+    BetKind.ODD: frozenset(range(1, 37, 2)),
+    BetKind.LOW: frozenset(range(1, 19)),
+    BetKind.HIGH: frozenset(range(19, 37)),
+}
+
+
+def _shape_help(wheel: Wheel, kind: BetKind) -> str:
+    american = wheel is Wheel.AMERICAN
+    match kind:
+        case BetKind.SPLIT:
+            zeros = "0-1, 0-2, 00-2, 00-3 or 0-00" if american else "0-1, 0-2 or 0-3"
+            return (
+                "a split is two numbers side by side in a row or one above the other in a "
+                f"column of the layout, or {zeros}"
+            )
+        case BetKind.STREET:
+            trios = "0-1-2, 0-00-2 or 00-2-3" if american else "0-1-2 or 0-2-3"
+            return f"a street is a row of three (1-2-3 ... 34-35-36) or the trio {trios}"
+        case BetKind.CORNER:
+            return "a corner is four numbers meeting at one corner of the layout, like 1-2-4-5"
+        case BetKind.LINE:
+            return "a line is two adjacent rows of three, like 1-2-3-4-5-6"
+        case BetKind.FIRST_FOUR:
+            if american:
+                return "the first four is not offered on the american wheel (see top-line)"
+            return "the first four is 0-1-2-3"
+        case BetKind.TOP_LINE:
+            if not american:
+                return "the top line 0-00-1-2-3 is offered only on the american wheel"
+            return "the top line is 0-00-1-2-3"
+        case _:
+            return f"a {kind.value} is a single number on the wheel"
+
+
+def _refuse(wheel: Wheel, kind: BetKind, numbers: Sequence[int], why: str) -> InvalidBetLayoutError:
+    shown = "-".join(_text(n) for n in numbers) or "(none)"
+    return InvalidBetLayoutError(
+        f"{kind.value} {shown} is not a bet of the {wheel.value} layout: {why}",
+        kind=kind.value,
+        numbers=shown,
+        wheel=wheel.value,
+        why=why,
+    )
+
+
+def covered(wheel: Wheel, kind: BetKind, numbers: tuple[int, ...]) -> frozenset[int]:
+    """The pockets a bet covers, once its shape is checked on the layout (C.rou.geometry).
+
+    Inside bets name the pockets they cover, in any order; column and dozen name
+    their index 1 to 3; red/black, even/odd and low/high name nothing.
+    """
+    if kind is BetKind.COLUMN or kind is BetKind.DOZEN:
+        if len(numbers) != 1 or not 1 <= numbers[0] <= 3:
+            raise _refuse(wheel, kind, numbers, f"a {kind.value} bet names one index, 1, 2 or 3")
+        k = numbers[0]
+        if kind is BetKind.COLUMN:
+            # Column 1 is the one holding 1, 4, ..., 34 (the "2 à 1" box under it).
+            return frozenset(range(k, 37, 3))
+        return frozenset(range(12 * (k - 1) + 1, 12 * k + 1))
+    if kind in _OUTSIDE_COVER:
+        if numbers:
+            raise _refuse(
+                wheel, kind, numbers, f"a {kind.value} bet covers its 18 numbers and names none"
+            )
+        return _OUTSIDE_COVER[kind]
+
+    count = _INSIDE_COUNT[kind]
+    for n in numbers:
+        if not wheel.has(n):
+            where = "00 (37) exists only on the american wheel" if n == DOUBLE_ZERO else ""
+            raise _refuse(
+                wheel,
+                kind,
+                numbers,
+                f"{_text(n)} is not a pocket of the {wheel.value} wheel"
+                + (f"; {where}" if where else ""),
+            )
+    cover = frozenset(numbers)
+    if len(cover) != len(numbers):
+        raise _refuse(wheel, kind, numbers, "a number is named twice")
+    if len(numbers) != count:
+        raise _refuse(
+            wheel, kind, numbers, f"a {kind.value} covers {count} numbers, not {len(numbers)}"
+        )
+    if cover not in _SHAPES[wheel][kind]:
+        shown = "-".join(_text(n) for n in numbers)
+        why = f"{shown} is not one of its shapes; {_shape_help(wheel, kind)}"
+        raise _refuse(wheel, kind, numbers, why)
+    return cover
+
+
+def shapes(wheel: Wheel, kind: BetKind) -> tuple[tuple[int, ...], ...]:
+    """Every legal ``numbers`` of an inside bet kind on a wheel, in layout order (C.rou.geometry).
+
+    Column and dozen give their indexes, even chances the one empty tuple.
+    """
+    if kind is BetKind.COLUMN or kind is BetKind.DOZEN:
+        return ((1,), (2,), (3,))
+    if kind in _OUTSIDE_COVER:
+        return ((),)
+    found = (tuple(sorted(s, key=_order)) for s in _SHAPES[wheel][kind])
+    return tuple(sorted(found, key=lambda ns: [_order(n) for n in ns]))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteBet:
+    """One stake on the layout: its kind, the numbers it names and its amount in minor units."""
+
+    kind: BetKind
+    numbers: tuple[int, ...] = ()
+    amount: int
+
+    @property
+    def label(self) -> str:
+        """The bet's name in settlements and errors: ``"split 0-1"``, ``"dozen 2"``, ``"red"``."""
+        if not self.numbers:
+            return self.kind.value
+        ordered = self.numbers
+        if self.kind.is_inside:
+            ordered = tuple(sorted(self.numbers, key=_order))
+        return f"{self.kind.value} {'-'.join(_text(n) for n in ordered)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteRules:
+    """What a roulette profile fixes (C.rou.wheel, C.rou.zero-loses, C.rou.history)."""
+
+    profile_id: str
+    wheel: Wheel
+    zero_loses: bool
+    history_length: int
+    odds: tuple[tuple[BetKind, Odds], ...]
+    rounding: Rounding
+    limits: Limits
+
+    def __post_init__(self) -> None:
+        missing = [k.value for k in BetKind if k not in dict(self.odds)]
+        if missing:
+            raise ProfileError(
+                f"roulette rules {self.profile_id!r} give no odds for {', '.join(missing)}",
+                profile=self.profile_id,
+                missing=",".join(missing),
+            )
+
+    @classmethod
+    def from_profile(cls, profile: Profile) -> RouletteRules:
+        """The rules of a roulette profile; ``ProfileError`` for another game's profile."""
+        if profile.game is not Game.ROULETTE:
+            raise ProfileError(
+                f"profile {profile.id!r} is a {profile.game.value} profile, not roulette",
+                profile=profile.id,
+                game=profile.game.value,
+            )
+        return cls(
+            profile_id=profile.id,
+            wheel=Wheel(profile.choice("wheel")),
+            zero_loses=profile.choice("zero_rule") == "loses",
+            history_length=profile.integer("history_length"),
+            odds=tuple((kind, profile.odds(_ODDS_PARAMETER[kind])) for kind in BetKind),
+            rounding=profile.rounding(),
+            limits=Limits.of(profile),
+        )
+
+    def odds_for(self, kind: BetKind) -> Odds:
+        """The net odds a winning bet of this kind is paid (C.rou.wheel table)."""
+        return dict(self.odds)[kind]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteSeat:
+    """One seat: its funds before the spin and its bets, in the order placed."""
+
+    balance: int
+    bets: tuple[RouletteBet, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableHistory:
+    """The board of one table: its last results, oldest first (C.rou.history)."""
+
+    table_id: str
+    results: tuple[int, ...] = ()
+
+    @classmethod
+    def new(cls, table_id: str) -> TableHistory:
+        """A table that has not spun yet: an empty board."""
+        return cls(table_id=table_id, results=())
+
+    def after(self, pocket: int, length: int) -> TableHistory:
+        """The board once ``pocket`` is added, keeping only the last ``length`` results."""
+        if length < 1:
+            raise InvalidRoundError(
+                f"table {self.table_id}: a board shows at least one result, not {length}",
+                table=self.table_id,
+                length=length,
+            )
+        return TableHistory(table_id=self.table_id, results=(*self.results, pocket)[-length:])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteRound:
+    """A settled spin: its pocket, each bet's payout, the steps taken and the new board."""
+
+    profile_id: str
+    pocket: int
+    seats: tuple[RouletteSeat, ...]
+    settlement: tuple[SettlementLine, ...]
+    steps: tuple[Step, ...]
+    history: TableHistory
+
+
+def _check_pocket(wheel: Wheel, pocket: int, what: str, **metadata: object) -> None:
+    if not wheel.has(pocket):
+        raise InvalidRoundError(
+            f"{what} {pocket} is not a pocket of the {wheel.value} wheel "
+            f"(0 to {wheel.pockets - 1}"
+            + (f", {DOUBLE_ZERO} standing for 00)" if wheel is Wheel.AMERICAN else ")"),
+            pocket=pocket,
+            wheel=wheel.value,
+            **metadata,
+        )
+
+
+def _covers(wheel: Wheel, seat: int, bet: RouletteBet) -> frozenset[int]:
+    try:
+        return covered(wheel, bet.kind, bet.numbers)
+    except InvalidBetLayoutError as exc:
+        # Several seats may hold the same bad bet; the caller needs to know whose.
+        raise InvalidBetLayoutError(
+            f"seat {seat}: {exc.message}", seat=seat, **exc.metadata
+        ) from None
+
+
+def _settle(
+    rules: RouletteRules, pocket: int, bet: RouletteBet, cover: frozenset[int]
+) -> tuple[Payout, tuple[str, ...]]:
+    """One bet's payout and the clauses that decided it (C.rou.wheel, C.rou.zero-loses)."""
+    if pocket in cover:
+        return win(bet.amount, rules.odds_for(bet.kind), rules.rounding), (_WHEEL,)
+    if pocket in rules.wheel.zeros and not bet.kind.is_inside:
+        if bet.kind.is_even_chance and not rules.zero_loses:
+            return portion(bet.amount, _HALF, rules.rounding), (_WHEEL, _ZERO_LOSES)
+        return lose(bet.amount), (_WHEEL, _ZERO_LOSES)
+    return lose(bet.amount), (_WHEEL,)
+
+
+def _board(results: Iterable[int]) -> str:
+    return " ".join(_text(p) for p in results) or "(empty)"
+
+
+def spin_round(
+    rules: RouletteRules,
+    history: TableHistory,
+    pocket: int,
+    seats: Sequence[RouletteSeat],
+) -> RouletteRound:
+    """Settle every bet on one spin and update the table's board.
+
+    Everything is checked before anything is settled: the seats, the pocket,
+    every bet's shape (C.rou.geometry), then each seat's stakes against the
+    limits and its balance.
+    """
+    wheel = rules.wheel
+    if not seats:
+        raise InvalidRoundError("a roulette round needs at least one seat", seats=0)
+    _check_pocket(wheel, pocket, "the winning pocket")
+    for result in history.results:
+        _check_pocket(
+            wheel, result, f"table {history.table_id}: board result", table=history.table_id
+        )
+
+    covers = tuple(
+        tuple(_covers(wheel, index, bet) for bet in seat.bets) for index, seat in enumerate(seats)
+    )
+    for index, seat in enumerate(seats):
+        check_seat_stakes(
+            seat=index,
+            balance=seat.balance,
+            stakes=tuple((bet.label, bet.amount) for bet in seat.bets),
+            limits=rules.limits,
+        )
+
+    lines: list[SettlementLine] = []
+    for index, (seat, seat_covers) in enumerate(zip(seats, covers, strict=True)):
+        for bet, cover in zip(seat.bets, seat_covers, strict=True):
+            payout, clauses = _settle(rules, pocket, bet, cover)
+            lines.append(SettlementLine(seat=index, bet=bet.label, payout=payout, clauses=clauses))
+
+    board = history.after(pocket, rules.history_length)
+    staked = sum(line.payout.stake for line in lines)
+    returned = sum(line.payout.returned for line in lines)
+    bets = len(lines)
+    steps = (
+        Step(
+            action="bets",
+            clauses=(_GEOMETRY, _LIMITS),
+            detail=f"{bets} bet(s) on {len(seats)} seat(s) accepted, {staked} staked",
+        ),
+        Step(
+            action="spin",
+            clauses=(_WHEEL,),
+            detail=f"pocket {_text(pocket)} ({colour(pocket).value})",
+        ),
+        Step(
+            action="settle",
+            clauses=tuple(dict.fromkeys(c for line in lines for c in line.clauses)),
+            detail=f"{returned} returned on {staked} staked",
+        ),
+        Step(
+            action="board",
+            clauses=(_HISTORY,),
+            detail=f"table {board.table_id}, oldest first: {_board(board.results)}",
+        ),
+    )
+    return RouletteRound(
+        profile_id=rules.profile_id,
+        pocket=pocket,
+        seats=tuple(seats),
+        settlement=tuple(lines),
+        steps=steps,
+        history=board,
+    )
