@@ -766,13 +766,18 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
     hands = _all_hands(state)
     waiting = any(hand.status is HandStatus.STOOD for hand in hands)
     draw = waiting or rules.dealer_draws_when_not_needed
-    reveal = draw or not all(hand.paid_early for hand in hands)
+    # A.nat-vs-ten, A.even-money: a blackjack that waited for the peek is shown the hole card;
+    # only one paid at once (A.nat-immediate) or by even money never sees it.
+    shown_to_natural = state.dealer.peeked and any(
+        hand.status is HandStatus.BLACKJACK and not hand.even_money for hand in hands
+    )
+    reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
     if reveal and not state.dealer.hole_revealed:
         state = replace(state, dealer=replace(state.dealer, hole_revealed=True))
         state = _log(
             state,
             "hole card",
-            ("BJ.dealer-needed",),
+            ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ())),
             f"dealer turns {state.dealer.hole}: {hand_total(state.dealer.cards[:2])[0]}",
         )
     if draw and not state.dealer.blackjack:

@@ -116,7 +116,8 @@ KEY_PARAMETERS = [
     ("blackjack-c", "surrender", True, Status.DOCUMENTED, "C.bj.surrender"),
     ("blackjack-c", "surrender_after_split", False, Status.ASSUMED, "C.bj.surrender"),
     # A.peek: under an ace or a ten. C.bj.peek: only under an ace.
-    ("blackjack-a", "peek", "ace-or-ten", Status.DOCUMENTED, "A.peek"),
+    # A states the look under a ten only for a player blackjack (A.nat-vs-ten); the rest is assumed.
+    ("blackjack-a", "peek", "ace-or-ten", Status.ASSUMED, "A.peek"),
     ("blackjack-c", "peek", "ace", Status.DOCUMENTED, "C.bj.peek"),
     # C.bj.peek: "parameter `dealer_blackjack_takes=all_stakes`, assumed".
     ("blackjack-c", "dealer_blackjack_takes", "all-stakes", Status.ASSUMED, "C.bj.peek"),

@@ -1,0 +1,1217 @@
+"""Hand-computed blackjack tests, clause by clause (RULES.md "Blackjack").
+
+Every expected figure below is worked out by hand from RULES.md and the
+worked examples of documents A and C, never copied from a run of the code.
+Each test names the clause it proves; a shoe is written in contract order
+(BJ.deal-order): first card to each seat, dealer up card, second card to each
+seat, dealer hole card, then every draw as it happens.
+
+Amounts are "returned" figures: stake included, as the documents state them
+(A1: stake 100, blackjack, "reçoit 250").
+"""
+
+# Test names carry RULES.md clause IDs as written (A.insurance -> test_A_insurance_...).
+# ruff: noqa: N802
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from oracle.blackjack import (
+    Action,
+    BlackjackRules,
+    BlackjackSeat,
+    BlackjackState,
+    Decision,
+    HandStatus,
+    Turn,
+    deal,
+    decide,
+    hand_total,
+    settle,
+)
+from oracle.cards import parse_cards
+from oracle.errors import (
+    BetOutOfLimitsError,
+    IllegalDecisionError,
+    InsufficientBalanceError,
+    InvalidRoundError,
+    RoundNotCompleteError,
+    ShoeExhaustedError,
+    ShoeNotInProfileError,
+)
+from oracle.profile import load_profile_text, shipped_profile
+from oracle.settlement import SettlementLine
+
+RULES_A = BlackjackRules.from_profile(shipped_profile("blackjack-a"))
+RULES_C = BlackjackRules.from_profile(shipped_profile("blackjack-c"))
+LAB_H17 = BlackjackRules.from_profile(
+    load_profile_text(
+        'id = "lab"\nextends = "blackjack-c"\ntitle = "t"\n'
+        "[parameters]\ndealer_hits_soft_17 = { value = true }\n"
+    )
+)
+PROFILES = {"A": RULES_A, "C": RULES_C}
+
+HIT, STAND, DOUBLE, SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
+SURRENDER, INSURANCE, NO_INSURANCE = Action.SURRENDER, Action.INSURANCE, Action.DECLINE_INSURANCE
+EVEN_MONEY, NO_EVEN_MONEY = Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def seat(stake: int = 100, balance: int = 1000) -> BlackjackSeat:
+    return BlackjackSeat(balance=balance, stake=stake)
+
+
+def start(rules: BlackjackRules, shoe: str, *seats: BlackjackSeat) -> BlackjackState:
+    """Deal a round from a forced shoe; one seat staking 100 of 1000 unless told."""
+    return deal(rules, parse_cards(shoe), list(seats) or [seat()])
+
+
+def play(state: BlackjackState, *actions: Action) -> BlackjackState:
+    """Apply each action to whichever seat and hand the round waits for."""
+    for action in actions:
+        turn = state.turn
+        assert turn is not None, f"the round is complete; cannot {action.value}"
+        state = decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action))
+    return state
+
+
+def line(state: BlackjackState, seat_index: int, bet: str) -> SettlementLine:
+    assert state.complete
+    matches = [ln for ln in state.settlement if (ln.seat, ln.bet) == (seat_index, bet)]
+    assert len(matches) == 1, state.settlement
+    return matches[0]
+
+
+def returned(state: BlackjackState) -> dict[tuple[int, str], int]:
+    """Every settlement line's rounded return, keyed by (seat, bet)."""
+    assert state.complete
+    return {(ln.seat, ln.bet): ln.payout.returned for ln in state.settlement}
+
+
+def legal(state: BlackjackState) -> set[Action]:
+    return set(state.legal)
+
+
+def committed(state: BlackjackState) -> int:
+    return sum(h.stake for s in state.seats for h in s.hands) + sum(
+        s.insurance for s in state.seats
+    )
+
+
+# --- BJ.values -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "total", "soft"),
+    [
+        pytest.param("2S 3H", 5, False, id="BJ.values-2+3"),
+        pytest.param("KD 7C", 17, False, id="BJ.values-K-counts-10"),
+        pytest.param("JH QS", 20, False, id="BJ.values-J+Q"),
+        pytest.param("TD 9C", 19, False, id="BJ.values-ten"),
+        pytest.param("AS 6H", 17, True, id="BJ.values-A6-soft-17"),
+        pytest.param("AS 6H TD", 17, False, id="BJ.values-A6+10-hard-17"),
+        pytest.param("AS AH", 12, True, id="BJ.values-AA-soft-12"),
+        pytest.param("AS AH 9C", 21, True, id="BJ.values-AA9-soft-21"),
+        pytest.param("AS AH AD 8C", 21, True, id="BJ.values-AAA8-21"),
+        pytest.param("AS 5H AD", 17, True, id="BJ.values-A5A-soft-17"),
+        pytest.param("AS AH AD AC 7S", 21, True, id="BJ.values-four-aces-7"),
+        pytest.param("AS 9H 5C", 15, False, id="BJ.values-ace-falls-to-1"),
+        pytest.param("9S 8H 5C", 22, False, id="BJ.values-22"),
+    ],
+)
+def test_BJ_values_hand_total(cards: str, total: int, soft: bool) -> None:
+    # Ace 11 unless that passes 21: A+A+9 = 11+1+9; A+A+A+8 = 11+1+1+8; A+6+10 = 1+6+10.
+    assert hand_total(parse_cards(cards)) == (total, soft)
+
+
+def test_BJ_values_A_A_9_in_play_is_soft_21_not_a_blackjack() -> None:
+    # Seat AS AH (soft 12), dealer 7D + TC = 17. Hit 9C: 11 + 1 + 9 = 21, soft.
+    state = start(RULES_A, "AS 7D AH TC 9C")
+    state = play(state, HIT)
+    hand = state.seats[0].hands[0]
+    assert hand.cards == parse_cards("AS AH 9C")
+    assert (hand.total, hand.soft) == (21, True)
+    # 21 beats 17 at 1:1 (a three-card 21 is not a blackjack): 100 + 100.
+    assert returned(state) == {(0, "hand 0"): 200}
+
+
+def test_BJ_values_A_A_A_8_in_play_is_21() -> None:
+    # Seat AS AH, dealer 9D + 8C = 17. Hit AD: 1+1+1+10 = 13 soft; hit 8H: 3 + 8 + 10 = 21.
+    state = start(RULES_C, "AS 9D AH 8C AD 8H")
+    state = play(state, HIT)
+    assert (state.seats[0].hands[0].total, state.seats[0].hands[0].soft) == (13, True)
+    state = play(state, HIT)
+    assert state.seats[0].hands[0].total == 21
+    assert returned(state) == {(0, "hand 0"): 200}
+
+
+def test_BJ_values_A_6_then_10_is_hard_17() -> None:
+    # AS 6H is soft 17; a ten makes the ace count 1: 1 + 6 + 10 = 17, hard.
+    # Dealer 9D + 9C = 18.
+    state = start(RULES_A, "AS 9D 6H 9C TD")
+    assert (state.seats[0].hands[0].total, state.seats[0].hands[0].soft) == (17, True)
+    state = play(state, HIT)
+    hand = state.seats[0].hands[0]
+    assert (hand.total, hand.soft) == (17, False)
+    assert legal(state) == {HIT, STAND}  # 17 < 21: the hand goes on
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 0}  # 17 < 18
+
+
+# --- BJ.deal, BJ.deal-order ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_deal_two_face_up_cards_and_a_hidden_hole_card(pid: str) -> None:
+    state = start(PROFILES[pid], "9S 7D 8H KC")
+    assert state.seats[0].hands[0].cards == parse_cards("9S 8H")
+    assert state.seats[0].hands[0].stake == 100
+    assert state.dealer.up == parse_cards("7D")[0]
+    assert state.dealer.hole == parse_cards("KC")[0]
+    assert state.dealer.visible == parse_cards("7D")
+    assert state.position == 4
+    assert state.turn == Turn(seat=0, hand=0)
+
+
+def test_BJ_deal_order_two_seats() -> None:
+    # seat0 c1, seat1 c1, up, seat0 c2, seat1 c2, hole; then seat 0's draws, seat 1's, dealer's.
+    state = start(RULES_C, "2S 3S 4S 5S 6S 7S 8S 9S TS", seat(), seat())
+    assert state.seats[0].hands[0].cards == parse_cards("2S 5S")
+    assert state.seats[1].hands[0].cards == parse_cards("3S 6S")
+    assert state.dealer.up == parse_cards("4S")[0]
+    assert state.dealer.hole == parse_cards("7S")[0]
+    assert state.turn == Turn(seat=0, hand=0)
+    state = play(state, HIT, STAND)  # seat 0: 2+5+8 = 15
+    assert state.turn == Turn(seat=1, hand=0)
+    state = play(state, HIT, STAND)  # seat 1: 3+6+9 = 18
+    # Dealer 4+7 = 11, draws TS: 21.
+    assert state.seats[0].hands[0].cards == parse_cards("2S 5S 8S")
+    assert state.seats[1].hands[0].cards == parse_cards("3S 6S 9S")
+    assert state.dealer.cards == parse_cards("4S 7S TS")
+    assert returned(state) == {(0, "hand 0"): 0, (1, "hand 0"): 0}
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_deal_order_split_hand_gets_its_second_card_when_it_starts(pid: str) -> None:
+    # Seat 8S 8H, dealer 6D + TC = 16. Then 3C, 9D, 2C, KH.
+    state = start(PROFILES[pid], "8S 6D 8H TC 3C 9D 2C KH")
+    state = play(state, SPLIT)
+    hands = state.seats[0].hands
+    assert hands[0].cards == parse_cards("8S 3C")  # the first hand gets the next card now
+    assert hands[1].cards == parse_cards("8H")  # the second hand waits
+    assert state.position == 5
+    assert state.turn == Turn(seat=0, hand=0)
+    state = play(state, HIT)  # 8 + 3 + 9 = 20
+    assert state.seats[0].hands[1].cards == parse_cards("8H")
+    state = play(state, STAND)
+    hands = state.seats[0].hands
+    assert hands[0].cards == parse_cards("8S 3C 9D")
+    assert hands[1].cards == parse_cards("8H 2C")  # dealt only once hand 0 is finished
+    assert state.position == 7
+    assert state.turn == Turn(seat=0, hand=1)
+    state = play(state, STAND)  # hand 1 stands on 10
+    # Dealer 16 draws KH: 26, bust; both live hands win 1:1.
+    assert state.dealer.cards == parse_cards("6D TC KH")
+    assert returned(state) == {(0, "hand 0"): 200, (0, "hand 1"): 200}
+
+
+def test_BJ_deal_order_split_then_next_seat() -> None:
+    # seat0 8S 8H, seat1 TS 7C = 17, dealer 6D + TC = 16.
+    # Draws: seat 0 hand 0's second card 2C (10), its hit 9D (19); hand 1's second card 3C
+    # (11), its hit KC (21, stands); seat 1's hit 4H (21); the dealer's draw 5S (21).
+    state = start(RULES_A, "8S TS 6D 8H 7C TC 2C 9D 3C KC 4H 5S", seat(), seat())
+    state = play(state, SPLIT, HIT, STAND, HIT)
+    assert state.seats[0].hands[0].cards == parse_cards("8S 2C 9D")
+    assert state.seats[0].hands[1].cards == parse_cards("8H 3C KC")
+    assert state.turn == Turn(seat=1, hand=0)
+    state = play(state, HIT)
+    assert state.seats[1].hands[0].cards == parse_cards("TS 7C 4H")
+    assert state.dealer.cards == parse_cards("6D TC 5S")
+    # 19 < 21 lost; 21 = 21 push; 21 = 21 push.
+    assert returned(state) == {(0, "hand 0"): 0, (0, "hand 1"): 100, (1, "hand 0"): 100}
+
+
+# --- BJ.bust ---------------------------------------------------------------------------
+
+
+def test_BJ_bust_loses_even_when_the_dealer_busts_later() -> None:
+    # seat0 TS 5C = 15, seat1 9H 8C = 17, dealer 6D + TH = 16.
+    state = start(RULES_A, "TS 9H 6D 5C 8C TH KD 9S", seat(), seat())
+    state = play(state, HIT)  # seat 0 draws KD: 25
+    assert state.seats[0].hands[0].status is HandStatus.BUST
+    assert state.turn == Turn(seat=1, hand=0)  # the bust hand is finished at once
+    state = play(state, STAND)
+    # Dealer 16 draws 9S: 25, bust. Seat 1 wins 1:1; seat 0 had already lost.
+    assert state.dealer.cards == parse_cards("6D TH 9S")
+    assert returned(state) == {(0, "hand 0"): 0, (1, "hand 0"): 200}
+    assert "BJ.bust" in line(state, 0, "hand 0").clauses
+
+
+# --- BJ.auto-stand ---------------------------------------------------------------------
+
+
+def test_BJ_auto_stand_a_hand_reaching_21_gets_no_more_decisions() -> None:
+    # seat0 7S 4H = 11, seat1 9H 8C = 17, dealer 9D + 8D = 17.
+    state = start(RULES_A, "7S 9H 9D 4H 8C 8D TC", seat(), seat())
+    state = play(state, HIT)  # seat 0 draws TC: 21
+    assert state.seats[0].hands[0].total == 21
+    assert state.turn == Turn(seat=1, hand=0)
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 200, (1, "hand 0"): 100}  # 21 > 17; 17 = 17
+
+
+def test_BJ_auto_stand_single_hand_reaching_21_ends_the_round() -> None:
+    state = start(RULES_C, "7S 9D 4H 8C TC")
+    state = play(state, HIT)  # 7 + 4 + 10 = 21
+    assert state.complete
+    assert state.legal == ()
+    assert returned(state) == {(0, "hand 0"): 200}  # 21 > 9 + 8
+
+
+def test_BJ_auto_stand_a_blackjack_has_no_decisions() -> None:
+    # seat0 AS KH blackjack, seat1 9H 8C = 17, dealer 7D + TD = 17.
+    state = start(RULES_C, "AS 9H 7D KH 8C TD", seat(), seat())
+    assert state.turn == Turn(seat=1, hand=0)  # seat 0 is skipped
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 250, (1, "hand 0"): 100}
+
+
+# --- BJ.dealer-needed ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_dealer_needed_no_draw_when_every_hand_busted(pid: str) -> None:
+    # Seat TS 6H = 16, dealer 6D + TC = 16 (would draw if needed).
+    state = start(PROFILES[pid], "TS 6D 6H TC 9C 2S 3S")
+    state = play(state, HIT)  # 16 + 9 = 25
+    assert state.complete
+    assert state.dealer.draws == ()
+    assert state.dealer.visible == parse_cards("6D TC")  # the hole card is turned
+    assert state.position == 5
+    assert state.shoe[state.position :] == parse_cards("2S 3S")  # unused cards stay
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_BJ_dealer_needed_no_draw_when_every_hand_surrendered() -> None:
+    state = start(RULES_C, "TS 6D 6H TC 2S")
+    state = play(state, SURRENDER)
+    assert state.dealer.draws == ()
+    assert state.position == 4
+    assert returned(state) == {(0, "hand 0"): 50}
+
+
+def test_BJ_dealer_needed_a_blackjack_needs_only_the_hole_card() -> None:
+    # C: blackjack against 7D; dealer 7D + 5C = 12 would draw, but nothing waits for a total.
+    state = start(RULES_C, "AS 7D KH 5C 9S")
+    assert state.complete
+    assert state.dealer.cards == parse_cards("7D 5C")
+    assert state.dealer.visible == parse_cards("7D 5C")  # turned: C never pays before the hole card
+    assert state.position == 4
+    assert returned(state) == {(0, "hand 0"): 250}
+
+
+def test_BJ_dealer_needed_no_draw_after_even_money() -> None:
+    # A: blackjack against AD; dealer AD + 5C = soft 16 would draw.
+    state = start(RULES_A, "AS AD KH 5C 9S")
+    state = play(state, EVEN_MONEY)
+    assert state.complete
+    assert state.dealer.draws == ()
+    assert state.position == 4
+    assert returned(state) == {(0, "hand 0"): 200}
+
+
+# --- BJ.half-stakes --------------------------------------------------------------------
+
+
+def test_BJ_half_stakes_insurance_on_odd_stake_15_is_7() -> None:
+    # 15 / 2 = 7.5, rounded down: 7. Dealer AD + KC blackjack: insurance 7 at 2:1 = 7 + 14.
+    state = start(RULES_A, "9S AD 7H KC", seat(stake=15))
+    state = play(state, INSURANCE)
+    assert state.seats[0].insurance == 7
+    ins = line(state, 0, "insurance").payout
+    assert (ins.stake, ins.returned_exact, ins.returned) == (7, Fraction(21), 21)
+    main = line(state, 0, "hand 0").payout
+    assert (main.stake, main.returned) == (15, 0)
+
+
+def test_BJ_half_stakes_surrender_on_odd_stake_15_returns_7() -> None:
+    state = start(RULES_C, "TS 6D 6H 9C", seat(stake=15))
+    state = play(state, SURRENDER)
+    payout = line(state, 0, "hand 0").payout
+    # 15 / 2 = 7.5 exact, 7 rounded down.
+    assert (payout.stake, payout.returned_exact, payout.returned) == (15, Fraction(15, 2), 7)
+
+
+# --- BJ.natural ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_natural_ten_first_then_ace_is_a_blackjack(pid: str) -> None:
+    state = start(PROFILES[pid], "QS 7D AH 9C")
+    assert state.seats[0].hands[0].status is HandStatus.BLACKJACK
+    assert returned(state) == {(0, "hand 0"): 250}  # 100 + 100 * 3/2
+
+
+def test_BJ_natural_three_card_21_is_not_a_blackjack_and_pushes_a_dealer_21() -> None:
+    # Seat 7S 4H, hit KD: 21 in three cards. Dealer 9D + 5C = 14, draws 7H: 21.
+    state = start(RULES_C, "7S 9D 4H 5C KD 7H")
+    state = play(state, HIT)
+    assert state.dealer.cards == parse_cards("9D 5C 7H")
+    assert returned(state) == {(0, "hand 0"): 100}  # 21 = 21 push, not 250
+
+
+def test_BJ_natural_dealer_three_card_21_does_not_tie_a_player_blackjack() -> None:
+    # seat0 AS KH blackjack; seat1 9H TC = 19; dealer 6D + 5C = 11 draws TD: 21 (three cards).
+    state = start(RULES_C, "AS 9H 6D KH TC 5C TD", seat(), seat())
+    state = play(state, STAND)
+    assert state.dealer.cards == parse_cards("6D 5C TD")
+    assert returned(state) == {(0, "hand 0"): 250, (1, "hand 0"): 0}
+
+
+# --- BJ.compare ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+@pytest.mark.parametrize(
+    ("shoe", "expected"),
+    [
+        # Player TS 9H = 19 against dealer 9D + 8C = 17: wins 1:1.
+        pytest.param("TS 9D 9H 8C", 200, id="BJ.compare-higher-wins"),
+        # 17 against 17: push.
+        pytest.param("TS 9D 7H 8C", 100, id="BJ.compare-equal-pushes"),
+        # 16 against 17: lost.
+        pytest.param("TS 9D 6H 8C", 0, id="BJ.compare-lower-loses"),
+        # A's example: stake 100, the dealer busts (6D TC = 16, draws 8S: 24), player gets 200.
+        pytest.param("TS 6D 2H TC 8S", 200, id="BJ.compare-dealer-bust-A-example-200"),
+    ],
+)
+def test_BJ_compare(pid: str, shoe: str, expected: int) -> None:
+    state = play(start(PROFILES[pid], shoe), STAND)
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+def test_BJ_compare_dealer_blackjack_beats_a_player_21_that_is_not_a_blackjack() -> None:
+    # C, ten up (no peek): seat 7S 4H, hits KD: 21. Dealer TD + AC is a blackjack.
+    state = start(RULES_C, "7S TD 4H AC KD")
+    state = play(state, HIT)
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+# --- BJ.nat-pays -----------------------------------------------------------------------
+
+
+def test_BJ_nat_pays_A1_blackjack_against_7_returns_250_hole_not_shown() -> None:
+    # Example A1: stake 100, blackjack, dealer 7 up: 250 at once, hole card not shown.
+    state = start(RULES_A, "AS 7D KH 9C")
+    assert state.complete
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (100, 250)
+    assert state.dealer.visible == parse_cards("7D")
+    assert not state.dealer.hole_revealed
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_nat_pays_3_to_2_on_odd_stake_15_rounds_down(pid: str) -> None:
+    # 15 + 15 * 3/2 = 37.5 exact; rounded down: 37.
+    state = start(PROFILES[pid], "AS 7D KH 9C", seat(stake=15))
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned_exact, payout.returned) == (15, Fraction(75, 2), 37)
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_nat_pays_push_against_a_dealer_blackjack(pid: str) -> None:
+    state = start(PROFILES[pid], "AS TD KH AC")
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): 100}
+
+
+# --- BJ.funds --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+@pytest.mark.parametrize(
+    ("balance", "offered"),
+    [
+        pytest.param(150, False, id="BJ.funds-150-no-split-no-double"),
+        pytest.param(199, False, id="BJ.funds-199-no-split-no-double"),
+        pytest.param(200, True, id="BJ.funds-200-split-and-double"),
+    ],
+)
+def test_BJ_funds_split_and_double_need_a_second_stake(
+    pid: str, balance: int, offered: bool
+) -> None:
+    # Stake 100 committed; split or double needs 100 more of the uncommitted balance.
+    state = start(PROFILES[pid], "8S 6D 8H TC", seat(stake=100, balance=balance))
+    assert (SPLIT in legal(state)) is offered
+    assert (DOUBLE in legal(state)) is offered
+    assert {HIT, STAND} <= legal(state)
+
+
+@pytest.mark.parametrize(
+    ("balance", "offered"),
+    [
+        pytest.param(100, False, id="BJ.funds-insurance-100"),
+        pytest.param(149, False, id="BJ.funds-insurance-149"),
+        pytest.param(150, True, id="BJ.funds-insurance-150"),
+    ],
+)
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_funds_insurance_needs_half_a_stake_free(pid: str, balance: int, offered: bool) -> None:
+    state = start(PROFILES[pid], "9S AD 7H 6C", seat(stake=100, balance=balance))
+    assert (INSURANCE in legal(state)) is offered
+
+
+@pytest.mark.parametrize(
+    ("balance", "offered"),
+    [
+        pytest.param(249, False, id="BJ.funds-after-insurance-249"),
+        pytest.param(250, True, id="BJ.funds-after-insurance-250"),
+    ],
+)
+def test_BJ_funds_insurance_counts_as_committed(balance: int, offered: bool) -> None:
+    # A (no restriction after insurance): 100 + 50 committed; split/double need 100 more.
+    state = start(RULES_A, "8S AD 8H 6C", seat(stake=100, balance=balance))
+    state = play(state, INSURANCE)  # dealer AD 6C: no blackjack, play goes on
+    assert (SPLIT in legal(state)) is offered
+    assert (DOUBLE in legal(state)) is offered
+
+
+@pytest.mark.parametrize("pid", ["A", "C"])
+@pytest.mark.parametrize(
+    ("balance", "offered"),
+    [
+        pytest.param(250, False, id="BJ.funds-double-after-split-250"),
+        pytest.param(300, True, id="BJ.funds-double-after-split-300"),
+    ],
+)
+def test_BJ_funds_split_stake_counts_for_a_later_double(
+    pid: str, balance: int, offered: bool
+) -> None:
+    # Split 5 5: 200 committed. Hand 0 gets 6C (11); doubling it needs 100 more.
+    state = start(PROFILES[pid], "5S 6D 5H TC 6C", seat(stake=100, balance=balance))
+    state = play(state, SPLIT)
+    assert state.seats[0].hands[0].cards == parse_cards("5S 6C")
+    assert (DOUBLE in legal(state)) is offered
+
+
+# --- A.double / C.bj.double ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.double"), pytest.param("C", id="C.bj.double")],
+)
+def test_double_doubles_the_stake_and_deals_exactly_one_card(pid: str) -> None:
+    # 6S 5H = 11 against 6D + TC = 16. Double: one card 9C, 20, nothing more.
+    state = start(PROFILES[pid], "6S 6D 5H TC 9C 7D")
+    state = play(state, DOUBLE)
+    assert state.complete
+    hand = state.seats[0].hands[0]
+    assert hand.cards == parse_cards("6S 5H 9C")
+    assert hand.stake == 200
+    # Dealer 16 draws 7D: 23, bust. 200 staked wins 1:1: 400.
+    assert state.dealer.cards == parse_cards("6D TC 7D")
+    assert returned(state) == {(0, "hand 0"): 400}
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.double"), pytest.param("C", id="C.bj.double")],
+)
+def test_double_bust_loses_both_stakes(pid: str) -> None:
+    state = start(PROFILES[pid], "TS 6D 6H TC 9C")
+    state = play(state, DOUBLE)  # 16 + 9 = 25
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (200, 0)
+
+
+def test_A_double_on_a_soft_hand() -> None:
+    # "N'importe quelle main": A7 may double.
+    assert DOUBLE in legal(start(RULES_A, "AS 6D 7H TC"))
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.double"), pytest.param("C", id="C.bj.double")],
+)
+def test_double_only_on_the_first_two_cards(pid: str) -> None:
+    state = start(PROFILES[pid], "2S 6D 3H TC 4C")
+    assert DOUBLE in legal(state)
+    state = play(state, HIT)  # 2 + 3 + 4 = 9 in three cards
+    assert DOUBLE not in legal(state)
+    assert {HIT, STAND} <= legal(state)
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.double"), pytest.param("C", id="C.bj.double")],
+)
+def test_double_after_split(pid: str) -> None:
+    # 5S 5H against 6D + TC = 16. Split; hand 0 gets 6C (11): double, 4C: 15, no more cards.
+    # Hand 1 then gets 9S: 14, stands. Dealer draws KS: 26, bust.
+    state = start(PROFILES[pid], "5S 6D 5H TC 6C 4C 9S KS")
+    state = play(state, SPLIT)
+    assert DOUBLE in legal(state)
+    state = play(state, DOUBLE)
+    assert state.seats[0].hands[0].cards == parse_cards("5S 6C 4C")
+    assert state.turn == Turn(seat=0, hand=1)
+    assert state.seats[0].hands[1].cards == parse_cards("5H 9S")
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 400, (0, "hand 1"): 200}
+
+
+# --- A.split / C.bj.split --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pair", "splits"),
+    [
+        pytest.param("JS QH", True, id="A.split-J-Q"),
+        pytest.param("KS QH", True, id="A.split-K-Q"),
+        pytest.param("JS KH", True, id="A.split-J-K"),
+        pytest.param("TS TH", True, id="A.split-10-10"),
+        pytest.param("AS AH", True, id="A.split-A-A"),
+        pytest.param("2S 2H", True, id="A.split-2-2"),
+        pytest.param("TS JH", False, id="A.split-10-J-refused"),
+        pytest.param("KS TH", False, id="A.split-K-10-refused"),
+        pytest.param("9S 8H", False, id="A.split-9-8-refused"),
+    ],
+)
+def test_A_split_pairs(pair: str, splits: bool) -> None:
+    first, second = pair.split()
+    state = start(RULES_A, f"{first} 6D {second} 9C")
+    assert (SPLIT in legal(state)) is splits
+
+
+@pytest.mark.parametrize(
+    ("pair", "splits"),
+    [
+        pytest.param("KS KH", True, id="C.bj.split-K-K"),
+        pytest.param("TS TH", True, id="C.bj.split-10-10"),
+        pytest.param("AS AH", True, id="C.bj.split-A-A"),
+        pytest.param("KS QH", False, id="C.bj.split-K-Q-refused"),
+        pytest.param("TS KH", False, id="C.bj.split-10-K-refused"),
+        pytest.param("JS QH", False, id="C.bj.split-J-Q-refused"),
+    ],
+)
+def test_C_bj_split_pairs_same_rank_only(pair: str, splits: bool) -> None:
+    first, second = pair.split()
+    state = start(RULES_C, f"{first} 6D {second} 9C")
+    assert (SPLIT in legal(state)) is splits
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.split"), pytest.param("C", id="C.bj.split")],
+)
+def test_split_second_stake_equal_and_no_resplit(pid: str) -> None:
+    state = start(PROFILES[pid], "8S 6D 8H TC 8C")
+    state = play(state, SPLIT)
+    hands = state.seats[0].hands
+    assert [h.stake for h in hands] == [100, 100]
+    assert hands[0].cards == parse_cards("8S 8C")  # a pair again
+    assert SPLIT not in legal(state)  # two hands at most
+    assert {HIT, STAND} <= legal(state)
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.split"), pytest.param("C", id="C.bj.split")],
+)
+def test_split_aces_may_hit(pid: str) -> None:
+    # Split AS AH; hand 0 gets 5C: soft 16, and may take more cards.
+    state = start(PROFILES[pid], "AS 6D AH TC 5C 3C")
+    state = play(state, SPLIT)
+    assert state.seats[0].hands[0].cards == parse_cards("AS 5C")
+    assert HIT in legal(state)
+    state = play(state, HIT)
+    assert state.seats[0].hands[0].cards == parse_cards("AS 5C 3C")
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.split"), pytest.param("C", id="C.bj.split")],
+)
+def test_split_aces_21_is_plain_21_pushed_by_dealer_21(pid: str) -> None:
+    # Split AS AH: hand 0 gets KH (21), hand 1 gets QH (21): no decisions on either.
+    # Dealer 9D + 7C = 16 draws 5S: 21 in three cards. 21 = 21: both push (not 250 each).
+    state = start(PROFILES[pid], "AS 9D AH 7C KH QH 5S")
+    state = play(state, SPLIT)
+    assert state.complete
+    assert state.seats[0].hands[0].cards == parse_cards("AS KH")
+    assert state.seats[0].hands[1].cards == parse_cards("AH QH")
+    assert state.dealer.cards == parse_cards("9D 7C 5S")
+    assert returned(state) == {(0, "hand 0"): 100, (0, "hand 1"): 100}
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.split"), pytest.param("C", id="C.bj.split")],
+)
+def test_split_aces_21_wins_only_1_to_1(pid: str) -> None:
+    # Split AS AH: hand 0 gets KH (21, stands), hand 1 gets 9H (20), stands.
+    # Dealer 9D + 9C = 18. 21 > 18 pays 1:1 (200, not 250); 20 > 18: 200.
+    state = start(PROFILES[pid], "AS 9D AH 9C KH 9H")
+    state = play(state, SPLIT)
+    assert state.turn == Turn(seat=0, hand=1)  # hand 0 on 21 got no decision
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 200, (0, "hand 1"): 200}
+
+
+def test_C_bj_split_aces_21_beaten_by_a_dealer_blackjack() -> None:
+    # C, ten up, no peek: split AS AH; hands get KH and QH (21 each). Dealer TD + AC: blackjack.
+    # A dealer blackjack beats every 21 that is not a blackjack, and takes all stakes.
+    state = start(RULES_C, "AS TD AH AC KH QH")
+    state = play(state, SPLIT)
+    assert returned(state) == {(0, "hand 0"): 0, (0, "hand 1"): 0}
+
+
+# --- A.dealer-draw / C.bj.dealer-draw --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pid",
+    [pytest.param("A", id="A.dealer-draw"), pytest.param("C", id="C.bj.dealer-draw")],
+)
+@pytest.mark.parametrize(
+    ("shoe", "dealer", "expected"),
+    [
+        # Player TS 9H = 19 throughout.
+        pytest.param("TS 6D 9H AC 5S", "6D AC", 200, id="soft-17-stands"),
+        pytest.param("TS 2D 9H 4C AS 5S", "2D 4C AS", 200, id="three-card-soft-17-stands"),
+        pytest.param("TS 7D 9H TC 5S", "7D TC", 200, id="hard-17-stands"),
+        pytest.param("TS 6D 9H TC 5S", "6D TC 5S", 0, id="16-draws"),
+        pytest.param("TS 6D 9H 5C 2S 6S", "6D 5C 2S 6S", 100, id="draws-until-17-or-more"),
+    ],
+)
+def test_dealer_draw(pid: str, shoe: str, dealer: str, expected: int) -> None:
+    # 6+A soft 17; 2+4+A soft 17; 6+T+5 = 21; 6+5 = 11, +2 = 13 (draws), +6 = 19: push.
+    state = play(start(PROFILES[pid], shoe), STAND)
+    assert state.dealer.cards == parse_cards(dealer)
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+@pytest.mark.parametrize(
+    ("shoe", "dealer", "expected"),
+    [
+        # 6D AC soft 17 draws 3S: soft 20 beats the player's 19.
+        pytest.param("TS 6D 9H AC 3S", "6D AC 3S", 0, id="lab-soft-17-hits"),
+        # Hard 17 still stands.
+        pytest.param("TS 7D 9H TC 3S", "7D TC", 200, id="lab-hard-17-stands"),
+    ],
+)
+def test_C_bj_dealer_draw_lab_dealer_hits_soft_17(shoe: str, dealer: str, expected: int) -> None:
+    state = play(start(LAB_H17, shoe), STAND)
+    assert state.dealer.cards == parse_cards(dealer)
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+# --- A.peek ----------------------------------------------------------------------------
+
+
+def test_A_peek_ace_up_offers_come_before_the_check() -> None:
+    # Dealer AD + KC is a blackjack, yet the offer is made first.
+    state = start(RULES_A, "9S AD 7H KC")
+    assert not state.complete
+    assert state.turn == Turn(seat=0, hand=0)
+    assert legal(state) == {INSURANCE, NO_INSURANCE}
+    assert state.dealer.visible == parse_cards("AD")
+    state = play(state, NO_INSURANCE)
+    assert state.complete
+    assert state.dealer.visible == parse_cards("AD KC")
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_A_peek_ten_up_dealer_blackjack_ends_round_single_stake_lost() -> None:
+    # 6S 5H = 11 would double, but the peek under KD finds AC before any decision.
+    state = start(RULES_A, "6S KD 5H AC 9C", seat(stake=100, balance=1000))
+    assert state.complete
+    assert state.position == 4
+    assert state.dealer.visible == parse_cards("KD AC")
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (100, 0)  # only the single stake
+
+
+def test_A_peek_ten_up_dealer_blackjack_blackjack_pushes() -> None:
+    # seat0 AS KH blackjack, seat1 TS QH = 20; dealer KD + AC blackjack.
+    state = start(RULES_A, "AS TS KD KH QH AC", seat(), seat())
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): 100, (1, "hand 0"): 0}
+
+
+def test_A_peek_ten_up_no_dealer_blackjack_play_goes_on() -> None:
+    state = start(RULES_A, "TS KD 8H 7C")
+    assert not state.complete
+    assert legal(state) == {HIT, STAND, DOUBLE}
+
+
+def test_A_peek_ace_up_seat_by_seat_offers() -> None:
+    # seat0 9S 7H = 16, seat1 AS KH blackjack; dealer AD + 6C (no blackjack).
+    state = start(RULES_A, "9S AS AD 7H KH 6C", seat(), seat())
+    assert state.turn == Turn(seat=0, hand=0)
+    assert legal(state) == {INSURANCE, NO_INSURANCE}
+    state = play(state, NO_INSURANCE)
+    assert state.turn == Turn(seat=1, hand=0)
+    assert legal(state) == {EVEN_MONEY, NO_EVEN_MONEY}
+    state = play(state, NO_EVEN_MONEY)
+    assert state.turn == Turn(seat=0, hand=0)
+    assert legal(state) == {HIT, STAND, DOUBLE}
+    state = play(state, STAND)  # dealer A6 soft 17 stands
+    assert returned(state) == {(0, "hand 0"): 0, (1, "hand 0"): 250}
+
+
+# --- A.nat-immediate -------------------------------------------------------------------
+
+
+def test_A_nat_immediate_A1_paid_before_other_seats_play() -> None:
+    # seat0 AS KH blackjack against 7D, seat1 9H 8C = 17 still to play.
+    state = start(RULES_A, "AS 9H 7D KH 8C TD", seat(), seat())
+    assert state.turn == Turn(seat=1, hand=0)
+    paid = [st for st in state.steps if "A.nat-immediate" in st.clauses]
+    assert len(paid) == 1
+    assert state.dealer.visible == parse_cards("7D")
+    state = play(state, STAND)  # dealer 7 + 10 = 17
+    assert returned(state) == {(0, "hand 0"): 250, (1, "hand 0"): 100}
+
+
+def test_A_nat_immediate_contrast_C_turns_the_hole_card() -> None:
+    # Same deal as A1 under C: the blackjack waits for the hole card, then pays 250.
+    state = start(RULES_C, "AS 7D KH 9C")
+    assert not any("A.nat-immediate" in st.clauses for st in state.steps)
+    assert state.dealer.visible == parse_cards("7D 9C")
+    assert returned(state) == {(0, "hand 0"): 250}
+
+
+# --- A.even-money ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hole", "action", "expected"),
+    [
+        pytest.param("9C", EVEN_MONEY, 200, id="A.even-money-A2-taken-200"),
+        pytest.param("KC", EVEN_MONEY, 200, id="A.even-money-A2-taken-dealer-bj-200"),
+        pytest.param("9C", NO_EVEN_MONEY, 250, id="A.even-money-A2-declined-no-dealer-bj-250"),
+        pytest.param("KC", NO_EVEN_MONEY, 100, id="A.even-money-A2-declined-dealer-bj-100"),
+    ],
+)
+def test_A_even_money_example_A2(hole: str, action: Action, expected: int) -> None:
+    state = start(RULES_A, f"AS AD KH {hole}")
+    assert legal(state) == {EVEN_MONEY, NO_EVEN_MONEY}  # no insurance offer to a blackjack
+    state = play(state, action)
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+@pytest.mark.parametrize(
+    ("action", "visible"),
+    [
+        # "... ou le croupier révèle sa deuxième carte": declining, the blackjack sees it turned.
+        pytest.param(NO_EVEN_MONEY, "AD 9C", id="A.even-money-declined-hole-shown"),
+        # Taking even money settles at once, instead of the reveal.
+        pytest.param(EVEN_MONEY, "AD", id="A.even-money-taken-hole-not-shown"),
+    ],
+)
+def test_A_even_money_hole_card(action: Action, visible: str) -> None:
+    state = play(start(RULES_A, "AS AD KH 9C"), action)
+    assert state.complete
+    assert state.dealer.visible == parse_cards(visible)
+
+
+# --- A.nat-vs-ten ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hole", "expected"),
+    [
+        pytest.param("9C", 250, id="A.nat-vs-ten-A3-no-dealer-bj-250"),
+        pytest.param("AC", 100, id="A.nat-vs-ten-A3-dealer-bj-push-100"),
+    ],
+)
+def test_A_nat_vs_ten_example_A3(hole: str, expected: int) -> None:
+    state = start(RULES_A, f"AS TD KH {hole}")
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+def test_A_nat_vs_ten_A3_the_dealer_reveals_the_hole_card() -> None:
+    # A.nat-vs-ten: "the dealer reveals" ("le croupier révèle sa deuxième carte"), unlike A1
+    # where the blackjack is paid "sans que le croupier ne montre sa deuxième carte".
+    state = start(RULES_A, "AS TD KH 9C")
+    assert state.complete
+    assert state.dealer.visible == parse_cards("TD 9C")
+
+
+# --- A.insurance -----------------------------------------------------------------------
+
+
+def test_A_insurance_example_A4_net_zero() -> None:
+    # Stake 100, insurance 50; dealer AD + KC blackjack: main lost, insurance 50 + 2 * 50 = 150.
+    state = start(RULES_A, "9S AD 7H KC")
+    state = play(state, INSURANCE)
+    assert state.complete
+    ins = line(state, 0, "insurance").payout
+    assert (ins.stake, ins.returned) == (50, 150)
+    assert "A.insurance" in line(state, 0, "insurance").clauses
+    main = line(state, 0, "hand 0").payout
+    assert (main.stake, main.returned) == (100, 0)
+    # 150 staked, 150 returned: "le joueur n'a donc rien perdu".
+    assert sum(ln.payout.returned for ln in state.settlement) == 150
+    assert sum(ln.payout.stake for ln in state.settlement) == 150
+
+
+def test_A_insurance_lost_and_play_goes_on() -> None:
+    # Dealer AD + 6C: no blackjack. Insurance lost; the 16 plays on (and may double: A does not
+    # restrict play after insurance), stands; dealer soft 17 stands: 16 loses.
+    state = start(RULES_A, "9S AD 7H 6C")
+    state = play(state, INSURANCE)
+    assert not state.complete
+    assert state.dealer.visible == parse_cards("AD")  # looked at, not shown, during play
+    assert legal(state) == {HIT, STAND, DOUBLE}
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 0, (0, "insurance"): 0}
+    assert line(state, 0, "insurance").payout.stake == 50
+
+
+def test_A_insurance_declined_dealer_blackjack_main_lost() -> None:
+    state = play(start(RULES_A, "9S AD 7H KC"), NO_INSURANCE)
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_A_insurance_then_double_and_split_still_allowed() -> None:
+    state = play(start(RULES_A, "8S AD 8H 6C"), INSURANCE)
+    assert {DOUBLE, SPLIT} <= legal(state)
+
+
+# --- A.surrender -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shoe", "before"),
+    [
+        pytest.param("TS 6D 6H TC", (), id="A.surrender-16-vs-6"),
+        pytest.param("8S TD 8H 7C", (), id="A.surrender-pair-vs-ten"),
+        pytest.param("TS AD 6H 7C", (NO_INSURANCE,), id="A.surrender-after-ace-check"),
+    ],
+)
+def test_A_surrender_never_offered(shoe: str, before: tuple[Action, ...]) -> None:
+    state = play(start(RULES_A, shoe), *before)
+    assert SURRENDER not in legal(state)
+    with pytest.raises(IllegalDecisionError):
+        play(state, SURRENDER)
+
+
+# --- C.bj.surrender --------------------------------------------------------------------
+
+
+def test_C_bj_surrender_half_stake_returned() -> None:
+    state = play(start(RULES_C, "TS 9D 6H 8C"), SURRENDER)
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (100, 50)
+    assert {"C.bj.surrender", "BJ.half-stakes"} <= set(line(state, 0, "hand 0").clauses)
+
+
+def test_C_bj_surrender_offered_after_the_ace_check() -> None:
+    state = start(RULES_C, "TS AD 6H 7C")
+    assert legal(state) == {INSURANCE, NO_INSURANCE}  # no surrender before the check
+    state = play(state, NO_INSURANCE)  # AD 7C: no blackjack
+    assert SURRENDER in legal(state)
+    state = play(state, SURRENDER)
+    assert returned(state) == {(0, "hand 0"): 50}
+
+
+def test_C_bj_surrender_not_possible_against_a_peeked_blackjack() -> None:
+    state = play(start(RULES_C, "TS AD 6H KC"), NO_INSURANCE)
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_C_bj_surrender_under_a_ten_keeps_half_against_a_late_blackjack() -> None:
+    state = start(RULES_C, "TS KD 6H AC")
+    assert not state.complete  # no peek under a ten
+    state = play(state, SURRENDER)
+    assert state.dealer.visible == parse_cards("KD AC")
+    assert returned(state) == {(0, "hand 0"): 50}
+
+
+def test_C_bj_surrender_not_on_a_split_hand() -> None:
+    state = start(RULES_C, "8S 6D 8H TC 3C 4C")
+    assert SURRENDER in legal(state)
+    state = play(state, SPLIT)
+    assert SURRENDER not in legal(state)
+    state = play(state, STAND)
+    assert state.turn == Turn(seat=0, hand=1)
+    assert SURRENDER not in legal(state)
+
+
+def test_C_bj_surrender_not_after_a_hit() -> None:
+    state = play(start(RULES_C, "2S 6D 3H TC 4C"), HIT)
+    assert SURRENDER not in legal(state)
+
+
+# --- C.bj.insurance --------------------------------------------------------------------
+
+
+def test_C_bj_insurance_pays_2_to_1_net_zero() -> None:
+    state = play(start(RULES_C, "9S AD 7H KC"), INSURANCE)
+    assert returned(state) == {(0, "hand 0"): 0, (0, "insurance"): 150}  # 50 + 2 * 50
+    assert "C.bj.insurance" in line(state, 0, "insurance").clauses
+
+
+def test_C_bj_insurance_lost_play_continues_without_double_or_split() -> None:
+    state = play(start(RULES_C, "8S AD 8H 6C"), INSURANCE)
+    assert not state.complete
+    assert legal(state) == {HIT, STAND, SURRENDER}
+
+
+def test_C_bj_insurance_declined_double_and_split_offered() -> None:
+    state = play(start(RULES_C, "8S AD 8H 6C"), NO_INSURANCE)
+    assert {DOUBLE, SPLIT} <= legal(state)
+
+
+@pytest.mark.parametrize(
+    ("hole", "expected"),
+    [
+        # Dealer blackjack: the blackjack pushes (100), insurance 50 returns 150: 250 in all.
+        pytest.param("KC", {(0, "hand 0"): 100, (0, "insurance"): 150}, id="C.bj.insurance-bj"),
+        # No dealer blackjack: the blackjack pays 3:2 (250), insurance lost: 250 in all.
+        pytest.param("9C", {(0, "hand 0"): 250, (0, "insurance"): 0}, id="C.bj.insurance-no-bj"),
+    ],
+)
+def test_C_bj_insurance_a_blackjack_may_insure_no_even_money(
+    hole: str, expected: dict[tuple[int, str], int]
+) -> None:
+    state = start(RULES_C, f"AS AD KH {hole}")
+    assert legal(state) == {INSURANCE, NO_INSURANCE}
+    state = play(state, INSURANCE)
+    assert returned(state) == expected
+
+
+# --- C.bj.peek -------------------------------------------------------------------------
+
+
+def test_C_bj_peek_ace_up_always_checks_even_without_an_offer() -> None:
+    # Balance 100 = stake: insurance cannot be covered, so nobody is asked; the dealer still
+    # looks and the blackjack ends the round before play.
+    state = start(RULES_C, "9S AD 7H KC", seat(stake=100, balance=100))
+    assert state.complete
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_C_bj_peek_ten_up_no_peek_player_acts() -> None:
+    state = start(RULES_C, "TS KD 7H AC")
+    assert not state.complete
+    assert state.dealer.visible == parse_cards("KD")
+    assert legal(state) == {HIT, STAND, DOUBLE, SURRENDER}
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 0}
+
+
+def test_C_bj_peek_late_dealer_blackjack_takes_the_doubled_stake() -> None:
+    # 6S 5H = 11 doubles, draws 9C: 20, stake 200. Dealer KD + AC turned at the end.
+    state = play(start(RULES_C, "6S KD 5H AC 9C"), DOUBLE)
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (200, 0)
+
+
+def test_C_bj_peek_late_dealer_blackjack_takes_split_stakes() -> None:
+    # Split 8S 8H: hand 0 8S TC = 18, hand 1 8H 9C = 17. Dealer KD + AC.
+    state = play(start(RULES_C, "8S KD 8H AC TC 9C"), SPLIT, STAND, STAND)
+    assert [ln.payout.stake for ln in state.settlement] == [100, 100]
+    assert returned(state) == {(0, "hand 0"): 0, (0, "hand 1"): 0}
+
+
+def test_C_bj_peek_lab_original_stake_only() -> None:
+    # The assumed parameter switched: a late dealer blackjack takes only the original 100 of
+    # the doubled 200, so 100 comes back.
+    lab = BlackjackRules.from_profile(
+        load_profile_text(
+            'id = "lab"\nextends = "blackjack-c"\ntitle = "t"\n'
+            '[parameters]\ndealer_blackjack_takes = { value = "original-stake" }\n'
+        )
+    )
+    state = play(start(lab, "6S KD 5H AC 9C"), DOUBLE)
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (200, 100)
+
+
+def test_C_bj_peek_contrast_A_takes_only_the_single_stake() -> None:
+    # Same shoe under A: the peek ends the round before the double.
+    state = start(RULES_A, "6S KD 5H AC 9C")
+    payout = line(state, 0, "hand 0").payout
+    assert (payout.stake, payout.returned) == (100, 0)
+
+
+# --- C.bj.no-withdraw ------------------------------------------------------------------
+
+
+def test_C_bj_no_withdraw_no_such_action() -> None:
+    for action in Action:
+        for word in ("withdraw", "retire", "retir", "cancel", "remove", "unbet"):
+            assert word not in action.name.lower()
+            assert word not in action.value.lower()
+
+
+def test_C_bj_no_withdraw_stakes_never_decrease_over_a_round() -> None:
+    # C, ace up: decline insurance, split 8 8; hand 0 gets 3C (11), doubles, 9D: 20;
+    # hand 1 gets 2C (10), hits 5S: 15, stands. Dealer AD 6C: soft 17 stands.
+    state = start(RULES_C, "8S AD 8H 6C 3C 9D 2C 5S")
+    history = [state]
+    for action in (NO_INSURANCE, SPLIT, DOUBLE, HIT, STAND):
+        assert not any("withdraw" in a.value for a in state.legal)
+        state = play(state, action)
+        history.append(state)
+    assert [committed(s) for s in history] == [100, 100, 200, 300, 300, 300]
+    for before, after in itertools.pairwise(history):
+        for old, new in zip(before.seats[0].hands, after.seats[0].hands, strict=False):
+            assert new.stake >= old.stake
+    # Hand 0: 200 staked, 20 > 17: 400. Hand 1: 15 < 17: lost.
+    assert returned(state) == {(0, "hand 0"): 400, (0, "hand 1"): 0}
+
+
+def test_C_bj_no_withdraw_insurance_and_surrender_keep_the_stakes_on_the_table() -> None:
+    state = start(RULES_C, "TS AD 6H 7C")
+    state = play(state, INSURANCE)
+    assert committed(state) == 150
+    state = play(state, SURRENDER)
+    assert state.seats[0].hands[0].stake == 100  # the refund is settled, not a withdrawal
+    assert committed(state) == 150
+    assert returned(state) == {(0, "hand 0"): 50, (0, "insurance"): 0}
+
+
+# --- illegal decisions and errors ------------------------------------------------------
+
+
+def test_illegal_decision_raises_lists_legal_and_changes_nothing() -> None:
+    state = start(RULES_A, "TS 6D 6H TC")
+    twin = start(RULES_A, "TS 6D 6H TC")
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=0, hand=0, action=SPLIT))
+    assert info.value.reason == "ILLEGAL_DECISION"
+    assert set(info.value.metadata["legal"].split(",")) == {"hit", "stand", "double"}
+    assert state == twin
+
+
+def test_illegal_decision_offer_action_during_play() -> None:
+    state = start(RULES_C, "TS 6D 6H TC")
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=0, hand=0, action=INSURANCE))
+    assert set(info.value.metadata["legal"].split(",")) == {"hit", "stand", "double", "surrender"}
+
+
+def test_illegal_decision_play_action_during_offers() -> None:
+    state = start(RULES_A, "9S AD 7H 6C")
+    twin = start(RULES_A, "9S AD 7H 6C")
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=0, hand=0, action=HIT))
+    assert set(info.value.metadata["legal"].split(",")) == {"insurance", "decline-insurance"}
+    assert state == twin
+
+
+@pytest.mark.parametrize(
+    ("seat_index", "hand_index"),
+    [pytest.param(1, 0, id="wrong-seat"), pytest.param(0, 1, id="wrong-hand")],
+)
+def test_illegal_decision_wrong_seat_or_hand(seat_index: int, hand_index: int) -> None:
+    state = start(RULES_A, "TS 9H 6D 5C 8C TH", seat(), seat())
+    twin = start(RULES_A, "TS 9H 6D 5C 8C TH", seat(), seat())
+    assert state.turn == Turn(seat=0, hand=0)
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=seat_index, hand=hand_index, action=STAND))
+    assert info.value.reason == "ILLEGAL_DECISION"
+    assert set(info.value.metadata["legal"].split(",")) == {"hit", "stand", "double"}
+    assert state == twin
+
+
+def test_illegal_decision_after_completion() -> None:
+    state = play(start(RULES_A, "TS 9D 9H 8C"), STAND)
+    assert state.complete
+    assert state.legal == ()
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=0, hand=0, action=HIT))
+    assert info.value.reason == "ILLEGAL_DECISION"
+    assert info.value.metadata["legal"] == ""
+
+
+def test_settle_before_completion_raises() -> None:
+    state = start(RULES_A, "TS 9D 9H 8C")
+    with pytest.raises(RoundNotCompleteError) as info:
+        settle(state)
+    assert info.value.reason == "ROUND_NOT_COMPLETE"
+    done = play(state, STAND)
+    assert settle(done) == done.settlement
+    assert returned(done) == {(0, "hand 0"): 200}
+
+
+def test_deal_needs_a_seat() -> None:
+    with pytest.raises(InvalidRoundError) as info:
+        deal(RULES_A, parse_cards("TS 9D 9H 8C"), [])
+    assert info.value.reason == "INVALID_ROUND"
+
+
+def test_deal_stake_over_balance() -> None:
+    with pytest.raises(InsufficientBalanceError) as info:
+        start(RULES_A, "TS 9D 9H 8C", seat(stake=101, balance=100))
+    assert info.value.reason == "INSUFFICIENT_BALANCE"
+
+
+def test_deal_stake_over_max_bet() -> None:
+    # max_bet is 1 000 000 in both shipped profiles.
+    with pytest.raises(BetOutOfLimitsError) as info:
+        start(RULES_C, "TS 9D 9H 8C", seat(stake=1_000_001, balance=2_000_000))
+    assert info.value.reason == "BET_OUT_OF_LIMITS"
+    start(RULES_C, "TS 9D 9H 8C", seat(stake=1_000_000, balance=2_000_000))  # at the limit: fine
+
+
+def test_deal_zero_stake() -> None:
+    with pytest.raises((InvalidRoundError, BetOutOfLimitsError)) as info:
+        start(RULES_A, "TS 9D 9H 8C", seat(stake=0))
+    assert info.value.reason in {"INVALID_ROUND", "BET_OUT_OF_LIMITS"}
+
+
+def test_deal_seven_copies_in_a_six_deck_shoe() -> None:
+    with pytest.raises(ShoeNotInProfileError) as info:
+        start(RULES_A, "AS AS AS AS AS AS AS 9C")
+    assert info.value.reason == "SHOE_NOT_IN_PROFILE"
+    start(RULES_A, "AS AS AS AS AS AS 9C")  # six copies fit six decks
+
+
+@pytest.mark.parametrize(
+    ("shoe", "seats"),
+    [
+        pytest.param("TS 9D 9H", 1, id="one-seat-3-cards"),
+        pytest.param("TS 9D 9H 8C 7C", 2, id="two-seats-5-cards"),
+    ],
+)
+def test_deal_shoe_shorter_than_the_deal(shoe: str, seats: int) -> None:
+    with pytest.raises(ShoeExhaustedError) as info:
+        start(RULES_A, shoe, *[seat() for _ in range(seats)])
+    assert info.value.reason == "SHOE_EXHAUSTED"
+
+
+def test_shoe_exhausted_on_a_hit_changes_nothing() -> None:
+    state = start(RULES_A, "TS 9D 2H 8C")
+    twin = start(RULES_A, "TS 9D 2H 8C")
+    with pytest.raises(ShoeExhaustedError) as info:
+        play(state, HIT)
+    assert info.value.reason == "SHOE_EXHAUSTED"
+    assert state == twin
+
+
+def test_shoe_exhausted_on_the_dealer_draw() -> None:
+    # Dealer 6D + TC = 16 must draw, and the shoe is empty.
+    state = start(RULES_C, "TS 6D 9H TC")
+    with pytest.raises(ShoeExhaustedError):
+        play(state, STAND)
+
+
+def test_shoe_exhausted_on_a_split_card() -> None:
+    state = start(RULES_C, "8S 6D 8H TC")
+    with pytest.raises(ShoeExhaustedError):
+        play(state, SPLIT)
