@@ -384,20 +384,20 @@ def _settle(
     stake = bet.amount
     if bet.kind is BetKind.TIE:
         if outcome is Outcome.TIE:
-            return win(stake, rules.tie_pays, rules.rounding), ("BAC.outcome", "BAC.pay-tie")
+            return win(stake, rules.tie_pays, rules.rounding), ("BAC.pay-tie", "BAC.outcome")
         return lose(stake), ("BAC.outcome",)
     if outcome is Outcome.TIE:
         if rules.tie_pushes:
             return push(stake), ("BAC.tie-push",)
-        return lose(stake), ("BAC.outcome", "BAC.tie-push")
+        return lose(stake), ("BAC.tie-push", "BAC.outcome")
     if bet.kind is BetKind.PLAYER:
         if outcome is Outcome.PLAYER:
-            return win(stake, rules.player_pays, rules.rounding), ("BAC.outcome", "BAC.pay-player")
+            return win(stake, rules.player_pays, rules.rounding), ("BAC.pay-player", "BAC.outcome")
         return lose(stake), ("BAC.outcome",)
     if outcome is Outcome.BANKER:
         # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
         gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
-        return returns(stake, stake + gain, rules.rounding), ("BAC.outcome", "BAC.pay-banker")
+        return returns(stake, stake + gain, rules.rounding), ("BAC.pay-banker", "BAC.outcome")
     return lose(stake), ("BAC.outcome",)
 
 

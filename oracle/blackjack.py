@@ -849,7 +849,7 @@ def _settle_hand(
             pass
     # A live hand: stood, doubled, or never played because a peek ended the round.
     if dealer.blackjack:
-        clauses = ("BJ.compare", "BJ.natural", *rules.cite("peek"))
+        clauses = (*rules.cite("peek"), "BJ.compare", "BJ.natural")
         if dealer.peeked or rules.dealer_blackjack_takes_all:
             return lose(stake), clauses
         # Only the original stake is lost; the doubled part and a split hand's stake come back.

@@ -476,8 +476,8 @@ def _settle(
         return win(bet.amount, rules.odds_for(bet.kind), rules.rounding), (_WHEEL,)
     if pocket in rules.wheel.zeros and not bet.kind.is_inside:
         if bet.kind.is_even_chance and not rules.zero_loses:
-            return portion(bet.amount, _HALF, rules.rounding), (_WHEEL, _ZERO_LOSES)
-        return lose(bet.amount), (_WHEEL, _ZERO_LOSES)
+            return portion(bet.amount, _HALF, rules.rounding), (_ZERO_LOSES, _WHEEL)
+        return lose(bet.amount), (_ZERO_LOSES, _WHEEL)
     return lose(bet.amount), (_WHEEL,)
 
 

@@ -67,7 +67,11 @@ def check_seat_stakes(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SettlementLine:
-    """One bet or hand, settled: its payout and the clauses that decided it."""
+    """One bet or hand, settled: its payout and the clauses that decided it.
+
+    ``clauses[0]`` is the clause that decided the amount (a failure report cites it);
+    the others are context.
+    """
 
     seat: int
     bet: str

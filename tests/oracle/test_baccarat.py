@@ -449,7 +449,7 @@ def test_bac_pay_player() -> None:
         200,
         Fraction(200),
     )
-    assert player.clauses == ("BAC.outcome", "BAC.pay-player")
+    assert player.clauses == ("BAC.pay-player", "BAC.outcome")
     assert (banker.bet, banker.payout.returned, banker.clauses) == ("banker", 0, ("BAC.outcome",))
     assert (tie.bet, tie.payout.returned, tie.clauses) == ("tie", 0, ("BAC.outcome",))
 
@@ -481,7 +481,7 @@ def test_bac_pay_banker_commission_rounding(stake: int, exact: Fraction, returne
     assert line.payout.stake == stake
     assert line.payout.returned_exact == exact
     assert line.payout.returned == returned
-    assert line.clauses == ("BAC.outcome", "BAC.pay-banker")
+    assert line.clauses == ("BAC.pay-banker", "BAC.outcome")
 
 
 def test_bac_pay_banker_commission_is_on_the_win_not_the_stake() -> None:
@@ -510,7 +510,7 @@ def test_bac_pay_tie_and_tie_push() -> None:
         rules("baccarat-d"), TIE, (BetKind.TIE, 10), (BetKind.PLAYER, 50), (BetKind.BANKER, 15)
     )
     tie, player, banker = rnd.settlement
-    assert (tie.payout.returned, tie.clauses) == (90, ("BAC.outcome", "BAC.pay-tie"))
+    assert (tie.payout.returned, tie.clauses) == (90, ("BAC.pay-tie", "BAC.outcome"))
     assert (player.payout.returned, player.clauses) == (50, ("BAC.tie-push",))
     assert (banker.payout.returned, banker.clauses) == (15, ("BAC.tie-push",))
 
@@ -528,8 +528,8 @@ def test_bac_tie_push_off_makes_player_and_banker_lose() -> None:
     assert r.tie_pushes is False
     rnd = settle(r, TIE, (BetKind.PLAYER, 50), (BetKind.BANKER, 50), (BetKind.TIE, 10))
     player, banker, tie = rnd.settlement
-    assert (player.payout.returned, player.clauses) == (0, ("BAC.outcome", "BAC.tie-push"))
-    assert (banker.payout.returned, banker.clauses) == (0, ("BAC.outcome", "BAC.tie-push"))
+    assert (player.payout.returned, player.clauses) == (0, ("BAC.tie-push", "BAC.outcome"))
+    assert (banker.payout.returned, banker.clauses) == (0, ("BAC.tie-push", "BAC.outcome"))
     assert tie.payout.returned == 90
 
 

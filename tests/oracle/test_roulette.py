@@ -350,7 +350,7 @@ def test_zero_loses_outside_bets(
     line = _one(rules, pocket, kind, numbers, amount=10)
     assert line.payout.returned == 0
     assert line.payout.returned_exact == 0
-    assert line.clauses == ("C.rou.wheel", "C.rou.zero-loses")
+    assert line.clauses == ("C.rou.zero-loses", "C.rou.wheel")
 
 
 def test_zero_loses_does_not_touch_inside_bets_on_zero() -> None:
@@ -754,6 +754,6 @@ def _settle_step_clauses(bet: RouletteBet, pocket: int) -> tuple[str, ...]:
 def test_zero_loses_cited_by_the_settle_step_only_when_applied() -> None:
     red = RouletteBet(kind=BetKind.RED, amount=10)
     zero = RouletteBet(kind=BetKind.STRAIGHT, numbers=(0,), amount=10)
-    assert _settle_step_clauses(red, 0) == ("C.rou.wheel", "C.rou.zero-loses")
+    assert _settle_step_clauses(red, 0) == ("C.rou.zero-loses", "C.rou.wheel")
     assert _settle_step_clauses(zero, 0) == ("C.rou.wheel",)
     assert _settle_step_clauses(red, 17) == ("C.rou.wheel",)
