@@ -88,3 +88,21 @@ class RoundNotCompleteError(OracleError):
     """Settlement was asked for a round that still waits for decisions."""
 
     reason = "ROUND_NOT_COMPLETE"
+
+
+class RoundNotFoundError(OracleError):
+    """No open round has this id (never dealt, settled already, or expired)."""
+
+    reason = "ROUND_NOT_FOUND"
+
+
+class RoundExistsError(OracleError):
+    """A round with this id is open or was played already; ids are never reused."""
+
+    reason = "ROUND_EXISTS"
+
+
+class TooManyRoundsError(OracleError):
+    """The engine holds as many open rounds as it may; settle or let some expire first."""
+
+    reason = "TOO_MANY_OPEN_ROUNDS"

@@ -1,0 +1,350 @@
+"""Rounds of any game behind one interface, and the book of open rounds an engine keeps.
+
+``start_round`` and ``apply_decision`` are pure: they check a round request
+(ids, currency, seats, wagers of the profile's game) and hand it to the game's
+rules. ``RoundBook`` keeps open rounds by id for a server: it refuses a reused
+id, bounds how many rounds it holds, lets abandoned rounds expire and carries
+each roulette table's history from round to round (C.rou.history).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from oracle import baccarat, blackjack, roulette
+from oracle.clauses import Game
+from oracle.errors import (
+    IllegalDecisionError,
+    InvalidBetLayoutError,
+    InvalidRoundError,
+    RoundExistsError,
+    RoundNotCompleteError,
+    RoundNotFoundError,
+    TooManyRoundsError,
+)
+from oracle.profile import shipped_profile
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from oracle.cards import Card
+    from oracle.profile import Profile
+    from oracle.settlement import SettlementLine
+
+_ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+MAX_SEATS = 16
+MAX_BETS_PER_SEAT = 64
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlackjackWager:
+    """A seat's stake on its blackjack box."""
+
+    amount: int
+
+
+Wager = BlackjackWager | baccarat.BaccaratBet | roulette.RouletteBet
+GameState = blackjack.BlackjackState | baccarat.BaccaratRound | roulette.RouletteRound
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRequest:
+    """A seat joining a round: its funds and its wagers."""
+
+    balance: int
+    wagers: tuple[Wager, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundRequest:
+    """Everything a round starts from, the forced outcome included."""
+
+    round_id: str
+    profile_id: str
+    table_id: str
+    currency: str
+    seats: tuple[SeatRequest, ...]
+    shoe: tuple[Card, ...] | None = None
+    pocket: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Round:
+    """A round under way or complete: its request, its profile and the game's state."""
+
+    request: RoundRequest
+    profile: Profile
+    game: GameState
+    decisions: tuple[blackjack.Decision, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether the round has ended."""
+        if isinstance(self.game, blackjack.BlackjackState):
+            return self.game.complete
+        return True
+
+    @property
+    def settlement(self) -> tuple[SettlementLine, ...]:
+        """The settlement; ``RoundNotCompleteError`` while decisions are awaited."""
+        if isinstance(self.game, blackjack.BlackjackState):
+            return blackjack.settle(self.game)
+        return self.game.settlement
+
+    @property
+    def cards_dealt(self) -> tuple[Card, ...]:
+        """Every card taken from the shoe so far, in dealing order."""
+        if isinstance(self.game, blackjack.BlackjackState):
+            return self.game.dealt
+        if isinstance(self.game, baccarat.BaccaratRound):
+            return self.game.coup.dealt
+        return ()
+
+    @property
+    def legal(self) -> tuple[blackjack.Action, ...]:
+        """The decisions open now (blackjack only)."""
+        if isinstance(self.game, blackjack.BlackjackState):
+            return self.game.legal
+        return ()
+
+
+@cache
+def blackjack_rules(profile: Profile) -> blackjack.BlackjackRules:
+    """The typed blackjack rules of a profile (cached: profiles are immutable)."""
+    return blackjack.BlackjackRules.from_profile(profile)
+
+
+@cache
+def baccarat_rules(profile: Profile) -> baccarat.BaccaratRules:
+    """The typed baccarat rules of a profile (cached)."""
+    return baccarat.BaccaratRules.from_profile(profile)
+
+
+@cache
+def roulette_rules(profile: Profile) -> roulette.RouletteRules:
+    """The typed roulette rules of a profile (cached)."""
+    return roulette.RouletteRules.from_profile(profile)
+
+
+def _check_request(request: RoundRequest, profile: Profile) -> None:
+    for name, value in (("round_id", request.round_id), ("table_id", request.table_id)):
+        if not _ID.fullmatch(value):
+            raise InvalidRoundError(
+                f"{name} {value!r} must be 1 to 128 letters, digits or ._:/-",
+                field=name,
+                value=value,
+            )
+    if not _CURRENCY.fullmatch(request.currency):
+        raise InvalidRoundError(
+            f"currency code {request.currency!r} must be three capital letters (ISO 4217)",
+            field="currency_code",
+            value=request.currency,
+        )
+    if not request.seats:
+        raise InvalidRoundError("a round needs at least one seat", field="seats")
+    if len(request.seats) > MAX_SEATS:
+        raise InvalidRoundError(
+            f"a round takes at most {MAX_SEATS} seats, got {len(request.seats)}", field="seats"
+        )
+    kinds = {
+        Game.BLACKJACK: (BlackjackWager,),
+        Game.BACCARAT: (baccarat.BaccaratBet,),
+        Game.ROULETTE: (roulette.RouletteBet,),
+    }[profile.game]
+    for index, seat in enumerate(request.seats):
+        if len(seat.wagers) > MAX_BETS_PER_SEAT:
+            raise InvalidRoundError(
+                f"seat {index} has {len(seat.wagers)} bets; at most {MAX_BETS_PER_SEAT} are taken",
+                seat=index,
+            )
+        for wager in seat.wagers:
+            if not isinstance(wager, kinds):
+                raise InvalidBetLayoutError(
+                    f"seat {index}: a {type(wager).__name__} is not a {profile.game.value} bet "
+                    f"(profile {profile.id})",
+                    seat=index,
+                    profile=profile.id,
+                )
+    needs_shoe = profile.game is not Game.ROULETTE
+    if needs_shoe and request.shoe is None:
+        raise InvalidRoundError(f"a {profile.game.value} round needs a shoe", field="shoe")
+    if not needs_shoe and request.pocket is None:
+        raise InvalidRoundError("a roulette round needs a spin", field="spin")
+
+
+def _shoe(request: RoundRequest) -> tuple[Card, ...]:
+    if request.shoe is None:
+        raise InvalidRoundError("a card game round needs a shoe", field="shoe")
+    return request.shoe
+
+
+def start_round(
+    profile: Profile, request: RoundRequest, history: roulette.TableHistory | None = None
+) -> Round:
+    """Check a request and play it as far as the rules go without a decision."""
+    _check_request(request, profile)
+    game: GameState
+    match profile.game:
+        case Game.BLACKJACK:
+            seats = []
+            for index, seat in enumerate(request.seats):
+                stakes = [w.amount for w in seat.wagers if isinstance(w, BlackjackWager)]
+                if len(stakes) != 1:
+                    raise InvalidRoundError(
+                        f"blackjack seat {index} must have exactly one bet, got {len(stakes)}",
+                        seat=index,
+                    )
+                seats.append(blackjack.BlackjackSeat(balance=seat.balance, stake=stakes[0]))
+            game = blackjack.deal(blackjack_rules(profile), _shoe(request), seats)
+        case Game.BACCARAT:
+            bac_seats = [
+                baccarat.BaccaratSeat(
+                    balance=seat.balance,
+                    bets=tuple(w for w in seat.wagers if isinstance(w, baccarat.BaccaratBet)),
+                )
+                for seat in request.seats
+            ]
+            game = baccarat.play_round(baccarat_rules(profile), _shoe(request), bac_seats)
+        case Game.ROULETTE:
+            rou_seats = [
+                roulette.RouletteSeat(
+                    balance=seat.balance,
+                    bets=tuple(w for w in seat.wagers if isinstance(w, roulette.RouletteBet)),
+                )
+                for seat in request.seats
+            ]
+            if request.pocket is None:
+                raise InvalidRoundError("a roulette round needs a spin", field="spin")
+            board = history if history is not None else roulette.TableHistory.new(request.table_id)
+            game = roulette.spin_round(roulette_rules(profile), board, request.pocket, rou_seats)
+    return Round(request=request, profile=profile, game=game)
+
+
+def apply_decision(current: Round, decision: blackjack.Decision) -> Round:
+    """Apply one player decision; baccarat and roulette rounds take none."""
+    if not isinstance(current.game, blackjack.BlackjackState):
+        raise IllegalDecisionError(
+            f"a {current.profile.game.value} round takes no decisions",
+            action=decision.action.value,
+            legal="",
+        )
+    game = blackjack.decide(current.game, decision)
+    return replace(current, game=game, decisions=(*current.decisions, decision))
+
+
+class RoundBook:
+    """The open rounds of an engine, by id, bounded in count and in age.
+
+    Not thread-safe: a server drives it from one event loop.
+    """
+
+    def __init__(
+        self,
+        *,
+        resolve: Callable[[str], Profile] = shipped_profile,
+        max_open_rounds: int = 10_000,
+        ttl_seconds: float = 900.0,
+        remember_closed: int = 100_000,
+        max_tables: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._resolve = resolve
+        self._max_open = max_open_rounds
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._open: OrderedDict[str, tuple[float, Round]] = OrderedDict()
+        self._closed: OrderedDict[str, None] = OrderedDict()
+        self._remember_closed = remember_closed
+        self._tables: OrderedDict[str, roulette.TableHistory] = OrderedDict()
+        self._max_tables = max_tables
+
+    @property
+    def open_rounds(self) -> int:
+        """How many rounds are open now."""
+        self.expire()
+        return len(self._open)
+
+    def expire(self) -> int:
+        """Drop rounds untouched for longer than the time-to-live; return how many."""
+        deadline = self._clock() - self._ttl
+        dropped = 0
+        while self._open:
+            round_id, (touched, _) = next(iter(self._open.items()))
+            if touched > deadline:
+                break
+            del self._open[round_id]
+            self._close(round_id)
+            dropped += 1
+        return dropped
+
+    def _close(self, round_id: str) -> None:
+        self._closed[round_id] = None
+        while len(self._closed) > self._remember_closed:
+            self._closed.popitem(last=False)
+
+    def _get(self, round_id: str) -> Round:
+        self.expire()
+        entry = self._open.get(round_id)
+        if entry is None:
+            raise RoundNotFoundError(
+                f"no open round {round_id!r}: never dealt, settled already, or expired",
+                round_id=round_id,
+            )
+        return entry[1]
+
+    def _put(self, current: Round) -> None:
+        round_id = current.request.round_id
+        self._open[round_id] = (self._clock(), current)
+        self._open.move_to_end(round_id)
+
+    def deal(self, request: RoundRequest) -> Round:
+        """Start a round and keep it open until it is settled or expires."""
+        self.expire()
+        if request.round_id in self._open or request.round_id in self._closed:
+            raise RoundExistsError(
+                f"round {request.round_id!r} exists already; round ids are never reused",
+                round_id=request.round_id,
+            )
+        if len(self._open) >= self._max_open:
+            raise TooManyRoundsError(
+                f"{len(self._open)} rounds are open, the most this engine holds; "
+                "settle some or wait for abandoned ones to expire",
+                limit=self._max_open,
+            )
+        profile = self._resolve(request.profile_id)
+        # A table's board belongs to one wheel: key it by profile as well as by table.
+        table_key = f"{profile.id}/{request.table_id}"
+        current = start_round(profile, request, self._tables.get(table_key))
+        if isinstance(current.game, roulette.RouletteRound):
+            self._tables[table_key] = current.game.history
+            self._tables.move_to_end(table_key)
+            while len(self._tables) > self._max_tables:
+                self._tables.popitem(last=False)
+        self._put(current)
+        return current
+
+    def decide(self, round_id: str, decision: blackjack.Decision) -> Round:
+        """Apply one decision to an open round."""
+        current = apply_decision(self._get(round_id), decision)
+        self._put(current)
+        return current
+
+    def settle(self, round_id: str) -> Round:
+        """Close a complete round and return it with its settlement."""
+        current = self._get(round_id)
+        if not current.complete:
+            raise RoundNotCompleteError(
+                f"round {round_id!r} is not complete: it waits for a decision "
+                f"({', '.join(a.value for a in current.legal)})",
+                round_id=round_id,
+                legal=",".join(a.value for a in current.legal),
+            )
+        del self._open[round_id]
+        self._close(round_id)
+        return current
