@@ -106,3 +106,9 @@ class TooManyRoundsError(OracleError):
     """The engine holds as many open rounds as it may; settle or let some expire first."""
 
     reason = "TOO_MANY_OPEN_ROUNDS"
+
+
+class BatchTooLargeError(OracleError):
+    """A batch holds more records than the server takes in one call."""
+
+    reason = "BATCH_TOO_LARGE"

@@ -1,0 +1,1 @@
+"""Croupier's conformance suite: vectors, the runner, reports, and the ``croupier`` command."""

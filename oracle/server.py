@@ -1,0 +1,363 @@
+"""The reference oracle as a gRPC server: EngineService and OracleService, thin adapters.
+
+Each method converts the request (``oracle.wire``), calls the core, converts
+back. Every ``OracleError`` becomes a canonical status code with one
+``google.rpc.ErrorInfo`` whose ``reason`` is the error's stable reason
+(AIP-193). The server also serves health checking and reflection, bounds the
+rounds it holds and the size of messages, and shuts down gracefully.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from croupier.v1 import (
+    engine_service_pb2,
+    engine_service_pb2_grpc,
+    oracle_service_pb2,
+    oracle_service_pb2_grpc,
+)
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+import oracle
+from oracle import wire
+from oracle.errors import BatchTooLargeError, OracleError, UnknownProfileError
+from oracle.profile import Profile, resolve_profile, shipped_profiles
+from oracle.rounds import RoundBook
+from oracle.verify import verify_record
+
+log = logging.getLogger("croupier.server")
+
+#: The ErrorInfo domain of every error this server returns.
+ERROR_DOMAIN = "croupier.dev"
+#: Largest message the server receives or sends (a full 8-deck shoe is a few kilobytes).
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+#: Most records one VerifyRounds call takes.
+MAX_BATCH = 1000
+
+_CODES: dict[str, grpc.StatusCode] = {
+    "UNKNOWN_PROFILE": grpc.StatusCode.NOT_FOUND,
+    "INVALID_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_CARD": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHOE_NOT_IN_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHOE_EXHAUSTED": grpc.StatusCode.FAILED_PRECONDITION,
+    "ILLEGAL_DECISION": grpc.StatusCode.FAILED_PRECONDITION,
+    "INSUFFICIENT_BALANCE": grpc.StatusCode.FAILED_PRECONDITION,
+    "BET_OUT_OF_LIMITS": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_BET_LAYOUT": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_ROUND": grpc.StatusCode.INVALID_ARGUMENT,
+    "ROUND_NOT_FOUND": grpc.StatusCode.NOT_FOUND,
+    "ROUND_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
+    "ROUND_NOT_COMPLETE": grpc.StatusCode.FAILED_PRECONDITION,
+    "TOO_MANY_OPEN_ROUNDS": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "BATCH_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+_Req = TypeVar("_Req")
+_Resp = TypeVar("_Resp")
+
+
+def status_code(reason: str) -> grpc.StatusCode:
+    """The canonical code for an error reason (DESIGN.md "Errors")."""
+    return _CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def error_status(
+    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str]
+) -> grpc.Status:
+    """A status with one ErrorInfo, as AIP-193 asks."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=metadata)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    proto = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
+    return rpc_status.to_status(proto)
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: OracleError) -> None:
+    status = error_status(status_code(exc.reason), exc.reason, exc.message, dict(exc.metadata))
+    await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+def _guard(
+    method: Callable[[Any, _Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Resp]],
+) -> Callable[[Any, _Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Resp]]:
+    """Turn oracle errors into AIP-193 statuses; anything else is a bug, logged as INTERNAL."""
+
+    async def wrapper(
+        self: Any, request: _Req, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> _Resp:
+        try:
+            return await method(self, request, context)
+        except OracleError as exc:
+            await _abort(context, exc)
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            log.exception("unexpected error in %s", method.__name__)
+            status = error_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", {})
+            await context.abort(status.code, status.details, status.trailing_metadata)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    wrapper.__name__ = method.__name__
+    return wrapper
+
+
+class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
+    """The oracle's EngineService: every profile, dealt exactly as the contract says."""
+
+    def __init__(self, book: RoundBook, profiles: tuple[Profile, ...]) -> None:
+        self._book = book
+        self._profiles = profiles
+
+    @_guard
+    async def Describe(
+        self,
+        request: engine_service_pb2.DescribeRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> engine_service_pb2.DescribeResponse:
+        """Name, version and every profile the oracle knows."""
+        return engine_service_pb2.DescribeResponse(
+            name="croupier-oracle",
+            version=oracle.__version__,
+            profile_ids=[p.id for p in self._profiles],
+        )
+
+    @_guard
+    async def Deal(
+        self, request: engine_service_pb2.DealRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> engine_service_pb2.DealResponse:
+        """Start a round from its forced outcome."""
+        current = self._book.deal(wire.round_request_from(request))
+        return engine_service_pb2.DealResponse(state=wire.round_state(current))
+
+    @_guard
+    async def Decide(
+        self, request: engine_service_pb2.DecideRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> engine_service_pb2.DecideResponse:
+        """Apply one decision to the hand whose turn it is."""
+        current = self._book.decide(request.round_id, wire.decision_from(request.decision))
+        return engine_service_pb2.DecideResponse(state=wire.round_state(current))
+
+    @_guard
+    async def Settle(
+        self, request: engine_service_pb2.SettleRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> engine_service_pb2.SettleResponse:
+        """Settle and close a complete round."""
+        current = self._book.settle(request.round_id)
+        return engine_service_pb2.SettleResponse(
+            settlement=wire.settlement(current.settlement, current.request.currency),
+            state=wire.round_state(current),
+        )
+
+
+class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
+    """The oracle's own service: profiles and record verification."""
+
+    def __init__(self, profiles: tuple[Profile, ...]) -> None:
+        self._profiles = {p.id: p for p in profiles}
+
+    def _profile(self, profile_id: str) -> Profile:
+        found = self._profiles.get(profile_id)
+        if found is None:
+            raise UnknownProfileError(
+                f"unknown profile {profile_id!r}; known: {', '.join(self._profiles)}",
+                profile=profile_id,
+            )
+        return found
+
+    @_guard
+    async def ListProfiles(
+        self,
+        request: oracle_service_pb2.ListProfilesRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> oracle_service_pb2.ListProfilesResponse:
+        """Every profile, in canonical order."""
+        return oracle_service_pb2.ListProfilesResponse(
+            profiles=[wire.profile(p) for p in self._profiles.values()]
+        )
+
+    @_guard
+    async def GetProfile(
+        self,
+        request: oracle_service_pb2.GetProfileRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> oracle_service_pb2.GetProfileResponse:
+        """One profile with its parameters."""
+        return oracle_service_pb2.GetProfileResponse(
+            profile=wire.profile(self._profile(request.profile_id))
+        )
+
+    @_guard
+    async def VerifyRound(
+        self,
+        request: oracle_service_pb2.VerifyRoundRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> oracle_service_pb2.VerifyRoundResponse:
+        """Replay one record and report its discrepancies."""
+        record = request.record
+        result = verify_record(self._profile(record.profile_id), wire.record_from(record))
+        return oracle_service_pb2.VerifyRoundResponse(
+            verdict=wire.verdict(result, record.currency_code)
+        )
+
+    @_guard
+    async def VerifyRounds(
+        self,
+        request: oracle_service_pb2.VerifyRoundsRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> oracle_service_pb2.VerifyRoundsResponse:
+        """Replay a bounded batch of records in order, carrying each table's board."""
+        if len(request.records) > MAX_BATCH:
+            raise BatchTooLargeError(
+                f"a batch holds at most {MAX_BATCH} records, got {len(request.records)}",
+                limit=MAX_BATCH,
+                size=len(request.records),
+            )
+        boards: dict[str, Any] = {}
+        verdicts = []
+        for record in request.records:
+            profile = self._profile(record.profile_id)
+            key = f"{profile.id}/{record.table_id}"
+            result = verify_record(profile, wire.record_from(record), boards.get(key))
+            if result.history is not None:
+                boards[key] = result.history
+            verdicts.append(wire.verdict(result, record.currency_code))
+        return oracle_service_pb2.VerifyRoundsResponse(verdicts=verdicts)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TlsFiles:
+    """PEM files for TLS, and a client CA for mutual TLS."""
+
+    cert: Path
+    key: Path
+    client_ca: Path | None = None
+
+    def credentials(self) -> grpc.ServerCredentials:
+        """Server credentials; with a client CA, clients must present a certificate it signed."""
+        ca = self.client_ca.read_bytes() if self.client_ca else None
+        return grpc.ssl_server_credentials(
+            [(self.key.read_bytes(), self.cert.read_bytes())],
+            root_certificates=ca,
+            require_client_auth=ca is not None,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerConfig:
+    """How to serve: address, TLS, bounds."""
+
+    host: str = "127.0.0.1"
+    port: int = 50051
+    tls: TlsFiles | None = None
+    max_open_rounds: int = 10_000
+    round_ttl_seconds: float = 900.0
+    grace_seconds: float = 5.0
+    profiles: tuple[str, ...] = ()
+
+
+SERVICE_NAMES = (
+    engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name,
+    oracle_service_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name,
+)
+
+
+class OracleServer:
+    """A running oracle server and its health service."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        extra = tuple(resolve_profile(p) for p in config.profiles)
+        profiles = shipped_profiles() + tuple(
+            p for p in extra if p.id not in {s.id for s in shipped_profiles()}
+        )
+        by_id = {p.id: p for p in profiles}
+        self.book = RoundBook(
+            resolve=lambda pid: _lookup(by_id, pid),
+            max_open_rounds=config.max_open_rounds,
+            ttl_seconds=config.round_ttl_seconds,
+        )
+        options = [
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ]
+        self.server = grpc.aio.server(options=options)
+        engine_service_pb2_grpc.add_EngineServiceServicer_to_server(
+            EngineServicer(self.book, profiles), self.server
+        )
+        oracle_service_pb2_grpc.add_OracleServiceServicer_to_server(
+            OracleServicer(profiles), self.server
+        )
+        # grpc-stubs does not know the asyncio health servicer.
+        self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (
+                *SERVICE_NAMES,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self.server,
+        )
+        address = f"{config.host}:{config.port}"
+        if config.tls is not None:
+            self.port = self.server.add_secure_port(address, config.tls.credentials())
+        else:
+            self.port = self.server.add_insecure_port(address)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {address}")
+
+    @property
+    def address(self) -> str:
+        """``host:port`` as bound (the real port when 0 was asked)."""
+        return f"{self.config.host}:{self.port}"
+
+    async def start(self) -> None:
+        """Start serving; health says SERVING for the server and each service."""
+        await self.server.start()
+        for name in ("", *SERVICE_NAMES):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    async def stop(self) -> None:
+        """Graceful shutdown: health goes NOT_SERVING, then calls get the grace period."""
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(self.config.grace_seconds)
+
+    async def serve_until_signalled(self, ready: Callable[[str], None] | None = None) -> None:
+        """Start, report the address, and stop gracefully on SIGTERM or SIGINT."""
+        await self.start()
+        if ready is not None:
+            ready(self.address)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        waiter = asyncio.ensure_future(self.server.wait_for_termination())
+        stopper = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            await self.stop()
+        for task in (waiter, stopper):
+            task.cancel()
+
+
+def _lookup(by_id: dict[str, Profile], profile_id: str) -> Profile:
+    found = by_id.get(profile_id)
+    if found is None:
+        raise UnknownProfileError(
+            f"unknown profile {profile_id!r}; known: {', '.join(by_id)}", profile=profile_id
+        )
+    return found

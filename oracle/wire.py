@@ -1,0 +1,482 @@
+"""Conversions between the oracle's domain objects and the ``croupier.v1`` messages.
+
+Every function here is a plain conversion; rules live in the game modules.
+Input that cannot be converted (a malformed card, an unknown enum value, an
+amount in another currency) raises the oracle's own errors, which the server
+maps to status codes.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from croupier.v1 import common_pb2, engine_service_pb2, oracle_service_pb2, round_pb2
+
+from oracle import baccarat, blackjack, roulette
+from oracle.cards import Card
+from oracle.clauses import Game
+from oracle.errors import (
+    IllegalDecisionError,
+    InvalidBetLayoutError,
+    InvalidCardError,
+    InvalidRoundError,
+)
+from oracle.profile import Status
+from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
+from oracle.verify import ClaimedLine, RecordedRound, Verdict
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from oracle.profile import Parameter, Profile
+    from oracle.settlement import SettlementLine
+
+# --- enums --------------------------------------------------------------------------------
+
+_GAMES = {
+    Game.BLACKJACK: common_pb2.GAME_BLACKJACK,
+    Game.BACCARAT: common_pb2.GAME_BACCARAT,
+    Game.ROULETTE: common_pb2.GAME_ROULETTE,
+}
+
+_BACCARAT_KINDS = {
+    round_pb2.BACCARAT_BET_KIND_PLAYER: baccarat.BetKind.PLAYER,
+    round_pb2.BACCARAT_BET_KIND_BANKER: baccarat.BetKind.BANKER,
+    round_pb2.BACCARAT_BET_KIND_TIE: baccarat.BetKind.TIE,
+}
+_BACCARAT_KINDS_PB = {kind: pb for pb, kind in _BACCARAT_KINDS.items()}
+
+_ROULETTE_KINDS = {
+    round_pb2.ROULETTE_BET_KIND_STRAIGHT: roulette.BetKind.STRAIGHT,
+    round_pb2.ROULETTE_BET_KIND_SPLIT: roulette.BetKind.SPLIT,
+    round_pb2.ROULETTE_BET_KIND_STREET: roulette.BetKind.STREET,
+    round_pb2.ROULETTE_BET_KIND_CORNER: roulette.BetKind.CORNER,
+    round_pb2.ROULETTE_BET_KIND_FIRST_FOUR: roulette.BetKind.FIRST_FOUR,
+    round_pb2.ROULETTE_BET_KIND_TOP_LINE: roulette.BetKind.TOP_LINE,
+    round_pb2.ROULETTE_BET_KIND_LINE: roulette.BetKind.LINE,
+    round_pb2.ROULETTE_BET_KIND_COLUMN: roulette.BetKind.COLUMN,
+    round_pb2.ROULETTE_BET_KIND_DOZEN: roulette.BetKind.DOZEN,
+    round_pb2.ROULETTE_BET_KIND_RED: roulette.BetKind.RED,
+    round_pb2.ROULETTE_BET_KIND_BLACK: roulette.BetKind.BLACK,
+    round_pb2.ROULETTE_BET_KIND_EVEN: roulette.BetKind.EVEN,
+    round_pb2.ROULETTE_BET_KIND_ODD: roulette.BetKind.ODD,
+    round_pb2.ROULETTE_BET_KIND_LOW: roulette.BetKind.LOW,
+    round_pb2.ROULETTE_BET_KIND_HIGH: roulette.BetKind.HIGH,
+}
+_ROULETTE_KINDS_PB = {kind: pb for pb, kind in _ROULETTE_KINDS.items()}
+_GROUPED = (roulette.BetKind.COLUMN, roulette.BetKind.DOZEN)
+
+_ACTIONS = {
+    round_pb2.DECISION_KIND_HIT: blackjack.Action.HIT,
+    round_pb2.DECISION_KIND_STAND: blackjack.Action.STAND,
+    round_pb2.DECISION_KIND_DOUBLE: blackjack.Action.DOUBLE,
+    round_pb2.DECISION_KIND_SPLIT: blackjack.Action.SPLIT,
+    round_pb2.DECISION_KIND_SURRENDER: blackjack.Action.SURRENDER,
+    round_pb2.DECISION_KIND_INSURANCE: blackjack.Action.INSURANCE,
+    round_pb2.DECISION_KIND_DECLINE_INSURANCE: blackjack.Action.DECLINE_INSURANCE,
+    round_pb2.DECISION_KIND_EVEN_MONEY: blackjack.Action.EVEN_MONEY,
+    round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY: blackjack.Action.DECLINE_EVEN_MONEY,
+}
+_ACTIONS_PB = {action: pb for pb, action in _ACTIONS.items()}
+
+_PHASES = {
+    blackjack.Phase.OFFERS: round_pb2.ROUND_PHASE_OFFERS,
+    blackjack.Phase.PLAY: round_pb2.ROUND_PHASE_PLAY,
+    blackjack.Phase.COMPLETE: round_pb2.ROUND_PHASE_COMPLETE,
+}
+
+_STATUSES = {
+    blackjack.HandStatus.WAITING: round_pb2.HAND_STATUS_WAITING,
+    blackjack.HandStatus.PLAYING: round_pb2.HAND_STATUS_PLAYING,
+    blackjack.HandStatus.STOOD: round_pb2.HAND_STATUS_STOOD,
+    blackjack.HandStatus.BUST: round_pb2.HAND_STATUS_BUST,
+    blackjack.HandStatus.BLACKJACK: round_pb2.HAND_STATUS_BLACKJACK,
+    blackjack.HandStatus.SURRENDERED: round_pb2.HAND_STATUS_SURRENDERED,
+}
+
+_OUTCOMES = {
+    baccarat.Outcome.PLAYER: round_pb2.BACCARAT_OUTCOME_PLAYER,
+    baccarat.Outcome.BANKER: round_pb2.BACCARAT_OUTCOME_BANKER,
+    baccarat.Outcome.TIE: round_pb2.BACCARAT_OUTCOME_TIE,
+}
+
+# --- protobuf to domain -------------------------------------------------------------------
+
+
+def cards_from(texts: Iterable[str], field: str = "shoe.cards") -> tuple[Card, ...]:
+    """Parse cards; a malformed one is named with its index."""
+    out = []
+    for index, text in enumerate(texts):
+        try:
+            out.append(Card.parse(text))
+        except InvalidCardError as exc:
+            raise InvalidCardError(f"{field}[{index}]: {exc}", card=text, index=index) from None
+    return tuple(out)
+
+
+def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
+    """Minor units of an amount in the round's currency."""
+    if amount.currency_code and amount.currency_code != currency:
+        raise InvalidRoundError(
+            f"{field} is in {amount.currency_code}, but the round is in {currency}",
+            field=field,
+            currency=amount.currency_code,
+        )
+    if amount.minor_units < 0:
+        raise InvalidRoundError(
+            f"{field} is negative ({amount.minor_units})", field=field, amount=amount.minor_units
+        )
+    return amount.minor_units
+
+
+def pocket_from(text: str, field: str = "spin.pocket") -> int:
+    """A pocket number from its text; ``"00"`` is 37 (the wheel checks it exists)."""
+    try:
+        return roulette.parse_pocket(text, roulette.Wheel.AMERICAN)
+    except InvalidBetLayoutError as exc:
+        raise InvalidRoundError(f"{field}: {exc}", field=field, pocket=text) from None
+
+
+def _wager_from(bet: round_pb2.Bet, currency: str, field: str) -> Wager:
+    stake = amount_from(bet.stake, currency, f"{field}.stake")
+    which = bet.WhichOneof("kind")
+    if which == "blackjack":
+        return BlackjackWager(amount=stake)
+    if which == "baccarat":
+        kind = _BACCARAT_KINDS.get(bet.baccarat.kind)
+        if kind is None:
+            raise InvalidBetLayoutError(f"{field}: the baccarat bet kind is not set", field=field)
+        return baccarat.BaccaratBet(kind=kind, amount=stake)
+    if which == "roulette":
+        rkind = _ROULETTE_KINDS.get(bet.roulette.kind)
+        if rkind is None:
+            raise InvalidBetLayoutError(f"{field}: the roulette bet kind is not set", field=field)
+        numbers: tuple[int, ...]
+        if rkind in _GROUPED:
+            if bet.roulette.pockets:
+                raise InvalidBetLayoutError(
+                    f"{field}: a {rkind.value} bet names its group, not pockets", field=field
+                )
+            numbers = (bet.roulette.group,)
+        else:
+            if bet.roulette.group:
+                raise InvalidBetLayoutError(
+                    f"{field}: only a column or a dozen has a group", field=field
+                )
+            numbers = tuple(
+                _bet_pocket(text, f"{field}.roulette.pockets[{i}]")
+                for i, text in enumerate(bet.roulette.pockets)
+            )
+        return roulette.RouletteBet(kind=rkind, numbers=numbers, amount=stake)
+    raise InvalidBetLayoutError(f"{field}: the bet backs nothing (no game is set)", field=field)
+
+
+def _bet_pocket(text: str, field: str) -> int:
+    try:
+        return roulette.parse_pocket(text, roulette.Wheel.AMERICAN)
+    except InvalidBetLayoutError as exc:
+        raise InvalidBetLayoutError(f"{field}: {exc}", field=field, pocket=text) from None
+
+
+def seats_from(seats: Sequence[round_pb2.Seat], currency: str) -> tuple[SeatRequest, ...]:
+    """The seats of a request, in dealing order."""
+    return tuple(
+        SeatRequest(
+            balance=amount_from(seat.balance, currency, f"seats[{i}].balance"),
+            wagers=tuple(
+                _wager_from(bet, currency, f"seats[{i}].bets[{j}]")
+                for j, bet in enumerate(seat.bets)
+            ),
+        )
+        for i, seat in enumerate(seats)
+    )
+
+
+def round_request_from(request: engine_service_pb2.DealRequest) -> RoundRequest:
+    """A Deal request as a domain round request."""
+    currency = request.currency_code
+    shoe = None
+    pocket = None
+    which = request.WhichOneof("outcome")
+    if which == "shoe":
+        shoe = cards_from(request.shoe.cards)
+    elif which == "spin":
+        pocket = pocket_from(request.spin.pocket)
+    return RoundRequest(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        table_id=request.table_id,
+        currency=currency,
+        seats=seats_from(request.seats, currency),
+        shoe=shoe,
+        pocket=pocket,
+    )
+
+
+def decision_from(decision: round_pb2.Decision) -> blackjack.Decision:
+    """A Decision message as a domain decision."""
+    action = _ACTIONS.get(decision.kind)
+    if action is None:
+        raise IllegalDecisionError(
+            f"decision kind {decision.kind} is not a decision", kind=decision.kind, legal=""
+        )
+    return blackjack.Decision(seat=decision.seat, hand=decision.hand, action=action)
+
+
+def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
+    """A RoundRecord as the domain's recorded round."""
+    currency = record.currency_code
+    pocket = pocket_from(record.pocket, "pocket") if record.pocket else None
+    request = RoundRequest(
+        round_id=record.round_id,
+        profile_id=record.profile_id,
+        table_id=record.table_id,
+        currency=currency,
+        seats=seats_from(record.seats, currency),
+        # A card game's record with no cards still replays: the deal then finds the shoe empty.
+        shoe=None if pocket is not None else cards_from(record.cards_dealt, "cards_dealt"),
+        pocket=pocket,
+    )
+    lines = tuple(
+        ClaimedLine(
+            seat=line.seat,
+            bet=line.bet,
+            stake=line.stake.minor_units,
+            returned=line.returned.minor_units,
+        )
+        for line in record.settlement.lines
+    )
+    history = None
+    if record.final_state.WhichOneof("table") == "roulette":
+        history = tuple(
+            pocket_from(text, f"final_state.roulette.history[{i}]")
+            for i, text in enumerate(record.final_state.roulette.history)
+        )
+    return RecordedRound(
+        request=request,
+        decisions=tuple(decision_from(d) for d in record.decisions),
+        lines=lines,
+        history=history,
+    )
+
+
+# --- domain to protobuf -------------------------------------------------------------------
+
+
+def amount(minor_units: int, currency: str) -> common_pb2.Amount:
+    """An Amount message."""
+    return common_pb2.Amount(currency_code=currency, minor_units=minor_units)
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact amount as reduced fraction text: ``"250"`` or ``"75/2"``."""
+    return str(value)
+
+
+def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Settlement:
+    """A Settlement message, with its totals."""
+    return common_pb2.Settlement(
+        lines=[
+            common_pb2.SettlementLine(
+                seat=line.seat,
+                bet=line.bet,
+                stake=amount(line.payout.stake, currency),
+                returned=amount(line.payout.returned, currency),
+                returned_exact=fraction_text(line.payout.returned_exact),
+                clauses=list(line.clauses),
+            )
+            for line in lines
+        ],
+        total_staked=amount(sum(line.payout.stake for line in lines), currency),
+        total_returned=amount(sum(line.payout.returned for line in lines), currency),
+    )
+
+
+def _blackjack_table(state: blackjack.BlackjackState, currency: str) -> round_pb2.BlackjackTable:
+    return round_pb2.BlackjackTable(
+        seats=[
+            round_pb2.BlackjackSeat(
+                hands=[
+                    round_pb2.BlackjackHand(
+                        cards=_cards(hand.cards),
+                        stake=amount(hand.stake, currency),
+                        status=_STATUSES[hand.status],
+                        doubled=hand.doubled,
+                        from_split=hand.from_split,
+                        even_money=hand.even_money,
+                    )
+                    for hand in seat.hands
+                ],
+                insurance=amount(seat.insurance, currency),
+            )
+            for seat in state.seats
+        ],
+        dealer=round_pb2.BlackjackDealer(
+            cards=_cards(state.dealer.visible),
+            hole_card_hidden=not state.dealer.hole_revealed,
+        ),
+    )
+
+
+def round_state(current: Round) -> round_pb2.RoundState:
+    """What a player sees of a round: cards, turn, legal decisions."""
+    request, game = current.request, current.game
+    state = round_pb2.RoundState(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        cards_dealt=len(current.cards_dealt),
+    )
+    if isinstance(game, blackjack.BlackjackState):
+        state.phase = _PHASES[game.phase]
+        if game.turn is not None:
+            state.turn.CopyFrom(round_pb2.Turn(seat=game.turn.seat, hand=game.turn.hand))
+        state.legal_decisions.extend(_ACTIONS_PB[action] for action in game.legal)
+        state.blackjack.CopyFrom(_blackjack_table(game, request.currency))
+    elif isinstance(game, baccarat.BaccaratRound):
+        coup = game.coup
+        state.phase = round_pb2.ROUND_PHASE_COMPLETE
+        state.baccarat.CopyFrom(
+            round_pb2.BaccaratTable(
+                player_cards=_cards(coup.player),
+                banker_cards=_cards(coup.banker),
+                player_total=coup.player_total,
+                banker_total=coup.banker_total,
+                outcome=_OUTCOMES[coup.outcome],
+            )
+        )
+    else:
+        state.phase = round_pb2.ROUND_PHASE_COMPLETE
+        state.roulette.CopyFrom(
+            round_pb2.RouletteTable(
+                pocket=roulette.pocket_text(game.pocket),
+                history=[roulette.pocket_text(p) for p in game.history.results],
+            )
+        )
+    return state
+
+
+def decision(decision: blackjack.Decision) -> round_pb2.Decision:
+    """A Decision message."""
+    return round_pb2.Decision(
+        seat=decision.seat, hand=decision.hand, kind=_ACTIONS_PB[decision.action]
+    )
+
+
+def _bet(wager: Wager, currency: str) -> round_pb2.Bet:
+    stake = amount(wager.amount, currency)
+    if isinstance(wager, BlackjackWager):
+        return round_pb2.Bet(stake=stake, blackjack=round_pb2.BlackjackBet())
+    if isinstance(wager, baccarat.BaccaratBet):
+        return round_pb2.Bet(
+            stake=stake, baccarat=round_pb2.BaccaratBet(kind=_BACCARAT_KINDS_PB[wager.kind])
+        )
+    if wager.kind in _GROUPED:
+        rbet = round_pb2.RouletteBet(kind=_ROULETTE_KINDS_PB[wager.kind], group=wager.numbers[0])
+    else:
+        rbet = round_pb2.RouletteBet(
+            kind=_ROULETTE_KINDS_PB[wager.kind],
+            pockets=[roulette.pocket_text(n) for n in wager.numbers],
+        )
+    return round_pb2.Bet(stake=stake, roulette=rbet)
+
+
+def seats(seat_requests: Sequence[SeatRequest], currency: str) -> list[round_pb2.Seat]:
+    """Seat messages."""
+    return [
+        round_pb2.Seat(
+            balance=amount(seat.balance, currency),
+            bets=[_bet(w, currency) for w in seat.wagers],
+        )
+        for seat in seat_requests
+    ]
+
+
+def deal_request(request: RoundRequest) -> engine_service_pb2.DealRequest:
+    """A Deal request for a domain round request (what a client sends)."""
+    message = engine_service_pb2.DealRequest(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        table_id=request.table_id,
+        currency_code=request.currency,
+        seats=seats(request.seats, request.currency),
+    )
+    if request.shoe is not None:
+        message.shoe.cards.extend(_cards(request.shoe))
+    if request.pocket is not None:
+        message.spin.pocket = roulette.pocket_text(request.pocket)
+    return message
+
+
+def round_record(current: Round, previous_sha256: bytes = b"") -> round_pb2.RoundRecord:
+    """The complete record of a finished round, as an audit log holds it."""
+    request = current.request
+    return round_pb2.RoundRecord(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        table_id=request.table_id,
+        currency_code=request.currency,
+        seats=seats(request.seats, request.currency),
+        cards_dealt=_cards(current.cards_dealt),
+        pocket=roulette.pocket_text(request.pocket) if request.pocket is not None else "",
+        decisions=[decision(d) for d in current.decisions],
+        final_state=round_state(current),
+        settlement=settlement(current.settlement, request.currency),
+        previous_record_sha256=previous_sha256,
+    )
+
+
+def _parameter(param: Parameter) -> oracle_service_pb2.ProfileParameter:
+    raw = param.raw
+    if isinstance(raw, bool):
+        value = "true" if raw else "false"
+    elif isinstance(raw, int):
+        value = str(raw)
+    else:
+        value = '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return oracle_service_pb2.ProfileParameter(
+        name=param.name,
+        value=value,
+        clauses=list(param.clauses),
+        status=oracle_service_pb2.PARAMETER_STATUS_DOCUMENTED
+        if param.status is Status.DOCUMENTED
+        else oracle_service_pb2.PARAMETER_STATUS_ASSUMED,
+        note=param.note,
+    )
+
+
+def profile(profile: Profile) -> oracle_service_pb2.Profile:
+    """A Profile message."""
+    return oracle_service_pb2.Profile(
+        id=profile.id,
+        game=_GAMES[profile.game],
+        title=profile.title,
+        source=profile.source,
+        extends=profile.extends or "",
+        parameters=[_parameter(p) for p in profile.parameters],
+    )
+
+
+def verdict(result: Verdict, currency: str) -> oracle_service_pb2.Verdict:
+    """A Verdict message."""
+    message = oracle_service_pb2.Verdict(
+        round_id=result.round_id,
+        conformant=result.conformant,
+        discrepancies=[
+            oracle_service_pb2.Discrepancy(
+                clause=d.clause,
+                path=d.path,
+                expected=d.expected,
+                actual=d.actual,
+                message=d.message,
+            )
+            for d in result.discrepancies
+        ],
+    )
+    if result.expected:
+        message.expected_settlement.CopyFrom(settlement(result.expected, currency))
+    return message
