@@ -138,11 +138,15 @@ def serve(
     def ready(address: str) -> None:
         print(f"CROUPIER_ENGINE {address}", flush=True)  # noqa: T201 - the launch protocol's line
 
-    try:
-        server = OracleServer(config)
-    except (OSError, RuntimeError) as exc:
-        _fail(f"cannot serve on {host}:{port}: {exc}", code=3)
-    asyncio.run(server.serve_until_signalled(ready))
+    async def run() -> None:
+        # grpc.aio binds its server to the running event loop: build it inside.
+        try:
+            server = OracleServer(config)
+        except (OSError, RuntimeError) as exc:
+            _fail(f"cannot serve on {host}:{port}: {exc}", code=3)
+        await server.serve_until_signalled(ready)
+
+    asyncio.run(run())
 
 
 # --- profiles -------------------------------------------------------------------------------
@@ -253,3 +257,11 @@ def spins(seed: str, count: int, wheel: str) -> None:
     pockets = 38 if wheel == "american" else 37
     values = seeded_spins(seed, count, pockets)
     print(" ".join(pocket_text(v) if v != DOUBLE_ZERO else "00" for v in values))  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()
+
+
+if __name__ == "__main__":
+    main()
