@@ -25,6 +25,471 @@ def shoes(
 
 # --- blackjack strategies ---
 
+# Imported here, not at the top, so that this section stays self-contained for its editors.
+import random  # noqa: E402
+from collections import Counter  # noqa: E402
+
+from oracle.blackjack import Action, BlackjackSeat  # noqa: E402
+from oracle.cards import RANKS, Rank  # noqa: E402
+
+
+def _stack(decks: int, ranks: list[Rank], seed: int) -> tuple[Card, ...]:
+    pool = Counter(DECK * decks)
+    top: list[Card] = []
+    for rank in ranks:
+        # The first suit with a copy left; a rank with none left is skipped.
+        card = next((c for c in DECK if c.rank is rank and pool[c] > 0), None)
+        if card is not None:
+            pool[card] -= 1
+            top.append(card)
+    rest = list(pool.elements())
+    # The rest in an order fixed by the seed: shuffling 300 cards through Hypothesis costs
+    # milliseconds an example, and the interesting cards are the stacked top, which shrinks.
+    random.Random(seed).shuffle(rest)  # noqa: S311 - a test shoe, not a secret
+    return (*top, *rest)
+
+
+def blackjack_shoes(decks: int, *, max_stacked: int = 30) -> st.SearchStrategy[tuple[Card, ...]]:
+    """A full shoe of ``decks`` decks: a stacked top, then every other card in a seeded order.
+
+    The top draws its ranks from a small palette of one to four ranks, so that pairs,
+    re-splits, blackjacks and dealer aces come often; it shrinks towards aces.
+    """
+    palettes = st.lists(st.sampled_from(RANKS), min_size=1, max_size=4, unique=True)
+    sizes = st.integers(min_value=min(6, max_stacked), max_value=max_stacked)
+    tops = st.tuples(palettes, sizes).flatmap(
+        lambda ps: st.lists(st.sampled_from(ps[0]), min_size=ps[1], max_size=ps[1])
+    )
+    seeds = st.integers(min_value=0, max_value=2**32 - 1)
+    return st.builds(lambda ranks, seed: _stack(decks, ranks, seed), tops, seeds)
+
+
+#: Orders of preference that drive play to the rarer paths: split and double whenever
+#: legal, take every offer, hit to the end, surrender.
+_BLACKJACK_ORDERS: tuple[tuple[Action, ...], ...] = (
+    (
+        Action.SPLIT,
+        Action.DOUBLE,
+        Action.INSURANCE,
+        Action.EVEN_MONEY,
+        Action.HIT,
+        Action.STAND,
+        Action.SURRENDER,
+        Action.DECLINE_INSURANCE,
+        Action.DECLINE_EVEN_MONEY,
+    ),
+    (
+        Action.SPLIT,
+        Action.HIT,
+        Action.DECLINE_INSURANCE,
+        Action.DECLINE_EVEN_MONEY,
+        Action.DOUBLE,
+        Action.STAND,
+        Action.SURRENDER,
+        Action.INSURANCE,
+        Action.EVEN_MONEY,
+    ),
+    (
+        Action.SURRENDER,
+        Action.INSURANCE,
+        Action.EVEN_MONEY,
+        Action.STAND,
+        Action.HIT,
+        Action.DOUBLE,
+        Action.SPLIT,
+        Action.DECLINE_INSURANCE,
+        Action.DECLINE_EVEN_MONEY,
+    ),
+)
+
+
+def blackjack_orders() -> st.SearchStrategy[tuple[Action, ...]]:
+    """Every action in an order of preference: a play policy takes the first legal one."""
+    return st.one_of(st.sampled_from(_BLACKJACK_ORDERS), st.permutations(tuple(Action)))
+
+
+def blackjack_seat(*, max_stake: int = 500) -> st.SearchStrategy[BlackjackSeat]:
+    """A seat with a stake of 1 to ``max_stake`` and a balance from the stake to 3 stakes + 50.
+
+    Balances of exactly one or two stakes come often, so that BJ.funds refuses doubles,
+    splits and insurance.
+    """
+
+    def seat(stake: int) -> st.SearchStrategy[BlackjackSeat]:
+        balances = st.one_of(
+            st.integers(min_value=stake, max_value=3 * stake + 50),
+            st.sampled_from((stake, stake + stake // 2, 2 * stake, 3 * stake)),
+        )
+        return balances.map(lambda balance: BlackjackSeat(balance=balance, stake=stake))
+
+    return st.integers(min_value=1, max_value=max_stake).flatmap(seat)
+
+
+def blackjack_seats(*, max_seats: int = 4) -> st.SearchStrategy[tuple[BlackjackSeat, ...]]:
+    """One to ``max_seats`` seats."""
+    return st.lists(blackjack_seat(), min_size=1, max_size=max_seats).map(tuple)
+
+
 # --- baccarat strategies ---
 
+# Imported as a module, here and not at the top, so that this section stays self-contained
+# and its names (BetKind) cannot clash with another game's.
+from oracle import baccarat  # noqa: E402
+
+#: The shipped baccarat profiles.
+BACCARAT_PROFILE_IDS: tuple[str, ...] = ("baccarat-b", "baccarat-c", "baccarat-d")
+
+
+@st.composite
+def baccarat_seats(draw: st.DrawFn, *, max_amount: int = 1000) -> baccarat.BaccaratSeat:
+    """A seat with one to three bets of distinct kinds and a balance covering them (maybe exactly)."""
+    kinds = draw(st.lists(st.sampled_from(baccarat.BetKind), min_size=1, max_size=3, unique=True))
+    bets = tuple(
+        baccarat.BaccaratBet(kind=kind, amount=draw(st.integers(min_value=1, max_value=max_amount)))
+        for kind in kinds
+    )
+    spare = draw(st.integers(min_value=0, max_value=max_amount))
+    return baccarat.BaccaratSeat(balance=sum(b.amount for b in bets) + spare, bets=bets)
+
+
 # --- roulette strategies ---
+
+# Imported here, not at the top, so that this section stays self-contained for its editors.
+from oracle.roulette import DOUBLE_ZERO, BetKind, RouletteBet, RouletteSeat, Wheel  # noqa: E402
+
+#: Either wheel.
+roulette_wheels: st.SearchStrategy[Wheel] = st.sampled_from(Wheel)
+
+
+def roulette_pockets(wheel: Wheel) -> st.SearchStrategy[int]:
+    """A pocket of the wheel: 0 to 36, and 37 (00) on the American wheel."""
+    return st.integers(min_value=0, max_value=37 if wheel is Wheel.AMERICAN else 36)
+
+
+def _row(r: int) -> tuple[int, ...]:
+    return (3 * r + 1, 3 * r + 2, 3 * r + 3)
+
+
+def _roulette_shape_choices(
+    wheel: Wheel,
+) -> list[st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]]:
+    # Built from row/column arithmetic (n sits in row (n-1)//3, column (n-1)%3), not from the
+    # oracle's tables, so that the tests check the oracle against an independent reading.
+    american = wheel is Wheel.AMERICAN
+    zz = DOUBLE_ZERO
+    zero_splits = (
+        [(0, 1), (0, 2), (zz, 2), (zz, 3), (0, zz)] if american else [(0, 1), (0, 2), (0, 3)]
+    )
+    trios = [(0, 1, 2), (0, zz, 2), (zz, 2, 3)] if american else [(0, 1, 2), (0, 2, 3)]
+    rows = st.integers(min_value=0, max_value=11)
+    upper_rows = st.integers(min_value=0, max_value=10)
+    left_cols = st.integers(min_value=0, max_value=1)
+    k = st.integers(min_value=1, max_value=3)
+
+    def kind(
+        bet_kind: BetKind, numbers: st.SearchStrategy[tuple[int, ...]]
+    ) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+        return numbers.flatmap(st.permutations).map(lambda ns: (bet_kind, tuple(ns)))
+
+    across = st.tuples(rows, left_cols).map(
+        lambda rc: (3 * rc[0] + rc[1] + 1, 3 * rc[0] + rc[1] + 2)
+    )
+    down = st.integers(min_value=1, max_value=33).map(lambda n: (n, n + 3))
+    corner = st.tuples(upper_rows, left_cols).map(
+        lambda rc: tuple(3 * rc[0] + rc[1] + d for d in (1, 2, 4, 5))
+    )
+    choices = [
+        kind(BetKind.STRAIGHT, roulette_pockets(wheel).map(lambda n: (n,))),
+        kind(BetKind.SPLIT, st.one_of(across, down, st.sampled_from(zero_splits))),
+        kind(BetKind.STREET, st.one_of(rows.map(_row), st.sampled_from(trios))),
+        kind(BetKind.CORNER, corner),
+        kind(BetKind.LINE, upper_rows.map(lambda r: _row(r) + _row(r + 1))),
+        k.map(lambda i: (BetKind.COLUMN, (i,))),
+        k.map(lambda i: (BetKind.DOZEN, (i,))),
+        st.sampled_from(
+            [BetKind.RED, BetKind.BLACK, BetKind.EVEN, BetKind.ODD, BetKind.LOW, BetKind.HIGH]
+        ).map(lambda b: (b, ())),
+    ]
+    if american:
+        choices.append(kind(BetKind.TOP_LINE, st.just((0, zz, 1, 2, 3))))
+    else:
+        choices.append(kind(BetKind.FIRST_FOUR, st.just((0, 1, 2, 3))))
+    return choices
+
+
+def roulette_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+    """A legal (kind, numbers) of the wheel's layout, numbers in any order."""
+    return st.one_of(*_roulette_shape_choices(wheel))
+
+
+def roulette_candidates(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+    """Any (kind, numbers), legal or not: random kinds with random small tuples, or legal shapes."""
+    junk = st.tuples(
+        st.sampled_from(BetKind),
+        st.lists(st.integers(min_value=-1, max_value=38), max_size=7).map(tuple),
+    )
+    return st.one_of(junk, roulette_shapes(wheel))
+
+
+def roulette_bets(wheel: Wheel, *, max_amount: int = 1000) -> st.SearchStrategy[RouletteBet]:
+    """A legal bet of the wheel with a positive stake."""
+    return st.tuples(roulette_shapes(wheel), st.integers(min_value=1, max_value=max_amount)).map(
+        lambda sa: RouletteBet(kind=sa[0][0], numbers=sa[0][1], amount=sa[1])
+    )
+
+
+def roulette_seats(wheel: Wheel, *, max_bets: int = 6) -> st.SearchStrategy[RouletteSeat]:
+    """A seat with legal bets and a balance that covers them (possibly exactly)."""
+    return st.tuples(
+        st.lists(roulette_bets(wheel), min_size=1, max_size=max_bets).map(tuple),
+        st.integers(min_value=0, max_value=500),
+    ).map(lambda bs: RouletteSeat(balance=sum(b.amount for b in bs[0]) + bs[1], bets=bs[0]))
+
+
+# --- service strategies ---
+
+# Imported here, not at the top, so that this section stays self-contained for its editors.
+# These build croupier.v1 request messages, well-formed or not, for the service tests.
+from collections.abc import Sequence  # noqa: E402
+
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2  # noqa: E402
+
+from oracle.shoe import seeded_shoe  # noqa: E402
+
+#: The seven shipped profiles, and the decks of the card games among them.
+SERVICE_PROFILE_IDS: tuple[str, ...] = (
+    "blackjack-a",
+    "blackjack-c",
+    "baccarat-b",
+    "baccarat-c",
+    "baccarat-d",
+    "roulette-c",
+    "roulette-american",
+)
+_SERVICE_DECKS = {
+    "blackjack-a": 6,
+    "blackjack-c": 6,
+    "baccarat-b": 8,
+    "baccarat-c": 6,
+    "baccarat-d": 8,
+}
+
+#: int64 values: small ones, the edges of the limits and of the type, and any.
+wire_int64s: st.SearchStrategy[int] = st.one_of(
+    st.integers(min_value=0, max_value=1000),
+    st.sampled_from((-1, 0, 1, 999_999, 1_000_000, 1_000_001, 2**62, 2**63 - 1, -(2**63))),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+)
+#: int32 values for seats, hands and groups: small ones, then any.
+wire_int32s: st.SearchStrategy[int] = st.one_of(
+    st.integers(min_value=-1, max_value=3), st.integers(min_value=-(2**31), max_value=2**31 - 1)
+)
+#: Enum fields as plain ints: the contract's values, and unknown ones (negative included).
+wire_enums: st.SearchStrategy[int] = st.one_of(
+    st.integers(min_value=0, max_value=16), st.integers(min_value=-(2**31), max_value=2**31 - 1)
+)
+#: Free text for ids and names: empty, unicode, too long.
+wire_texts: st.SearchStrategy[str] = st.one_of(
+    st.text(max_size=12), st.sampled_from(("", " ", "a" * 129, "r/1:x.y-z", "é"))
+)
+wire_currencies: st.SearchStrategy[str] = st.one_of(
+    st.just("EUR"), st.sampled_from(("", "eur", "USD", "EU", "EURO")), st.text(max_size=4)
+)
+#: Card texts: real cards and junk ("10H", "th", "").
+wire_cards: st.SearchStrategy[str] = st.one_of(
+    st.sampled_from([str(c) for c in DECK]),
+    st.sampled_from(("10H", "th", "", "1S", "XX", "AS ")),
+    st.text(max_size=3),
+)
+#: Pocket texts: real pockets and junk ("07", "37", "-1").
+wire_pockets: st.SearchStrategy[str] = st.one_of(
+    st.integers(min_value=0, max_value=36).map(str),
+    st.sampled_from(("00", "000", "37", "-1", "07", " 7", "")),
+    st.text(max_size=3),
+)
+
+
+def wire_amounts(currency: str = "EUR") -> st.SearchStrategy[common_pb2.Amount]:
+    """An Amount, mostly in the round's currency, with any int64."""
+    return st.builds(
+        common_pb2.Amount,
+        currency_code=st.one_of(st.just(currency), st.just(""), wire_currencies),
+        minor_units=wire_int64s,
+    )
+
+
+def wire_bets(currency: str = "EUR") -> st.SearchStrategy[round_pb2.Bet]:
+    """A Bet of any game or none, with any enum values, pockets and group."""
+    kinds = st.one_of(
+        st.just({}),
+        st.just({"blackjack": round_pb2.BlackjackBet()}),
+        st.builds(round_pb2.BaccaratBet, kind=wire_enums).map(lambda b: {"baccarat": b}),
+        st.builds(
+            round_pb2.RouletteBet,
+            kind=wire_enums,
+            pockets=st.lists(wire_pockets, max_size=6),
+            group=wire_int32s,
+        ).map(lambda b: {"roulette": b}),
+    )
+    return st.builds(
+        lambda stake, kind: round_pb2.Bet(stake=stake, **kind), wire_amounts(currency), kinds
+    )
+
+
+def wire_seats(currency: str = "EUR") -> st.SearchStrategy[round_pb2.Seat]:
+    """A Seat with any balance and zero to four bets of any kind."""
+    return st.builds(
+        lambda balance, bets: round_pb2.Seat(balance=balance, bets=bets),
+        wire_amounts(currency),
+        st.lists(wire_bets(currency), max_size=4),
+    )
+
+
+@st.composite
+def _plausible_bet(draw: st.DrawFn, game: str) -> round_pb2.Bet:
+    stake = common_pb2.Amount(
+        currency_code="EUR",
+        minor_units=draw(
+            st.one_of(st.integers(min_value=1, max_value=300), st.sampled_from((0, 1_000_001)))
+        ),
+    )
+    if game == "blackjack":
+        return round_pb2.Bet(stake=stake, blackjack=round_pb2.BlackjackBet())
+    if game == "baccarat":
+        kind = draw(st.one_of(st.integers(min_value=1, max_value=3), wire_enums))
+        return round_pb2.Bet(stake=stake, baccarat=round_pb2.BaccaratBet(kind=kind))
+    kind = draw(st.one_of(st.integers(min_value=1, max_value=15), wire_enums))
+    group = 0
+    pockets: list[str] = []
+    if kind in (8, 9):  # column, dozen
+        group = draw(st.integers(min_value=0, max_value=4))
+    elif 1 <= kind <= 7:
+        numbers = st.integers(min_value=0, max_value=36).map(str)
+        pockets = draw(st.lists(st.one_of(numbers, st.just("00")), min_size=1, max_size=6))
+    return round_pb2.Bet(
+        stake=stake, roulette=round_pb2.RouletteBet(kind=kind, pockets=pockets, group=group)
+    )
+
+
+@st.composite
+def plausible_deals(draw: st.DrawFn, round_ids: Sequence[str]) -> engine_service_pb2.DealRequest:
+    """A Deal that often succeeds: a shipped profile, EUR, bets of the right game, a seeded shoe.
+
+    Now and then a seat has no bet or two, a stake is out of limits or over the balance, the
+    shoe is cut short, or the outcome is of the wrong kind.
+    """
+    profile_id = draw(st.sampled_from(SERVICE_PROFILE_IDS))
+    game = profile_id.split("-")[0]
+    seats = []
+    for _ in range(draw(st.sampled_from((1, 1, 2, 3, 0)))):
+        count = draw(st.sampled_from((1, 1, 2, 0) if game == "blackjack" else (1, 2, 3, 0)))
+        bets = [draw(_plausible_bet(game)) for _ in range(count)]
+        staked = sum(b.stake.minor_units for b in bets)
+        balance = draw(
+            st.one_of(
+                st.integers(min_value=staked, max_value=staked + 1000),
+                st.sampled_from((staked, 2 * staked, max(staked - 1, 0))),
+            )
+        )
+        seats.append(
+            round_pb2.Seat(
+                balance=common_pb2.Amount(currency_code="EUR", minor_units=balance), bets=bets
+            )
+        )
+    message = engine_service_pb2.DealRequest(
+        round_id=draw(st.sampled_from(round_ids)),
+        profile_id=profile_id,
+        table_id=draw(st.one_of(st.sampled_from(("t1", "t2")), wire_texts)),
+        currency_code="EUR",
+        seats=seats,
+    )
+    card_game = game != "roulette"
+    if card_game == draw(st.sampled_from((True, True, True, False))):
+        decks = _SERVICE_DECKS.get(profile_id, 8)
+        shoe = seeded_shoe(f"service-fuzz/{draw(st.integers(0, 2**16))}", decks)
+        cut = draw(st.sampled_from((None, None, 3, 4, 5, 6, 8, 12)))
+        message.shoe.cards.extend(str(c) for c in shoe[:cut])
+    else:
+        message.spin.pocket = draw(
+            st.one_of(st.integers(min_value=0, max_value=36).map(str), st.just("00"))
+        )
+    return message
+
+
+@st.composite
+def junk_deals(draw: st.DrawFn, round_ids: Sequence[str]) -> engine_service_pb2.DealRequest:
+    """A Deal with any field values: ids, profile, currency, seats, bets, cards, pocket."""
+    currency = draw(wire_currencies)
+    message = engine_service_pb2.DealRequest(
+        round_id=draw(st.one_of(st.sampled_from(round_ids), wire_texts)),
+        profile_id=draw(st.one_of(st.sampled_from(SERVICE_PROFILE_IDS), wire_texts)),
+        table_id=draw(wire_texts),
+        currency_code=currency,
+        seats=draw(st.lists(wire_seats(currency), max_size=4)),
+    )
+    outcome = draw(st.sampled_from(("shoe", "spin", "none")))
+    if outcome == "shoe":
+        message.shoe.cards.extend(draw(st.lists(wire_cards, max_size=16)))
+    elif outcome == "spin":
+        message.spin.pocket = draw(wire_pockets)
+    return message
+
+
+def wire_deals(round_ids: Sequence[str]) -> st.SearchStrategy[engine_service_pb2.DealRequest]:
+    """A Deal, plausible or junk, whose round id is mostly one of ``round_ids``."""
+    return st.one_of(plausible_deals(round_ids), junk_deals(round_ids))
+
+
+def wire_decisions() -> st.SearchStrategy[round_pb2.Decision]:
+    """A Decision: mostly small seats and hands and real kinds, else anything."""
+    return st.builds(
+        round_pb2.Decision,
+        seat=wire_int32s,
+        hand=wire_int32s,
+        kind=st.one_of(st.integers(min_value=1, max_value=9), wire_enums),
+    )
+
+
+def wire_decides(round_ids: Sequence[str]) -> st.SearchStrategy[engine_service_pb2.DecideRequest]:
+    """A Decide for one of ``round_ids`` or any id, with any decision (or none set)."""
+    return st.builds(
+        engine_service_pb2.DecideRequest,
+        round_id=st.one_of(st.sampled_from(round_ids), wire_texts),
+        decision=st.one_of(wire_decisions(), st.just(round_pb2.Decision())),
+    )
+
+
+def wire_settles(round_ids: Sequence[str]) -> st.SearchStrategy[engine_service_pb2.SettleRequest]:
+    """A Settle for one of ``round_ids`` or any id."""
+    return st.builds(
+        engine_service_pb2.SettleRequest, round_id=st.one_of(st.sampled_from(round_ids), wire_texts)
+    )
+
+
+@st.composite
+def wire_records(draw: st.DrawFn, round_ids: Sequence[str]) -> round_pb2.RoundRecord:
+    """A RoundRecord from a plausible or junk deal, with any decisions, lines and board."""
+    deal = draw(wire_deals(round_ids))
+    record = round_pb2.RoundRecord(
+        round_id=deal.round_id,
+        profile_id=deal.profile_id,
+        table_id=deal.table_id,
+        currency_code=deal.currency_code,
+        seats=deal.seats,
+        cards_dealt=deal.shoe.cards,
+        pocket=deal.spin.pocket,
+        decisions=draw(st.lists(wire_decisions(), max_size=4)),
+        previous_record_sha256=draw(st.binary(max_size=40)),
+    )
+    for _ in range(draw(st.integers(min_value=0, max_value=3))):
+        record.settlement.lines.append(
+            common_pb2.SettlementLine(
+                seat=draw(wire_int32s),
+                bet=draw(wire_texts),
+                stake=draw(wire_amounts(deal.currency_code)),
+                returned=draw(wire_amounts(deal.currency_code)),
+            )
+        )
+    if draw(st.booleans()):
+        record.final_state.roulette.history.extend(draw(st.lists(wire_pockets, max_size=15)))
+    return record
