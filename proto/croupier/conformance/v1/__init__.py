@@ -1,0 +1,1 @@
+"""Generated code of the conformance schema (``make generate``)."""
