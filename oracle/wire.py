@@ -367,7 +367,8 @@ def decision(decision: blackjack.Decision) -> round_pb2.Decision:
     )
 
 
-def _bet(wager: Wager, currency: str) -> round_pb2.Bet:
+def bet(wager: Wager, currency: str) -> round_pb2.Bet:
+    """A Bet message for a domain wager."""
     stake = amount(wager.amount, currency)
     if isinstance(wager, BlackjackWager):
         return round_pb2.Bet(stake=stake, blackjack=round_pb2.BlackjackBet())
@@ -390,7 +391,7 @@ def seats(seat_requests: Sequence[SeatRequest], currency: str) -> list[round_pb2
     return [
         round_pb2.Seat(
             balance=amount(seat.balance, currency),
-            bets=[_bet(w, currency) for w in seat.wagers],
+            bets=[bet(w, currency) for w in seat.wagers],
         )
         for seat in seat_requests
     ]

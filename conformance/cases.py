@@ -1,0 +1,191 @@
+"""Hand-written vectors as compact cases, each with the outcome computed by hand.
+
+A case names its profile, clauses, shoe or spins, seats and decisions in a
+short text form, and states what a person worked out from RULES.md: the amount
+each settlement line returns, or the error the round must fail with. Building
+the corpus plays each case through the oracle and refuses any case whose
+oracle outcome differs from the hand-computed one, so a hand-written vector is
+checked twice: by hand when written, by the corpus check ever after.
+
+Text forms:
+- seats: ``"1000:100"`` is balance 1000 with a blackjack stake of 100;
+  ``"1000:player=100,tie=10"`` for baccarat; ``"500:straight 17=10,split 0-1=5,red=20,dozen 2=10"``
+  for roulette (kind, then pockets joined by ``-`` or a group, ``=`` stake).
+- decisions: ``"hit stand 1/0:double"``: a bare decision goes to the hand whose
+  turn it is; ``seat/hand:decision`` addresses one explicitly (to test refusals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from croupier.conformance.v1 import vector_pb2
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
+
+from conformance.vectors import play_round
+from oracle import roulette, wire
+from oracle.baccarat import BaccaratBet, BetKind
+from oracle.clauses import BY_ID, Game
+from oracle.profile import Profile
+from oracle.rounds import BlackjackWager, Wager
+
+_DECISIONS = {
+    "hit": round_pb2.DECISION_KIND_HIT,
+    "stand": round_pb2.DECISION_KIND_STAND,
+    "double": round_pb2.DECISION_KIND_DOUBLE,
+    "split": round_pb2.DECISION_KIND_SPLIT,
+    "surrender": round_pb2.DECISION_KIND_SURRENDER,
+    "insurance": round_pb2.DECISION_KIND_INSURANCE,
+    "decline-insurance": round_pb2.DECISION_KIND_DECLINE_INSURANCE,
+    "even-money": round_pb2.DECISION_KIND_EVEN_MONEY,
+    "decline-even-money": round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaseRound:
+    """One round of a case and its hand-computed outcome."""
+
+    seats: tuple[str, ...]
+    shoe: str = ""
+    pocket: str = ""
+    decisions: str = ""
+    #: Amount returned by each settlement line, in order (hand-computed).
+    returns: tuple[int, ...] | None = None
+    #: The error reason the round must fail with (hand-determined).
+    error: str = ""
+    currency: str = "EUR"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Case:
+    """A hand-written vector."""
+
+    id: str
+    name: str
+    profile: str
+    clauses: tuple[str, ...]
+    description: str
+    rounds: tuple[CaseRound, ...]
+    level: vector_pb2.Level.ValueType = vector_pb2.LEVEL_REQUIRED
+
+
+class CaseError(ValueError):
+    """A case that is malformed, or whose oracle outcome differs from the hand-computed one."""
+
+
+def _amount(units: int, currency: str) -> common_pb2.Amount:
+    return common_pb2.Amount(currency_code=currency, minor_units=units)
+
+
+def _wager(game: Game, text: str) -> Wager:
+    if game is Game.BLACKJACK:
+        return BlackjackWager(amount=int(text))
+    name, _, stake = text.rpartition("=")
+    amount = int(stake)
+    if game is Game.BACCARAT:
+        return BaccaratBet(kind=BetKind(name.strip()), amount=amount)
+    kind_text, _, where = name.strip().partition(" ")
+    kind = roulette.BetKind(kind_text)
+    if kind in (roulette.BetKind.COLUMN, roulette.BetKind.DOZEN):
+        numbers: tuple[int, ...] = (int(where),)
+    elif where:
+        numbers = tuple(roulette.parse_pocket(p, roulette.Wheel.AMERICAN) for p in where.split("-"))
+    else:
+        numbers = ()
+    return roulette.RouletteBet(kind=kind, numbers=numbers, amount=amount)
+
+
+def seats_message(game: Game, seats: tuple[str, ...], currency: str) -> list[round_pb2.Seat]:
+    """Seat messages from the text form."""
+    out = []
+    for text in seats:
+        balance, _, bets = text.partition(":")
+        wagers = [_wager(game, b) for b in bets.split(",") if b.strip()]
+        out.append(
+            round_pb2.Seat(
+                balance=_amount(int(balance), currency),
+                bets=[wire.bet(w, currency) for w in wagers],
+            )
+        )
+    return out
+
+
+def decisions_message(text: str) -> list[round_pb2.Decision]:
+    """Decision messages from the text form; seat and hand -1 mean "whoever's turn it is"."""
+    out = []
+    for token in text.split():
+        where, _, kind = token.rpartition(":")
+        seat, hand = (-1, -1)
+        if where:
+            s, _, h = where.partition("/")
+            seat, hand = int(s), int(h)
+        out.append(round_pb2.Decision(seat=seat, hand=hand, kind=_DECISIONS[kind]))
+    return out
+
+
+def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
+    """Play a case through the oracle and freeze it as a vector, checking the hand outcome."""
+    for cid in case.clauses:
+        if cid not in BY_ID:
+            raise CaseError(f"{case.id}: unknown clause {cid!r}")
+    vector = vector_pb2.Vector(
+        id=case.id,
+        name=case.name,
+        clauses=list(case.clauses),
+        level=case.level,
+        profile_id=profile.id,
+        description=case.description,
+    )
+    board: roulette.TableHistory | None = None
+    for index, cround in enumerate(case.rounds):
+        deal = engine_service_pb2.DealRequest(
+            round_id=f"{case.id}-r{index}",
+            profile_id=profile.id,
+            table_id=f"{case.id}-table",
+            currency_code=cround.currency,
+            seats=seats_message(profile.game, cround.seats, cround.currency),
+        )
+        if cround.pocket:
+            deal.spin.pocket = cround.pocket
+        else:
+            deal.shoe.cards.extend(cround.shoe.split())
+        script = _resolve_turns(profile, deal, decisions_message(cround.decisions), board)
+        outcome = play_round(profile, deal, script, board)
+        board = outcome.history
+        _check(case, index, cround, outcome.round)
+        vector.rounds.append(outcome.round)
+    return vector
+
+
+def _resolve_turns(
+    profile: Profile,
+    deal: engine_service_pb2.DealRequest,
+    script: list[round_pb2.Decision],
+    board: roulette.TableHistory | None,
+) -> list[round_pb2.Decision]:
+    """Address each bare decision to the hand whose turn it is when it is sent."""
+    resolved: list[round_pb2.Decision] = []
+    for decision in script:
+        if decision.seat >= 0:
+            resolved.append(decision)
+            continue
+        partial = play_round(profile, deal, resolved, board)
+        states = [s.expected_state for s in partial.round.steps] or [partial.round.expected_state]
+        turn = states[-1].turn
+        resolved.append(round_pb2.Decision(seat=turn.seat, hand=turn.hand, kind=decision.kind))
+    return resolved
+
+
+def _check(case: Case, index: int, cround: CaseRound, vround: vector_pb2.VectorRound) -> None:
+    where = f"{case.id} round {index}"
+    if cround.error or vround.expected_error:
+        if vround.expected_error != cround.error:
+            raise CaseError(
+                f"{where}: hand-computed error {cround.error or 'none'!r}, "
+                f"the oracle gives {vround.expected_error or 'none'!r}"
+            )
+        return
+    got = tuple(line.returned.minor_units for line in vround.expected_settle.settlement.lines)
+    if cround.returns is not None and got != cround.returns:
+        raise CaseError(f"{where}: hand-computed returns {cround.returns}, the oracle gives {got}")

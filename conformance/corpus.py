@@ -1,0 +1,50 @@
+"""The shipped corpus: hand-written cases plus a generated campaign per profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.cases import build_case
+from conformance.handwritten import CASES
+from conformance.vectors import CORPUS_DIR, campaign, write_vectors
+from oracle.profile import shipped_profile
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Campaign:
+    """The generated part of one profile's corpus."""
+
+    seed: str
+    rounds: int
+    prefix: str
+
+
+#: Campaign seeds are part of the corpus: changing one changes every vector it made.
+CAMPAIGNS: dict[str, Campaign] = {
+    "blackjack-a": Campaign(seed="croupier/blackjack-a/1", rounds=1000, prefix="bja-g"),
+    "blackjack-c": Campaign(seed="croupier/blackjack-c/1", rounds=1000, prefix="bjc-g"),
+    "baccarat-b": Campaign(seed="croupier/baccarat-b/1", rounds=1000, prefix="bab-g"),
+    "baccarat-c": Campaign(seed="croupier/baccarat-c/1", rounds=1000, prefix="bac-g"),
+    "baccarat-d": Campaign(seed="croupier/baccarat-d/1", rounds=1000, prefix="bad-g"),
+    "roulette-c": Campaign(seed="croupier/roulette-c/1", rounds=1000, prefix="rou-g"),
+    "roulette-american": Campaign(seed="croupier/roulette-american/1", rounds=1000, prefix="rua-g"),
+}
+
+
+def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
+    """Write every profile's hand-written and campaign files; return counts per profile."""
+    directory.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, tuple[int, int]] = {}
+    for profile_id, spec in CAMPAIGNS.items():
+        profile = shipped_profile(profile_id)
+        hand = write_vectors(
+            directory / f"{profile_id}.hand.jsonl",
+            (build_case(c, profile) for c in CASES[profile_id]),
+        )
+        generated = write_vectors(
+            directory / f"{profile_id}.campaign.jsonl",
+            campaign(profile, spec.seed, spec.rounds, spec.prefix),
+        )
+        counts[profile_id] = (hand, generated)
+    return counts

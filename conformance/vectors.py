@@ -1,0 +1,393 @@
+"""Vectors: building them with the oracle, reading and writing JSON Lines, checking a corpus.
+
+A vector's expected states are whatever the oracle answers for its Deal
+request and decisions, frozen when the corpus is built. ``replay`` plays a
+vector's requests through the oracle in process, exactly as a runner sends them
+to an engine, so building and checking share one code path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from croupier.conformance.v1 import vector_pb2
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
+from google.protobuf import json_format
+
+from oracle import roulette, wire
+from oracle.clauses import BY_ID, Game
+from oracle.errors import OracleError
+from oracle.profile import Profile
+from oracle.rounds import Round, apply_decision, start_round
+from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
+
+#: The shipped corpus.
+CORPUS_DIR = Path(__file__).parent / "vectors"
+
+Decide = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
+
+
+# --- replaying through the oracle -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """What the oracle answers for one round's requests."""
+
+    round: vector_pb2.VectorRound
+    history: roulette.TableHistory | None
+
+
+def play_round(
+    profile: Profile,
+    deal: engine_service_pb2.DealRequest,
+    script: Sequence[round_pb2.Decision],
+    board: roulette.TableHistory | None = None,
+    policy: tuple[Decide, SeededStream] | None = None,
+) -> Outcome:
+    """Play one round's requests through the oracle and record every answer.
+
+    The decisions come from ``script``, or, for generated campaigns, from a
+    ``policy`` that picks each one from the current state with a seeded stream.
+    """
+    out = vector_pb2.VectorRound(deal=deal)
+    try:
+        current: Round = start_round(profile, wire.round_request_from(deal), board)
+    except OracleError as exc:
+        out.expected_error = exc.reason
+        return Outcome(round=out, history=board)
+    out.expected_state.CopyFrom(wire.round_state(current))
+    pending = list(script)
+    while pending or (policy is not None and not current.complete):
+        if pending:
+            decision = pending.pop(0)
+        else:
+            assert policy is not None  # noqa: S101 - the loop condition guarantees it
+            choose, stream = policy
+            decision = choose(wire.round_state(current), stream)
+        step = out.steps.add(decision=decision)
+        try:
+            current = apply_decision(current, wire.decision_from(decision))
+        except OracleError as exc:
+            out.expected_error = exc.reason
+            return Outcome(round=out, history=board)
+        step.expected_state.CopyFrom(wire.round_state(current))
+    if not current.complete:
+        # The script ends before the round does: Settle must be refused.
+        out.expected_error = "ROUND_NOT_COMPLETE"
+        return Outcome(round=out, history=board)
+    settle = engine_service_pb2.SettleResponse(
+        settlement=wire.settlement(current.settlement, current.request.currency),
+        state=wire.round_state(current),
+    )
+    out.expected_settle.CopyFrom(settle)
+    history = getattr(current.game, "history", board)
+    return Outcome(round=out, history=history)
+
+
+def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
+    """Rebuild a vector's expected answers with the current oracle."""
+    rebuilt = vector_pb2.Vector()
+    rebuilt.CopyFrom(vector)
+    del rebuilt.rounds[:]
+    board: roulette.TableHistory | None = None
+    for old in vector.rounds:
+        outcome = play_round(profile, old.deal, [s.decision for s in old.steps], board)
+        board = outcome.history
+        rebuilt.rounds.append(outcome.round)
+    return rebuilt
+
+
+def round_clauses(vround: vector_pb2.VectorRound) -> list[str]:
+    """The clauses the oracle cited in a round's settlement, deciding clause first."""
+    found: dict[str, None] = {}
+    for line in vround.expected_settle.settlement.lines:
+        found.update(dict.fromkeys(line.clauses))
+    return list(found)
+
+
+# --- generated campaigns ------------------------------------------------------------------------
+
+
+def _amount(units: int, currency: str = "EUR") -> common_pb2.Amount:
+    return common_pb2.Amount(currency_code=currency, minor_units=units)
+
+
+def random_decision(state: round_pb2.RoundState, stream: SeededStream) -> round_pb2.Decision:
+    """A seeded uniform choice among the legal decisions of the hand to act."""
+    legal = list(state.legal_decisions)
+    kind = legal[stream.uniform(len(legal))]
+    return round_pb2.Decision(seat=state.turn.seat, hand=state.turn.hand, kind=kind)
+
+
+_STAKES = (1, 5, 10, 15, 25, 50, 75, 100, 150, 250, 333, 500)
+
+
+def _campaign_seats(profile: Profile, stream: SeededStream) -> list[round_pb2.Seat]:
+    seats = []
+    for _ in range(1 + stream.uniform(3)):
+        stake = _STAKES[stream.uniform(len(_STAKES))]
+        # Balances from the bare stake to four stakes: the funds rule bites often.
+        balance = stake * (1 + stream.uniform(4)) + stream.uniform(stake)
+        bets: list[round_pb2.Bet] = []
+        match profile.game:
+            case Game.BLACKJACK:
+                bets.append(round_pb2.Bet(stake=_amount(stake), blackjack=round_pb2.BlackjackBet()))
+            case Game.BACCARAT:
+                kinds = [
+                    round_pb2.BACCARAT_BET_KIND_PLAYER,
+                    round_pb2.BACCARAT_BET_KIND_BANKER,
+                    round_pb2.BACCARAT_BET_KIND_TIE,
+                ]
+                bets.extend(
+                    round_pb2.Bet(stake=_amount(stake), baccarat=round_pb2.BaccaratBet(kind=kind))
+                    for kind in kinds
+                    if stream.uniform(2)
+                )
+                if not bets:
+                    bets.append(
+                        round_pb2.Bet(
+                            stake=_amount(stake),
+                            baccarat=round_pb2.BaccaratBet(kind=kinds[stream.uniform(3)]),
+                        )
+                    )
+                balance = stake * len(bets) + balance
+            case Game.ROULETTE:
+                bets = _roulette_bets(profile, stream, stake)
+                balance = sum(b.stake.minor_units for b in bets) + balance
+        seats.append(round_pb2.Seat(balance=_amount(balance), bets=bets))
+    return seats
+
+
+def _roulette_bets(profile: Profile, stream: SeededStream, stake: int) -> list[round_pb2.Bet]:
+    wheel = roulette.Wheel(profile.choice("wheel"))
+    kinds = [k for k in roulette.BetKind if roulette.shapes(wheel, k)]
+    bets = []
+    for _ in range(1 + stream.uniform(4)):
+        kind = kinds[stream.uniform(len(kinds))]
+        shapes = roulette.shapes(wheel, kind)
+        shape = shapes[stream.uniform(len(shapes))]
+        bets.append(wire.bet(roulette.RouletteBet(kind=kind, numbers=shape, amount=stake), "EUR"))
+    return bets
+
+
+def campaign(profile: Profile, seed: str, count: int, prefix: str) -> list[vector_pb2.Vector]:
+    """A generated campaign of ``count`` rounds: seeded shoes or spins, seeded legal decisions.
+
+    Card games give one vector per round; roulette gives vectors of 20 consecutive rounds at
+    one table, so the board's history is exercised.
+    """
+    vectors: list[vector_pb2.Vector] = []
+    if profile.game is Game.ROULETTE:
+        per_vector = 20
+        pockets = 38 if profile.choice("wheel") == "american" else 37
+        for v in range((count + per_vector - 1) // per_vector):
+            vseed = f"{seed}/{v}"
+            stream = SeededStream(vseed + "/bets")
+            spins = seeded_spins(vseed, per_vector, pockets)
+            vector = _new_vector(
+                profile, f"{prefix}-{v:04d}", f"{profile.id}/campaign/{seed}/{v:04d}", vseed
+            )
+            board: roulette.TableHistory | None = None
+            for k, pocket in enumerate(spins[: min(per_vector, count - v * per_vector)]):
+                deal = engine_service_pb2.DealRequest(
+                    round_id=f"{vector.id}-r{k}",
+                    profile_id=profile.id,
+                    table_id=f"{vector.id}-table",
+                    currency_code="EUR",
+                    seats=_campaign_seats(profile, stream),
+                    spin=engine_service_pb2.Spin(pocket="00" if pocket == 37 else str(pocket)),
+                )
+                outcome = play_round(profile, deal, [], board)
+                board = outcome.history
+                vector.rounds.append(outcome.round)
+            _finish(vector)
+            vectors.append(vector)
+        return vectors
+    decks = profile.integer("decks")
+    for k in range(count):
+        rseed = f"{seed}/{k}"
+        stream = SeededStream(rseed + "/play")
+        vector = _new_vector(
+            profile, f"{prefix}-{k:04d}", f"{profile.id}/campaign/{seed}/{k:04d}", rseed
+        )
+        deal = engine_service_pb2.DealRequest(
+            round_id=f"{vector.id}-r0",
+            profile_id=profile.id,
+            table_id=f"{vector.id}-table",
+            currency_code="EUR",
+            seats=_campaign_seats(profile, stream),
+            shoe=engine_service_pb2.Shoe(cards=[str(c) for c in seeded_shoe(rseed, decks)]),
+        )
+        outcome = play_round(profile, deal, [], None, (random_decision, stream))
+        vector.rounds.append(outcome.round)
+        _trim_shoes(vector)
+        _finish(vector)
+        vectors.append(vector)
+    return vectors
+
+
+def _new_vector(profile: Profile, vid: str, name: str, seed: str) -> vector_pb2.Vector:
+    return vector_pb2.Vector(
+        id=vid,
+        name=name,
+        level=vector_pb2.LEVEL_REQUIRED,
+        profile_id=profile.id,
+        seed=seed,
+        description="Generated: a portable seeded shoe or spin, seeded legal decisions.",
+    )
+
+
+def _trim_shoes(vector: vector_pb2.Vector) -> None:
+    """Keep a card game's shoe to the cards the round uses plus a margin.
+
+    The engine must deal only from the front, so the unused tail changes nothing, and a
+    shorter shoe keeps the corpus small.
+    """
+    for vround in vector.rounds:
+        used = vround.expected_settle.state.cards_dealt or vround.expected_state.cards_dealt
+        keep = used + 8
+        del vround.deal.shoe.cards[keep:]
+
+
+def _finish(vector: vector_pb2.Vector) -> None:
+    clauses: dict[str, None] = {}
+    for vround in vector.rounds:
+        clauses.update(dict.fromkeys(round_clauses(vround)))
+    vector.clauses[:] = sorted(clauses) or ["BJ.deal"]
+
+
+# --- files --------------------------------------------------------------------------------------
+
+
+def dump_line(vector: vector_pb2.Vector) -> str:
+    """One vector as one JSON line (protobuf JSON mapping, compact, stable key order)."""
+    return json.dumps(json_format.MessageToDict(vector), separators=(",", ":"), sort_keys=False)
+
+
+def write_vectors(path: Path, vectors: Iterable[vector_pb2.Vector]) -> int:
+    """Write vectors as JSON Lines; return how many."""
+    count = 0
+    with path.open("w", encoding="utf-8") as out:
+        for vector in vectors:
+            out.write(dump_line(vector) + "\n")
+            count += 1
+    return count
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadedVector:
+    """A vector and where it was read from."""
+
+    vector: vector_pb2.Vector
+    path: Path
+    line: int
+
+
+class VectorFileError(ValueError):
+    """A vector file line that is not a valid Vector."""
+
+
+def read_vectors(path: Path) -> Iterator[LoadedVector]:
+    """Read a JSON Lines vector file; a bad line raises ``VectorFileError`` naming it."""
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            vector = vector_pb2.Vector()
+            try:
+                json_format.Parse(line, vector)
+            except json_format.ParseError as exc:
+                raise VectorFileError(f"{path}:{number}: not a Vector: {exc}") from None
+            yield LoadedVector(vector=vector, path=path, line=number)
+
+
+def corpus_files(directory: Path = CORPUS_DIR) -> list[Path]:
+    """The vector files of a corpus directory, sorted."""
+    return sorted(directory.glob("*.jsonl"))
+
+
+def load_corpus(directory: Path = CORPUS_DIR) -> list[LoadedVector]:
+    """Every vector of a corpus directory, in file then line order."""
+    return [loaded for path in corpus_files(directory) for loaded in read_vectors(path)]
+
+
+def corpus_hash(directory: Path = CORPUS_DIR) -> str:
+    """SHA-256 over the corpus files' names and bytes, in sorted order."""
+    digest = hashlib.sha256()
+    for path in corpus_files(directory):
+        digest.update(path.name.encode() + b"\x00")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+# --- corpus check -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CorpusProblem:
+    """One thing wrong with a corpus."""
+
+    where: str
+    message: str
+
+
+def check_corpus(
+    vectors: Sequence[LoadedVector], resolve: Callable[[str], Profile]
+) -> list[CorpusProblem]:
+    """Every problem with a corpus: stale expectations, duplicate ids, unknown or uncovered clauses."""
+    problems: list[CorpusProblem] = []
+    seen: dict[str, str] = {}
+    covered: set[str] = set()
+    for loaded in vectors:
+        vector = loaded.vector
+        where = f"{loaded.path.name}:{loaded.line} ({vector.id})"
+        if vector.id in seen:
+            problems.append(
+                CorpusProblem(
+                    where=where, message=f"duplicate id {vector.id!r}, first at {seen[vector.id]}"
+                )
+            )
+        seen.setdefault(vector.id, where)
+        if not vector.clauses:
+            problems.append(CorpusProblem(where=where, message="no clauses"))
+        for cid in vector.clauses:
+            if cid not in BY_ID:
+                problems.append(CorpusProblem(where=where, message=f"unknown clause {cid!r}"))
+            covered.add(cid)
+        if vector.level == vector_pb2.LEVEL_UNSPECIFIED:
+            problems.append(CorpusProblem(where=where, message="level is not set"))
+        try:
+            profile = resolve(vector.profile_id)
+        except OracleError as exc:
+            problems.append(CorpusProblem(where=where, message=str(exc)))
+            continue
+        rebuilt = replay(vector, profile)
+        if rebuilt.SerializeToString(deterministic=True) != vector.SerializeToString(
+            deterministic=True
+        ):
+            problems.append(CorpusProblem(where=where, message=_first_difference(vector, rebuilt)))
+    problems.extend(
+        CorpusProblem(where="corpus", message=f"clause {cid} has no vector")
+        for cid in BY_ID
+        if cid not in covered
+    )
+    return problems
+
+
+def _first_difference(stored: vector_pb2.Vector, rebuilt: vector_pb2.Vector) -> str:
+    for index, (old, new) in enumerate(zip(stored.rounds, rebuilt.rounds, strict=False)):
+        if old.SerializeToString(deterministic=True) != new.SerializeToString(deterministic=True):
+            a = json_format.MessageToDict(old)
+            b = json_format.MessageToDict(new)
+            for key in ("expectedError", "expectedState", "steps", "expectedSettle"):
+                if a.get(key) != b.get(key):
+                    return (
+                        f"round {index}: the oracle no longer reproduces {key}: "
+                        f"stored {json.dumps(a.get(key))[:200]}, now {json.dumps(b.get(key))[:200]}"
+                    )
+    return "the oracle no longer reproduces the stored expectations"
