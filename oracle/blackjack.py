@@ -849,23 +849,28 @@ def _settle_hand(
             pass
     # A live hand: stood, doubled, or never played because a peek ended the round.
     if dealer.blackjack:
-        clauses = (*rules.cite("peek"), "BJ.compare", "BJ.natural")
+        extra_stakes = hand.doubled or hand.from_split
+        if dealer.peeked:
+            clauses = (*rules.cite("peek"), "BJ.compare", "BJ.natural")
+        elif extra_stakes:
+            clauses = (*rules.cite("dealer_blackjack_takes"), "BJ.compare", "BJ.natural")
+        else:
+            clauses = ("BJ.compare", "BJ.natural", *rules.cite("peek"))
         if dealer.peeked or rules.dealer_blackjack_takes_all:
             return lose(stake), clauses
         # Only the original stake is lost; the doubled part and a split hand's stake come back.
         kept = stake - (seat_state.stake if index == 0 else 0)
-        return returns(stake, Fraction(kept), rules.rounding), (
-            *clauses,
-            *rules.cite("dealer_blackjack_takes"),
-        )
+        return returns(stake, Fraction(kept), rules.rounding), clauses
+    # A two-card 21 made on a split hand is a plain 21 (A.split, C.bj.split).
+    split_21: tuple[str, ...] = ()
+    if hand.from_split and is_two_card_21(hand.cards):
+        split_21 = rules.cite("split_21_is_blackjack")
     dealer_total = hand_total(dealer.cards)[0]
-    if dealer_total > 21:
-        return win(stake, Odds(win=Fraction(1)), rules.rounding), ("BJ.compare",)
-    if hand.total > dealer_total:
-        return win(stake, Odds(win=Fraction(1)), rules.rounding), ("BJ.compare",)
+    if dealer_total > 21 or hand.total > dealer_total:
+        return win(stake, Odds(win=Fraction(1)), rules.rounding), (*split_21, "BJ.compare")
     if hand.total == dealer_total:
-        return push(stake), ("BJ.compare",)
-    return lose(stake), ("BJ.compare",)
+        return push(stake), (*split_21, "BJ.compare")
+    return lose(stake), (*split_21, "BJ.compare")
 
 
 def _natural_context(state: BlackjackState) -> tuple[str, ...]:
