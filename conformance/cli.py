@@ -3,15 +3,47 @@
 from __future__ import annotations
 
 import asyncio
+import fnmatch
+import hashlib
 import logging
+import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
+from croupier.conformance.v1 import vector_pb2
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 import oracle
+from conformance.corpus import build_corpus
+from conformance.report import summary_line, write_jsonl, write_junit
+from conformance.runner import (
+    BAD,
+    ConfigError,
+    EngineUnavailableError,
+    Result,
+    RunConfig,
+    RunReport,
+    TlsOptions,
+    read_known_failures,
+    run,
+)
+from conformance.vectors import (
+    CORPUS_DIR,
+    LoadedVector,
+    VectorFileError,
+    campaign,
+    check_corpus,
+    corpus_files,
+    corpus_hash,
+    dump_line,
+    load_corpus,
+    read_vectors,
+    write_vectors,
+)
 from oracle.cards import format_cards
 from oracle.errors import OracleError
 from oracle.profile import Profile, Status, resolve_profile, shipped_profiles
@@ -259,8 +291,329 @@ def spins(seed: str, count: int, wheel: str) -> None:
     print(" ".join(pocket_text(v) if v != DOUBLE_ZERO else "00" for v in values))  # noqa: T201
 
 
-if __name__ == "__main__":
-    main()
+# --- vectors --------------------------------------------------------------------------------
+
+
+@main.group()
+def vectors() -> None:
+    """Build and check conformance vectors."""
+
+
+@vectors.command("build")
+@click.option(
+    "--profile", "profile_ref", required=True, help="A shipped profile id or a lab's profile file."
+)
+@click.option(
+    "--seed", required=True, help="The campaign seed; shoes, spins and decisions derive from it."
+)
+@click.option(
+    "--count", default=1000, show_default=True, type=click.IntRange(1), help="Rounds to generate."
+)
+@click.option("--prefix", default=None, help="Vector id prefix (default: the profile id).")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Output file (default: stdout)."
+)
+def vectors_build(
+    profile_ref: str, seed: str, count: int, prefix: str | None, out: Path | None
+) -> None:
+    """Generate a campaign: portable seeded shoes or spins, seeded legal decisions, oracle results."""
+    profile = _load(profile_ref)
+    built = campaign(profile, seed, count, prefix or profile.id)
+    if out is None:
+        for vector in built:
+            print(dump_line(vector))  # noqa: T201 - JSON Lines to stdout
+    else:
+        write_vectors(out, built)
+        errors.print(f"wrote {len(built)} vectors ({count} rounds) to {out}")
+
+
+@vectors.command("check")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Corpus directory (default: the shipped corpus).",
+)
+@click.option(
+    "--profile-file",
+    "profile_files",
+    multiple=True,
+    metavar="FILE",
+    help="A lab profile the corpus uses (repeatable).",
+)
+def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> None:
+    """Check a corpus: the oracle reproduces every expectation, ids are unique, clauses exist and are covered."""
+    resolve = _resolver(profile_files)
+    try:
+        loaded = load_corpus(directory or CORPUS_DIR)
+    except VectorFileError as exc:
+        _fail(str(exc))
+    problems = check_corpus(loaded, resolve)
+    for problem in problems:
+        errors.print(f"[red]{problem.where}[/]: {problem.message}")
+    if problems:
+        errors.print(f"[bold red]{len(problems)} problem(s)[/] in {len(loaded)} vectors")
+        sys.exit(1)
+    console.print(
+        f"corpus ok: {len(loaded)} vectors, hash {corpus_hash(directory or CORPUS_DIR)[:16]}"
+    )
+
+
+@vectors.command("build-corpus")
+def vectors_build_corpus() -> None:
+    """Rebuild the shipped corpus (hand-written cases and campaigns) from the current oracle."""
+    counts = build_corpus()
+    for profile_id, (hand, generated) in counts.items():
+        console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
+
+
+def _resolver(profile_files: tuple[str, ...]) -> Callable[[str], Profile]:
+    labs = {p.id: p for p in (_load(f) for f in profile_files)}
+
+    def resolve(profile_id: str) -> Profile:
+        return labs.get(profile_id) or resolve_profile(profile_id)
+
+    return resolve
+
+
+# --- certify --------------------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--target", metavar="HOST:PORT", help="Attach to a running engine.")
+@click.option(
+    "--launch", metavar="CMD", help="Start the engine; it must print 'CROUPIER_ENGINE host:port'."
+)
+@click.option(
+    "--vectors",
+    "vector_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Vector file or directory (default: the shipped corpus; repeatable).",
+)
+@click.option(
+    "--profile",
+    "profile_filter",
+    multiple=True,
+    metavar="ID",
+    help="Run only vectors of this profile (repeatable).",
+)
+@click.option(
+    "--vector",
+    "vector_filter",
+    multiple=True,
+    metavar="PATTERN",
+    help="Run only vectors whose id or name matches this glob (repeatable).",
+)
+@click.option(
+    "--profile-file",
+    "profile_files",
+    multiple=True,
+    metavar="FILE",
+    help="A lab profile the vectors use (repeatable).",
+)
+@click.option(
+    "--known-failures",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Lines 'pattern  # reason'; listed vectors are expected to fail.",
+)
+@click.option(
+    "--certify",
+    "certify_mode",
+    is_flag=True,
+    help="Certification: ignore known failures and filters; conformant only if every applicable REQUIRED vector passes.",
+)
+@click.option(
+    "--concurrency",
+    default=16,
+    show_default=True,
+    type=click.IntRange(1, 1024),
+    help="Vectors in flight at once.",
+)
+@click.option(
+    "--timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.01),
+    help="Deadline of every call, in seconds.",
+)
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON Lines report."
+)
+@click.option(
+    "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
+)
+@click.option(
+    "--tls-ca",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CA of the engine's certificate: turns on TLS.",
+)
+@click.option(
+    "--tls-cert",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Client certificate for mutual TLS.",
+)
+@click.option(
+    "--tls-key",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Client key for mutual TLS.",
+)
+@click.option(
+    "--show",
+    default=10,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Failures to show in detail.",
+)
+def certify(
+    target: str | None,
+    launch: str | None,
+    vector_paths: tuple[Path, ...],
+    profile_filter: tuple[str, ...],
+    vector_filter: tuple[str, ...],
+    profile_files: tuple[str, ...],
+    known_failures: Path | None,
+    certify_mode: bool,
+    concurrency: int,
+    timeout: float,
+    report: Path | None,
+    junit: Path | None,
+    tls_ca: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    show: int,
+) -> None:
+    """Run the conformance vectors against an engine and give a verdict.
+
+    Exit codes: 0 conformant, 1 failures, 2 usage or configuration error,
+    3 engine unreachable or failed to start.
+    """
+    if (target is None) == (launch is None):
+        _fail("give exactly one of --target HOST:PORT and --launch CMD")
+    if (tls_cert is None) != (tls_key is None):
+        _fail("--tls-cert and --tls-key go together")
+    try:
+        loaded = _load_vectors(vector_paths)
+        known = read_known_failures(known_failures) if known_failures else ()
+    except (VectorFileError, ConfigError) as exc:
+        _fail(str(exc))
+    if not certify_mode:
+        loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
+    if not loaded:
+        _fail("no vector matches the filters")
+    tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
+    engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
+    vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
+    files_arg = "".join(f" --profile-file {shlex.quote(f)}" for f in profile_files)
+
+    def reproduce(vector: vector_pb2.Vector) -> str:
+        return f"croupier certify {engine_arg}{vectors_arg}{files_arg} --vector {vector.id}"
+
+    with Progress(
+        TextColumn("[bold]certify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=errors,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("vectors", total=len(loaded), status="")
+        tally: dict[str, int] = {}
+
+        def tick(result: Result) -> None:
+            tally[result.outcome.value] = tally.get(result.outcome.value, 0) + 1
+            status = " ".join(f"{k.lower()}={v}" for k, v in sorted(tally.items()))
+            progress.update(task, advance=1, status=status)
+
+        config = RunConfig(
+            vectors=loaded,
+            resolve=_resolver(profile_files),
+            target=target,
+            launch=launch,
+            tls=tls,
+            concurrency=concurrency,
+            timeout=timeout,
+            known=known,
+            certify=certify_mode,
+            reproduce=reproduce,
+            progress=tick,
+        )
+        try:
+            result = asyncio.run(run(config))
+        except ConfigError as exc:
+            _fail(str(exc))
+        except EngineUnavailableError as exc:
+            _fail(str(exc), code=3)
+    _print_failures(result, show)
+    if report is not None:
+        write_jsonl(report, result, _vectors_hash(vector_paths))
+    if junit is not None:
+        write_junit(junit, result)
+    line = summary_line(result)
+    console.print(f"[bold green]{line}[/]" if result.conformant else f"[bold red]{line}[/]")
+    sys.exit(0 if result.conformant else 1)
+
+
+def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:
+    if not paths:
+        return load_corpus(CORPUS_DIR)
+    out: list[LoadedVector] = []
+    for path in paths:
+        out.extend(load_corpus(path) if path.is_dir() else read_vectors(path))
+    return out
+
+
+def _vectors_hash(paths: tuple[Path, ...]) -> str:
+    if not paths:
+        return corpus_hash(CORPUS_DIR)
+    digest = hashlib.sha256()
+    for path in paths:
+        files = corpus_files(path) if path.is_dir() else [path]
+        for file in files:
+            digest.update(file.name.encode() + b"\x00" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _selected(
+    vector: vector_pb2.Vector, profiles: tuple[str, ...], patterns: tuple[str, ...]
+) -> bool:
+    if profiles and vector.profile_id not in profiles:
+        return False
+    return not patterns or any(
+        fnmatch.fnmatchcase(vector.id, p) or fnmatch.fnmatchcase(vector.name, p) for p in patterns
+    )
+
+
+def _print_failures(report: RunReport, show: int) -> None:
+    bad = [r for r in report.results if r.outcome in BAD]
+    for entry in report.unmatched_patterns:
+        errors.print(
+            f"[red]known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector[/]"
+        )
+    for result in sorted(bad, key=lambda r: r.vector_id)[:show]:
+        table = Table(
+            show_header=False,
+            title=f"[bold red]{result.outcome.value}[/] {result.vector_id} {result.name}",
+            title_justify="left",
+        )
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        for label, value in (
+            ("step", result.step),
+            ("clause", result.clause),
+            ("path", result.path),
+            ("expected", result.expected),
+            ("actual", result.actual),
+            ("message", result.message),
+            ("reproduce", result.reproduce),
+        ):
+            if value:
+                table.add_row(label, value)
+        console.print(table)
+    if len(bad) > show:
+        console.print(f"... and {len(bad) - show} more (see --report)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,253 @@
+"""Finding the first difference between two answers, and the clause that decides it.
+
+The runner compares an engine's answer with the frozen expected one field by
+field; the first differing field gives a path like
+``state.blackjack.dealer.cards`` and, through this module, the RULES.md clause
+that decides that field under the vector's profile.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from croupier.v1 import common_pb2, round_pb2
+from google.protobuf.message import Message
+
+from oracle.baccarat import hand_value
+from oracle.cards import parse_cards
+from oracle.clauses import Game
+from oracle.profile import Profile
+from oracle.rounds import blackjack_rules
+
+#: Fields an engine may leave empty; the oracle fills them for people, not for comparison.
+IGNORED_FIELDS = frozenset({"clauses", "returned_exact"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Difference:
+    """The first field where two messages differ."""
+
+    path: str
+    expected: str
+    actual: str
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Message):
+        return str(value).replace("\n", " ").strip() or "{}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    return str(value)
+
+
+def _enum_names(message: Message, name: str, values: list[int]) -> list[str]:
+    field = message.DESCRIPTOR.fields_by_name[name]
+    if field.enum_type is None:
+        return [str(v) for v in values]
+    names = field.enum_type.values_by_number
+    return [names[v].name if v in names else str(v) for v in values]
+
+
+def first_difference(expected: Message, actual: Message, prefix: str = "") -> Difference | None:
+    """The first field, in field-number order, where ``actual`` differs from ``expected``."""
+    for field in expected.DESCRIPTOR.fields:
+        if field.name in IGNORED_FIELDS:
+            continue
+        path = f"{prefix}.{field.name}" if prefix else field.name
+        want = getattr(expected, field.name)
+        got = getattr(actual, field.name)
+        if field.is_repeated:
+            want_list, got_list = list(want), list(got)
+            if field.message_type is not None:
+                for index, (w, g) in enumerate(zip(want_list, got_list, strict=False)):
+                    found = first_difference(w, g, f"{path}[{index}]")
+                    if found:
+                        return found
+                if len(want_list) != len(got_list):
+                    return Difference(
+                        path=path,
+                        expected=f"{len(want_list)} items",
+                        actual=f"{len(got_list)} items",
+                    )
+            elif want_list != got_list:
+                if field.enum_type is not None:
+                    return Difference(
+                        path=path,
+                        expected=_text(_enum_names(expected, field.name, want_list)),
+                        actual=_text(_enum_names(expected, field.name, got_list)),
+                    )
+                return Difference(path=path, expected=_text(want_list), actual=_text(got_list))
+            continue
+        if field.message_type is not None:
+            has_want = expected.HasField(field.name)
+            has_got = actual.HasField(field.name)
+            if has_want != has_got:
+                return Difference(
+                    path=path,
+                    expected=_text(want) if has_want else "(absent)",
+                    actual=_text(got) if has_got else "(absent)",
+                )
+            if has_want:
+                found = first_difference(want, got, path)
+                if found:
+                    return found
+            continue
+        if want != got:
+            if field.enum_type is not None:
+                names = field.enum_type.values_by_number
+                return Difference(
+                    path=path,
+                    expected=names[want].name if want in names else str(want),
+                    actual=names[got].name if got in names else str(got),
+                )
+            return Difference(path=path, expected=_text(want), actual=_text(got))
+    return None
+
+
+_KINDS_BY_NAME = {
+    value.name: value.number
+    for value in round_pb2.DESCRIPTOR.enum_types_by_name["DecisionKind"].values
+}
+_LINE = re.compile(r"settlement\.lines\[(\d+)\]")
+_DECISION_PARAMETER: dict[int, str] = {
+    round_pb2.DECISION_KIND_DOUBLE: "double_after_split",
+    round_pb2.DECISION_KIND_SPLIT: "split_pairs",
+    round_pb2.DECISION_KIND_SURRENDER: "surrender",
+    round_pb2.DECISION_KIND_INSURANCE: "insurance",
+    round_pb2.DECISION_KIND_DECLINE_INSURANCE: "insurance",
+    round_pb2.DECISION_KIND_EVEN_MONEY: "blackjack_vs_ace",
+    round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY: "blackjack_vs_ace",
+    round_pb2.DECISION_KIND_HIT: "auto_stand_21",
+    round_pb2.DECISION_KIND_STAND: "auto_stand_21",
+}
+
+
+def clause_for(
+    *,
+    profile: Profile,
+    difference: Difference,
+    expected_settlement: common_pb2.Settlement | None,
+    expected_state: round_pb2.RoundState | None,
+    balances: list[int],
+    fallback: str,
+) -> str:
+    """The clause that decides the differing field under this profile.
+
+    ``expected_state`` is the state before or at the difference, ``balances`` the
+    seats' funds from the Deal request (the funds rule needs them).
+    """
+    path = difference.path
+    line = _LINE.search(path)
+    if line and expected_settlement is not None:
+        index = int(line.group(1))
+        if index < len(expected_settlement.lines) and expected_settlement.lines[index].clauses:
+            return expected_settlement.lines[index].clauses[0]
+    if "total_returned" in path or "total_staked" in path:
+        lines = expected_settlement.lines if expected_settlement is not None else []
+        return lines[0].clauses[0] if lines and lines[0].clauses else fallback
+    match profile.game:
+        case Game.BLACKJACK:
+            return _blackjack_clause(profile, path, difference, expected_state, balances, fallback)
+        case Game.BACCARAT:
+            return _baccarat_clause(profile, path, expected_state, fallback)
+        case Game.ROULETTE:
+            if "history" in path:
+                return "C.rou.history"
+            return "C.rou.wheel" if "pocket" in path else fallback
+
+
+def _blackjack_clause(  # noqa: PLR0917 - one call site, all inputs of one decision
+    profile: Profile,
+    path: str,
+    difference: Difference,
+    expected_state: round_pb2.RoundState | None,
+    balances: list[int],
+    fallback: str,
+) -> str:
+    rules = blackjack_rules(profile)
+    if path.endswith("legal_decisions"):
+        want = set(difference.expected.strip("[]").split(", ")) - {""}
+        got = set(difference.actual.strip("[]").split(", ")) - {""}
+        for name in sorted(want ^ got):
+            kind = _KINDS_BY_NAME.get(name)
+            parameter = _DECISION_PARAMETER.get(kind) if kind is not None else None
+            if parameter is not None:
+                if kind in (
+                    round_pb2.DECISION_KIND_DOUBLE,
+                    round_pb2.DECISION_KIND_SPLIT,
+                ) and _insured(expected_state):
+                    return rules.cite("no_double_split_after_insurance")[0]
+                extra = kind in (round_pb2.DECISION_KIND_DOUBLE, round_pb2.DECISION_KIND_SPLIT)
+                if extra and _short_of_funds(expected_state, balances):
+                    return "BJ.funds"
+                return rules.cite(parameter)[0]
+        return fallback
+    if ".dealer.hole_card_hidden" in path:
+        return rules.cite("natural_paid_at_once")[0]
+    if ".dealer." in path:
+        return rules.cite("dealer_hits_soft_17")[0]
+    if path.endswith(".status"):
+        return "BJ.values"
+    if ".hands" in path or path.endswith("cards_dealt"):
+        return "BJ.deal-order"
+    if path.endswith(".phase") or ".turn" in path:
+        return rules.cite("peek")[0]
+    if ".insurance" in path:
+        return rules.cite("insurance")[0]
+    return fallback
+
+
+def _insured(state: round_pb2.RoundState | None) -> bool:
+    if state is None or state.WhichOneof("table") != "blackjack":
+        return False
+    turn = state.turn
+    seats = state.blackjack.seats
+    return turn.seat < len(seats) and seats[turn.seat].insurance.minor_units > 0
+
+
+def _short_of_funds(state: round_pb2.RoundState | None, balances: list[int]) -> bool:
+    """Whether the seat to act cannot cover another stake like its hand's (BJ.funds)."""
+    if state is None or state.WhichOneof("table") != "blackjack":
+        return False
+    seat, hand = state.turn.seat, state.turn.hand
+    seats = state.blackjack.seats
+    if seat >= len(seats) or seat >= len(balances) or hand >= len(seats[seat].hands):
+        return False
+    committed = (
+        sum(h.stake.minor_units for h in seats[seat].hands) + seats[seat].insurance.minor_units
+    )
+    return balances[seat] - committed < seats[seat].hands[hand].stake.minor_units
+
+
+def _baccarat_clause(
+    profile: Profile, path: str, state: round_pb2.RoundState | None, fallback: str
+) -> str:
+    table = (
+        state.baccarat if state is not None and state.WhichOneof("table") == "baccarat" else None
+    )
+    natural = False
+    player_stood = False
+    if table is not None and len(table.player_cards) >= 2 and len(table.banker_cards) >= 2:
+        first_two = [
+            hand_value(parse_cards(table.player_cards[:2])),
+            hand_value(parse_cards(table.banker_cards[:2])),
+        ]
+        natural = max(first_two) >= 8
+        player_stood = len(table.player_cards) == 2
+    if ("player_cards" in path or "banker_cards" in path) and natural:
+        return "BAC.natural"
+    if "player_cards" in path:
+        return "BAC.player-draw"
+    if "banker_cards" in path:
+        if player_stood:
+            return "BAC.banker-stood"
+        tableau = profile.parameter("tableau")
+        return tableau.clauses[0] if tableau is not None else "BAC.banker-tableau"
+    if path.endswith("_total"):
+        return "BAC.values"
+    if path.endswith("outcome"):
+        return "BAC.outcome"
+    if path.endswith("cards_dealt"):
+        return "BAC.deal"
+    return fallback
