@@ -26,10 +26,9 @@ from pathlib import Path
 
 import grpc
 from croupier.conformance.v1 import vector_pb2
+from croupier.status import error_info
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.message import DecodeError, Message
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from conformance.attribution import Difference, clause_for, first_difference
 from conformance.vectors import LoadedVector
@@ -257,15 +256,8 @@ class _Divergence(Exception):  # noqa: N818 - control flow, never escapes this m
 
 
 def _reason(error: grpc.aio.AioRpcError) -> str:
-    status = rpc_status.from_call(error)  # type: ignore[arg-type] # an AioRpcError is a Call
-    if status is None:
-        return ""
-    for detail in status.details:
-        info = error_details_pb2.ErrorInfo()
-        if detail.Is(info.DESCRIPTOR):
-            detail.Unpack(info)
-            return str(info.reason)
-    return ""
+    info = error_info(error)
+    return str(info.reason) if info is not None else ""
 
 
 _ID_FIELDS = re.compile(r"^(round_id|table_id)$")

@@ -19,74 +19,41 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+from croupier.status import error_status
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
     oracle_service_pb2,
     oracle_service_pb2_grpc,
 )
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from grpc_status import rpc_status
 
 import oracle
-from oracle import wire
-from oracle.errors import BatchTooLargeError, OracleError, UnknownProfileError
+from oracle import blackjack, wire
+from oracle.errors import (
+    BatchTooLargeError,
+    IllegalDecisionError,
+    OracleError,
+    UnknownProfileError,
+)
 from oracle.profile import Profile, resolve_profile, shipped_profiles
 from oracle.rounds import RoundBook
 from oracle.verify import verify_record
 
 log = logging.getLogger("croupier.server")
 
-#: The ErrorInfo domain of every error this server returns.
-ERROR_DOMAIN = "croupier.dev"
 #: Largest message the server receives or sends (a full 8-deck shoe is a few kilobytes).
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 #: Most records one VerifyRounds call takes.
 MAX_BATCH = 1000
 
-_CODES: dict[str, grpc.StatusCode] = {
-    "UNKNOWN_PROFILE": grpc.StatusCode.NOT_FOUND,
-    "INVALID_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
-    "INVALID_CARD": grpc.StatusCode.INVALID_ARGUMENT,
-    "SHOE_NOT_IN_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
-    "SHOE_EXHAUSTED": grpc.StatusCode.FAILED_PRECONDITION,
-    "ILLEGAL_DECISION": grpc.StatusCode.FAILED_PRECONDITION,
-    "INSUFFICIENT_BALANCE": grpc.StatusCode.FAILED_PRECONDITION,
-    "BET_OUT_OF_LIMITS": grpc.StatusCode.INVALID_ARGUMENT,
-    "INVALID_BET_LAYOUT": grpc.StatusCode.INVALID_ARGUMENT,
-    "INVALID_ROUND": grpc.StatusCode.INVALID_ARGUMENT,
-    "ROUND_NOT_FOUND": grpc.StatusCode.NOT_FOUND,
-    "ROUND_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
-    "ROUND_NOT_COMPLETE": grpc.StatusCode.FAILED_PRECONDITION,
-    "TOO_MANY_OPEN_ROUNDS": grpc.StatusCode.RESOURCE_EXHAUSTED,
-    "BATCH_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
-}
-
 _Req = TypeVar("_Req")
 _Resp = TypeVar("_Resp")
 
 
-def status_code(reason: str) -> grpc.StatusCode:
-    """The canonical code for an error reason (DESIGN.md "Errors")."""
-    return _CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)
-
-
-def error_status(
-    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str]
-) -> grpc.Status:
-    """A status with one ErrorInfo, as AIP-193 asks."""
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=metadata)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    proto = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
-    return rpc_status.to_status(proto)
-
-
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: OracleError) -> None:
-    status = error_status(status_code(exc.reason), exc.reason, exc.message, dict(exc.metadata))
+    status = error_status(exc.reason, exc.message, exc.metadata)
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
@@ -106,7 +73,7 @@ def _guard(
             raise
         except Exception:
             log.exception("unexpected error in %s", method.__name__)
-            status = error_status(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", {})
+            status = error_status("INTERNAL", "internal error", {})
             await context.abort(status.code, status.details, status.trailing_metadata)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -147,8 +114,19 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.DecideRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> engine_service_pb2.DecideResponse:
         """Apply one decision to the hand whose turn it is."""
-        current = self._book.decide(request.round_id, wire.decision_from(request.decision))
+        current = self._book.decide(request.round_id, self._decision(request))
         return engine_service_pb2.DecideResponse(state=wire.round_state(current))
+
+    def _decision(self, request: engine_service_pb2.DecideRequest) -> blackjack.Decision:
+        """The request's decision; a kind that is not one still names the round's legal ones."""
+        try:
+            return wire.decision_from(request.decision)
+        except IllegalDecisionError as exc:
+            # ROUND_NOT_FOUND comes first; else the error lists what the hand may do now.
+            legal = ",".join(a.value for a in self._book.get(request.round_id).legal)
+            raise IllegalDecisionError(
+                f"{exc.message}; legal: {legal or 'none'}", **{**exc.metadata, "legal": legal}
+            ) from None
 
     @_guard
     async def Settle(

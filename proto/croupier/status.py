@@ -1,0 +1,65 @@
+"""AIP-193 errors for Croupier's services: a canonical code plus one ``google.rpc.ErrorInfo``.
+
+Shared by the oracle's server, the adapter kit and the client, so that every
+Croupier server builds its errors, and every client reads them, the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+#: The ErrorInfo domain of every Croupier error.
+ERROR_DOMAIN = "croupier.dev"
+
+#: The canonical code of every stable reason (DESIGN.md "Errors").
+CODES: Mapping[str, grpc.StatusCode] = {
+    "UNKNOWN_PROFILE": grpc.StatusCode.NOT_FOUND,
+    "INVALID_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_CARD": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHOE_NOT_IN_PROFILE": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHOE_EXHAUSTED": grpc.StatusCode.FAILED_PRECONDITION,
+    "ILLEGAL_DECISION": grpc.StatusCode.FAILED_PRECONDITION,
+    "INSUFFICIENT_BALANCE": grpc.StatusCode.FAILED_PRECONDITION,
+    "BET_OUT_OF_LIMITS": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_BET_LAYOUT": grpc.StatusCode.INVALID_ARGUMENT,
+    "INVALID_ROUND": grpc.StatusCode.INVALID_ARGUMENT,
+    "ROUND_NOT_FOUND": grpc.StatusCode.NOT_FOUND,
+    "ROUND_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
+    "ROUND_NOT_COMPLETE": grpc.StatusCode.FAILED_PRECONDITION,
+    "TOO_MANY_OPEN_ROUNDS": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "BATCH_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "INTERNAL": grpc.StatusCode.INTERNAL,
+}
+
+
+def status_code(reason: str) -> grpc.StatusCode:
+    """The canonical code for a reason; an unknown reason is a bad argument."""
+    return CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def error_status(reason: str, message: str, metadata: Mapping[str, str]) -> grpc.Status:
+    """A gRPC status carrying one ErrorInfo with this reason and metadata."""
+    code = status_code(reason)
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=dict(metadata))
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    proto = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
+    return rpc_status.to_status(proto)
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo a failed call carries, if any."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type] # a failed call is a grpc.Call
+    if status is None:
+        return None
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Is(info.DESCRIPTOR):
+            detail.Unpack(info)
+            return info
+    return None
