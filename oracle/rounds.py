@@ -298,6 +298,10 @@ class RoundBook:
             )
         return entry[1]
 
+    def get(self, round_id: str) -> Round:
+        """The open round with this id; ``RoundNotFoundError`` if there is none."""
+        return self._get(round_id)
+
     def _put(self, current: Round) -> None:
         round_id = current.request.round_id
         self._open[round_id] = (self._clock(), current)
