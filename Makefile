@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 BUF := node_modules/.bin/buf
-SOURCES := oracle conformance tests proto/croupier
+SOURCES := oracle conformance clients tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
@@ -43,7 +43,7 @@ checkgenerate: $(STAMP) ## Fail if regenerating would change the committed gener
 lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
-	$(PY) -m mypy oracle conformance
+	$(PY) -m mypy oracle conformance clients proto/croupier/status.py
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 

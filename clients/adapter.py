@@ -1,0 +1,658 @@
+"""The adapter kit: turn a vendor's Python engine into a Croupier ``EngineService``.
+
+The vendor implements ``Engine`` with plain Python values (no protobuf): deal a
+round from a forced shoe or spin, apply a decision, show the round, settle it.
+The kit does the rest: the gRPC protocol, rounds by id (``ROUND_EXISTS``,
+``ROUND_NOT_FOUND``, ``ROUND_NOT_COMPLETE``, a bound on open rounds, expiry),
+AIP-193 errors, the ``CROUPIER_ENGINE host:port`` ready line, graceful shutdown
+on SIGTERM, and an optional hash-chained audit log of every settled round.
+
+    class MyEngine:
+        name, version, profile_ids = "acme", "1.0", ("blackjack-c",)
+        def deal(self, request): ...          # -> your round object
+        def decide(self, game, decision): ... # -> your round object after the decision
+        def view(self, game): ...             # -> RoundView
+        def settle(self, game): ...           # -> list[Line]
+
+    if __name__ == "__main__":
+        adapter.main(MyEngine())
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import signal
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent import futures
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import grpc
+from croupier.status import error_status
+from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from clients.audit import AuditWriter
+
+# --- what the vendor receives -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetInput:
+    """One bet: the stake in minor units and what it backs.
+
+    ``kind`` is ``""`` for a blackjack box; ``"player"``, ``"banker"``, ``"tie"`` for
+    baccarat; the roulette kind (``"straight"``, ``"split"``, ``"dozen"``, ``"red"``...)
+    with ``pockets`` (``"0"``-``"36"``, ``"00"``) for inside bets and ``group`` (1-3) for
+    columns and dozens.
+    """
+
+    game: str
+    stake: int
+    kind: str = ""
+    pockets: tuple[str, ...] = ()
+    group: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatInput:
+    """A seat joining the round: funds before the round, and its bets."""
+
+    balance: int
+    bets: tuple[BetInput, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealInput:
+    """A Deal request: deal from exactly ``shoe`` (front first) or land on ``pocket``."""
+
+    round_id: str
+    profile_id: str
+    table_id: str
+    currency: str
+    seats: tuple[SeatInput, ...]
+    shoe: tuple[str, ...] | None = None
+    pocket: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionInput:
+    """One decision, addressed to a seat and hand.
+
+    ``kind`` is hit, stand, double, split, surrender, insurance, decline-insurance,
+    even-money or decline-even-money.
+    """
+
+    seat: int
+    hand: int
+    kind: str
+
+
+# --- what the vendor returns ------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class HandView:
+    """One blackjack hand; ``status`` is waiting, playing, stood, bust, blackjack or surrendered."""
+
+    cards: Sequence[str]
+    stake: int
+    status: str
+    doubled: bool = False
+    from_split: bool = False
+    even_money: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
+class SeatView:
+    """One blackjack seat: its hands and the insurance stake it took (0 if none)."""
+
+    hands: Sequence[HandView]
+    insurance: int = 0
+
+
+@dataclass(slots=True, kw_only=True)
+class BlackjackView:
+    """What a player sees of a blackjack table."""
+
+    seats: Sequence[SeatView]
+    dealer_cards: Sequence[str]
+    hole_card_hidden: bool
+
+
+@dataclass(slots=True, kw_only=True)
+class BaccaratView:
+    """A baccarat coup; ``outcome`` is player, banker or tie."""
+
+    player_cards: Sequence[str]
+    banker_cards: Sequence[str]
+    player_total: int
+    banker_total: int
+    outcome: str
+
+
+@dataclass(slots=True, kw_only=True)
+class RouletteView:
+    """A roulette spin and the table's board after it, oldest first."""
+
+    pocket: str
+    history: Sequence[str]
+
+
+@dataclass(slots=True, kw_only=True)
+class RoundView:
+    """A round as the player sees it; ``phase`` is offers, play or complete."""
+
+    phase: str
+    cards_dealt: int
+    table: BlackjackView | BaccaratView | RouletteView
+    turn: tuple[int, int] | None = None
+    legal: Sequence[str] = ()
+
+
+@dataclass(slots=True, kw_only=True)
+class Line:
+    """One settled bet or hand: stake and amount returned (stake included), in minor units."""
+
+    seat: int
+    bet: str
+    stake: int
+    returned: int
+
+
+class EngineError(Exception):
+    """A refusal with a stable reason (``ILLEGAL_DECISION``...) and metadata saying what was wrong."""
+
+    def __init__(self, reason: str, message: str, **metadata: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+class Engine(Protocol):
+    """The interface a vendor implements; the kit calls it from one thread at a time."""
+
+    name: str
+    version: str
+    profile_ids: Sequence[str]
+
+    def deal(self, request: DealInput) -> Any:
+        """Start a round; return the engine's own round object."""
+
+    def decide(self, game: Any, decision: DecisionInput) -> Any:
+        """Apply a decision; return the round after it (the kit passes a copy, so mutate freely)."""
+
+    def view(self, game: Any) -> RoundView:
+        """What the player sees of the round now."""
+
+    def settle(self, game: Any) -> Sequence[Line]:
+        """The settlement of a complete round."""
+
+
+# --- conversions --------------------------------------------------------------------------------
+
+_BACCARAT = {
+    round_pb2.BACCARAT_BET_KIND_PLAYER: "player",
+    round_pb2.BACCARAT_BET_KIND_BANKER: "banker",
+    round_pb2.BACCARAT_BET_KIND_TIE: "tie",
+}
+_ROULETTE = {
+    value.number: value.name.removeprefix("ROULETTE_BET_KIND_").lower().replace("_", "-")
+    for value in round_pb2.DESCRIPTOR.enum_types_by_name["RouletteBetKind"].values
+    if value.number
+}
+_DECISIONS = {
+    value.number: value.name.removeprefix("DECISION_KIND_").lower().replace("_", "-")
+    for value in round_pb2.DESCRIPTOR.enum_types_by_name["DecisionKind"].values
+    if value.number
+}
+_DECISION_NUMBERS: dict[str, round_pb2.DecisionKind.ValueType] = {
+    name: round_pb2.DecisionKind.ValueType(number) for number, name in _DECISIONS.items()
+}
+_PHASES = {
+    "offers": round_pb2.ROUND_PHASE_OFFERS,
+    "play": round_pb2.ROUND_PHASE_PLAY,
+    "complete": round_pb2.ROUND_PHASE_COMPLETE,
+}
+_STATUSES = {
+    "waiting": round_pb2.HAND_STATUS_WAITING,
+    "playing": round_pb2.HAND_STATUS_PLAYING,
+    "stood": round_pb2.HAND_STATUS_STOOD,
+    "bust": round_pb2.HAND_STATUS_BUST,
+    "blackjack": round_pb2.HAND_STATUS_BLACKJACK,
+    "surrendered": round_pb2.HAND_STATUS_SURRENDERED,
+}
+_OUTCOMES = {
+    "player": round_pb2.BACCARAT_OUTCOME_PLAYER,
+    "banker": round_pb2.BACCARAT_OUTCOME_BANKER,
+    "tie": round_pb2.BACCARAT_OUTCOME_TIE,
+}
+
+
+def _amount(currency: str, units: int) -> common_pb2.Amount:
+    return common_pb2.Amount(currency_code=currency, minor_units=units)
+
+
+def _units(amount: common_pb2.Amount, currency: str, where: str) -> int:
+    if amount.currency_code and amount.currency_code != currency:
+        raise EngineError(
+            "INVALID_ROUND",
+            f"{where} is in {amount.currency_code}, the round in {currency}",
+            field=where,
+        )
+    return amount.minor_units
+
+
+def deal_input(request: engine_service_pb2.DealRequest) -> DealInput:
+    """A Deal request as plain values."""
+    currency = request.currency_code
+    seats = []
+    for i, seat in enumerate(request.seats):
+        bets = []
+        for j, bet in enumerate(seat.bets):
+            where = f"seats[{i}].bets[{j}]"
+            stake = _units(bet.stake, currency, f"{where}.stake")
+            which = bet.WhichOneof("kind")
+            if which == "blackjack":
+                bets.append(BetInput(game="blackjack", stake=stake))
+            elif which == "baccarat":
+                kind = _BACCARAT.get(bet.baccarat.kind)
+                if kind is None:
+                    raise EngineError(
+                        "INVALID_BET_LAYOUT",
+                        f"{where}: the baccarat bet kind is not set",
+                        field=where,
+                    )
+                bets.append(BetInput(game="baccarat", stake=stake, kind=kind))
+            elif which == "roulette":
+                rkind = _ROULETTE.get(bet.roulette.kind)
+                if rkind is None:
+                    raise EngineError(
+                        "INVALID_BET_LAYOUT",
+                        f"{where}: the roulette bet kind is not set",
+                        field=where,
+                    )
+                bets.append(
+                    BetInput(
+                        game="roulette",
+                        stake=stake,
+                        kind=rkind,
+                        pockets=tuple(bet.roulette.pockets),
+                        group=bet.roulette.group,
+                    )
+                )
+            else:
+                raise EngineError(
+                    "INVALID_BET_LAYOUT", f"{where}: the bet backs nothing", field=where
+                )
+        seats.append(
+            SeatInput(
+                balance=_units(seat.balance, currency, f"seats[{i}].balance"), bets=tuple(bets)
+            )
+        )
+    outcome = request.WhichOneof("outcome")
+    return DealInput(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        table_id=request.table_id,
+        currency=currency,
+        seats=tuple(seats),
+        shoe=tuple(request.shoe.cards) if outcome == "shoe" else None,
+        pocket=request.spin.pocket if outcome == "spin" else None,
+    )
+
+
+def round_state(request: DealInput, view: RoundView) -> round_pb2.RoundState:
+    """A vendor's view as a RoundState message."""
+    currency = request.currency
+    state = round_pb2.RoundState(
+        round_id=request.round_id,
+        profile_id=request.profile_id,
+        phase=_PHASES[view.phase],
+        cards_dealt=view.cards_dealt,
+        legal_decisions=[_DECISION_NUMBERS[k] for k in view.legal],
+    )
+    if view.turn is not None:
+        state.turn.CopyFrom(round_pb2.Turn(seat=view.turn[0], hand=view.turn[1]))
+    table = view.table
+    if isinstance(table, BlackjackView):
+        state.blackjack.CopyFrom(
+            round_pb2.BlackjackTable(
+                seats=[
+                    round_pb2.BlackjackSeat(
+                        hands=[
+                            round_pb2.BlackjackHand(
+                                cards=list(h.cards),
+                                stake=_amount(currency, h.stake),
+                                status=_STATUSES[h.status],
+                                doubled=h.doubled,
+                                from_split=h.from_split,
+                                even_money=h.even_money,
+                            )
+                            for h in seat.hands
+                        ],
+                        insurance=_amount(currency, seat.insurance),
+                    )
+                    for seat in table.seats
+                ],
+                dealer=round_pb2.BlackjackDealer(
+                    cards=list(table.dealer_cards), hole_card_hidden=table.hole_card_hidden
+                ),
+            )
+        )
+    elif isinstance(table, BaccaratView):
+        state.baccarat.CopyFrom(
+            round_pb2.BaccaratTable(
+                player_cards=list(table.player_cards),
+                banker_cards=list(table.banker_cards),
+                player_total=table.player_total,
+                banker_total=table.banker_total,
+                outcome=_OUTCOMES[table.outcome],
+            )
+        )
+    else:
+        state.roulette.CopyFrom(
+            round_pb2.RouletteTable(pocket=table.pocket, history=list(table.history))
+        )
+    return state
+
+
+def settlement(currency: str, lines: Sequence[Line]) -> common_pb2.Settlement:
+    """Settlement lines as a Settlement message with its totals."""
+    return common_pb2.Settlement(
+        lines=[
+            common_pb2.SettlementLine(
+                seat=line.seat,
+                bet=line.bet,
+                stake=_amount(currency, line.stake),
+                returned=_amount(currency, line.returned),
+            )
+            for line in lines
+        ],
+        total_staked=_amount(currency, sum(line.stake for line in lines)),
+        total_returned=_amount(currency, sum(line.returned for line in lines)),
+    )
+
+
+# --- the servicer -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Open:
+    request: DealInput
+    message: engine_service_pb2.DealRequest
+    game: Any
+    decisions: list[round_pb2.Decision] = field(default_factory=list)
+    touched: float = 0.0
+
+
+class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
+    """Serves a vendor ``Engine`` as ``EngineService``."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        audit: AuditWriter | None = None,
+        max_open_rounds: int = 10_000,
+        ttl_seconds: float = 900.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine = engine
+        self.audit = audit
+        self.max_open_rounds = max_open_rounds
+        self.ttl = ttl_seconds
+        self.clock = clock
+        self._open: OrderedDict[str, _Open] = OrderedDict()
+        self._used: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _expire(self) -> None:
+        deadline = self.clock() - self.ttl
+        while self._open:
+            round_id, entry = next(iter(self._open.items()))
+            if entry.touched > deadline:
+                break
+            del self._open[round_id]
+
+    def _remember(self, round_id: str) -> None:
+        self._used[round_id] = None
+        while len(self._used) > 100_000:
+            self._used.popitem(last=False)
+
+    def _get(self, round_id: str) -> _Open:
+        self._expire()
+        entry = self._open.get(round_id)
+        if entry is None:
+            raise EngineError("ROUND_NOT_FOUND", f"no open round {round_id!r}", round_id=round_id)
+        return entry
+
+    def _guarded(self, context: grpc.ServicerContext, action: Callable[[], Any]) -> Any:
+        with self._lock:
+            try:
+                return action()
+            except EngineError as exc:
+                status = error_status(exc.reason, exc.message, exc.metadata)
+            except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
+                status = error_status("INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {})
+        context.abort(status.code, status.details or "")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def Describe(
+        self, request: engine_service_pb2.DescribeRequest, context: grpc.ServicerContext
+    ) -> engine_service_pb2.DescribeResponse:
+        """The vendor engine's name, version and profiles."""
+        return engine_service_pb2.DescribeResponse(
+            name=self.engine.name,
+            version=self.engine.version,
+            profile_ids=list(self.engine.profile_ids),
+        )
+
+    def Deal(
+        self, request: engine_service_pb2.DealRequest, context: grpc.ServicerContext
+    ) -> engine_service_pb2.DealResponse:
+        """Start a round in the vendor engine."""
+
+        def action() -> engine_service_pb2.DealResponse:
+            self._expire()
+            if request.round_id in self._open or request.round_id in self._used:
+                raise EngineError(
+                    "ROUND_EXISTS",
+                    f"round {request.round_id!r} exists already",
+                    round_id=request.round_id,
+                )
+            if not request.round_id:
+                raise EngineError("INVALID_ROUND", "round_id is empty", field="round_id")
+            if len(self._open) >= self.max_open_rounds:
+                raise EngineError(
+                    "TOO_MANY_OPEN_ROUNDS",
+                    f"{len(self._open)} rounds are open",
+                    limit=self.max_open_rounds,
+                )
+            if request.profile_id not in self.engine.profile_ids:
+                raise EngineError(
+                    "UNKNOWN_PROFILE",
+                    f"this engine does not play {request.profile_id!r}",
+                    profile=request.profile_id,
+                )
+            dealt = deal_input(request)
+            game = self.engine.deal(dealt)
+            self._open[request.round_id] = _Open(
+                request=dealt, message=request, game=game, touched=self.clock()
+            )
+            self._remember(request.round_id)
+            return engine_service_pb2.DealResponse(state=round_state(dealt, self.engine.view(game)))
+
+        return self._guarded(context, action)  # type: ignore[no-any-return]
+
+    def Decide(
+        self, request: engine_service_pb2.DecideRequest, context: grpc.ServicerContext
+    ) -> engine_service_pb2.DecideResponse:
+        """Apply one decision; on a refusal the round stays as it was."""
+
+        def action() -> engine_service_pb2.DecideResponse:
+            entry = self._get(request.round_id)
+            kind = _DECISIONS.get(request.decision.kind)
+            if kind is None:
+                raise EngineError(
+                    "ILLEGAL_DECISION",
+                    "the decision kind is not set",
+                    legal=",".join(self.engine.view(entry.game).legal),
+                )
+            decision = DecisionInput(
+                seat=request.decision.seat, hand=request.decision.hand, kind=kind
+            )
+            # The vendor works on a copy: a refusal halfway through leaves the round untouched.
+            entry.game = self.engine.decide(copy.deepcopy(entry.game), decision)
+            entry.decisions.append(request.decision)
+            entry.touched = self.clock()
+            self._open.move_to_end(request.round_id)
+            return engine_service_pb2.DecideResponse(
+                state=round_state(entry.request, self.engine.view(entry.game))
+            )
+
+        return self._guarded(context, action)  # type: ignore[no-any-return]
+
+    def Settle(
+        self, request: engine_service_pb2.SettleRequest, context: grpc.ServicerContext
+    ) -> engine_service_pb2.SettleResponse:
+        """Settle a complete round, log it, and close it."""
+
+        def action() -> engine_service_pb2.SettleResponse:
+            entry = self._get(request.round_id)
+            view = self.engine.view(entry.game)
+            if view.phase != "complete":
+                raise EngineError(
+                    "ROUND_NOT_COMPLETE",
+                    f"round {request.round_id!r} waits for a decision",
+                    legal=",".join(view.legal),
+                )
+            lines = self.engine.settle(entry.game)
+            state = round_state(entry.request, view)
+            response = engine_service_pb2.SettleResponse(
+                settlement=settlement(entry.request.currency, lines), state=state
+            )
+            del self._open[request.round_id]
+            if self.audit is not None:
+                self.audit.append(self.record(entry, response))
+            return response
+
+        return self._guarded(context, action)  # type: ignore[no-any-return]
+
+    def record(
+        self, entry: _Open, response: engine_service_pb2.SettleResponse
+    ) -> round_pb2.RoundRecord:
+        """The RoundRecord of a settled round (the audit writer fills the hash link)."""
+        deal = entry.message
+        shoe = list(deal.shoe.cards) if deal.WhichOneof("outcome") == "shoe" else []
+        return round_pb2.RoundRecord(
+            round_id=deal.round_id,
+            profile_id=deal.profile_id,
+            table_id=deal.table_id,
+            currency_code=deal.currency_code,
+            seats=list(deal.seats),
+            cards_dealt=shoe[: response.state.cards_dealt],
+            pocket=deal.spin.pocket if deal.WhichOneof("outcome") == "spin" else "",
+            decisions=entry.decisions,
+            final_state=response.state,
+            settlement=response.settlement,
+        )
+
+
+# --- serving -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Served:
+    """A running adapter server."""
+
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+    adapter: EngineAdapter
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Graceful stop: health NOT_SERVING, then in-flight calls get ``grace`` seconds."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        if self.adapter.audit is not None:
+            self.adapter.audit.close()
+
+
+def serve(
+    engine: Engine,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    audit_log: Path | None = None,
+    audit_format: str = "jsonl",
+    max_open_rounds: int = 10_000,
+    credentials: grpc.ServerCredentials | None = None,
+) -> Served:
+    """Start serving an engine; returns at once with the bound port."""
+    audit = AuditWriter.open(audit_log, audit_format) if audit_log is not None else None
+    adapter = EngineAdapter(engine, audit=audit, max_open_rounds=max_open_rounds)
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    engine_service_pb2_grpc.add_EngineServiceServicer_to_server(adapter, server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    name = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
+    reflection.enable_server_reflection(
+        (name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        server,
+    )
+    address = f"{host}:{port}"
+    bound = (
+        server.add_secure_port(address, credentials)
+        if credentials
+        else server.add_insecure_port(address)
+    )
+    server.start()
+    for service in ("", name):
+        health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    return Served(server=server, port=bound, health=health_servicer, adapter=adapter)
+
+
+def main(engine: Engine, argv: Sequence[str] | None = None) -> None:
+    """Command line for an adapted engine: serve, print the ready line, stop on SIGTERM."""
+    parser = argparse.ArgumentParser(
+        description=f"Serve {engine.name} as a Croupier EngineService."
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
+    parser.add_argument(
+        "--audit-log", type=Path, help="write every settled round to this hash-chained log"
+    )
+    parser.add_argument(
+        "--audit-format", choices=("jsonl", "binary"), default="jsonl", help="audit log format"
+    )
+    args = parser.parse_args(argv)
+    served = serve(
+        engine,
+        host=args.host,
+        port=args.port,
+        audit_log=args.audit_log,
+        audit_format=args.audit_format,
+    )
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        del signum, frame
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    print(f"CROUPIER_ENGINE {args.host}:{served.port}", flush=True)  # noqa: T201 - the launch protocol's line
+    stopping.wait()
+    served.stop()
+    sys.exit(0)
