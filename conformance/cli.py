@@ -18,7 +18,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import oracle
+from conformance.audit import AuditSummary, audit_log, recall
 from conformance.corpus import build_corpus
+from conformance.recall import describe_record
 from conformance.report import summary_line, write_jsonl, write_junit
 from conformance.runner import (
     BAD,
@@ -53,6 +55,9 @@ from oracle.shoe import seeded_shoe, seeded_spins
 
 console = Console()
 errors = Console(stderr=True)
+
+#: The default deadline of every call the runner makes, in seconds.
+DEFAULT_TIMEOUT = 10.0
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -433,7 +438,7 @@ def _resolver(profile_files: tuple[str, ...]) -> Callable[[str], Profile]:
 )
 @click.option(
     "--timeout",
-    default=10.0,
+    default=DEFAULT_TIMEOUT,
     show_default=True,
     type=click.FloatRange(0.01),
     help="Deadline of every call, in seconds.",
@@ -498,6 +503,7 @@ def certify(
         known = read_known_failures(known_failures) if known_failures else ()
     except (VectorFileError, ConfigError) as exc:
         _fail(str(exc))
+    corpus = loaded
     if not certify_mode:
         loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
     if not loaded:
@@ -506,9 +512,19 @@ def certify(
     engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
     vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
     files_arg = "".join(f" --profile-file {shlex.quote(f)}" for f in profile_files)
+    # The same connection as this run: TLS files and a non-default deadline go along.
+    tls_arg = "".join(
+        f" {flag} {shlex.quote(str(path))}"
+        for flag, path in (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
+        if path is not None
+    )
+    timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
 
     def reproduce(vector: vector_pb2.Vector) -> str:
-        return f"croupier certify {engine_arg}{vectors_arg}{files_arg} --vector {vector.id}"
+        return (
+            f"croupier certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg}{files_arg} "
+            f"--vector {shlex.quote(vector.id)}"
+        )
 
     with Progress(
         TextColumn("[bold]certify"),
@@ -536,6 +552,7 @@ def certify(
             concurrency=concurrency,
             timeout=timeout,
             known=known,
+            known_scope=corpus,
             certify=certify_mode,
             reproduce=reproduce,
             progress=tick,
@@ -614,6 +631,145 @@ def _print_failures(report: RunReport, show: int) -> None:
         console.print(table)
     if len(bad) > show:
         console.print(f"... and {len(bad) - show} more (see --report)")
+
+
+# --- audit ----------------------------------------------------------------------------------
+
+
+@main.group()
+def audit() -> None:
+    """Replay production audit logs of RoundRecords (regulators' tools)."""
+
+
+@audit.command("verify")
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the full report as JSON.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=None,
+    help="Worker processes (default: every core).",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    help="Run the shards on this Dask scheduler (optional extra 'dask').",
+)
+@click.option(
+    "--format",
+    "log_format",
+    type=click.Choice(["jsonl", "binary"]),
+    default=None,
+    help="Log format (default: detected).",
+)
+@click.option(
+    "--shard-size",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Records per shard.",
+)
+@click.option(
+    "--profile-file",
+    "profile_files",
+    multiple=True,
+    metavar="FILE",
+    help="A lab profile the log uses (repeatable).",
+)
+def audit_verify(
+    log: Path,
+    report: Path | None,
+    workers: int | None,
+    dask_address: str | None,
+    log_format: str | None,
+    shard_size: int,
+    profile_files: tuple[str, ...],
+) -> None:
+    """Replay every record of LOG through the oracle and check the hash chain.
+
+    Reports every discrepancy (record, round, clause, path, expected, actual),
+    malformed records, broken or reordered chain links, and totals. Exit codes:
+    0 clean, 1 discrepancies found, 2 bad usage or unreadable log.
+    """
+    for path in profile_files:
+        _load(path)
+    with Progress(
+        TextColumn("[bold]audit"),
+        BarColumn(),
+        TextColumn("{task.completed} records"),
+        TimeElapsedColumn(),
+        console=errors,
+    ) as progress:
+        task = progress.add_task("records", total=None)
+        try:
+            summary = audit_log(
+                log,
+                workers=workers,
+                dask_address=dask_address,
+                shard_size=shard_size,
+                lab_files=profile_files,
+                log_format=log_format,
+                report_path=report,
+                progress=lambda n: progress.update(task, advance=n),
+            )
+        except (OSError, RuntimeError) as exc:
+            _fail(f"cannot audit {log}: {exc}")
+    _print_audit(summary)
+    sys.exit(0 if summary.clean else 1)
+
+
+def _print_audit(summary: AuditSummary) -> None:
+    table = Table(title="Audit totals")
+    for column in ("currency", "staked", "paid", "rules say", "difference"):
+        table.add_column(column, justify="right")
+    for currency, money in summary.report["totals"].items():
+        table.add_row(
+            currency,
+            str(money["staked"]),
+            str(money["paid"]),
+            str(money["expected_paid"]),
+            str(money["difference"]),
+        )
+    console.print(table)
+    profiles = ", ".join(f"{k}: {v}" for k, v in summary.report["profiles"].items())
+    console.print(
+        f"{summary.records} records, {summary.report['rounds']} rounds replayed ({profiles})"
+    )
+    for line in summary.first:
+        console.print(f"[red]{line}[/]")
+    verdict = "clean" if summary.clean else "NOT clean"
+    style = "bold green" if summary.clean else "bold red"
+    console.print(
+        f"[{style}]audit: {verdict}: {summary.discrepancies} discrepancies, "
+        f"{summary.malformed} malformed records, {summary.chain_problems} chain problems[/]"
+    )
+
+
+@audit.command("recall")
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--table", "table_id", required=True, help="The table's id.")
+@click.option(
+    "--last", default=10, show_default=True, type=click.IntRange(1), help="How many rounds."
+)
+@click.option(
+    "--format",
+    "log_format",
+    type=click.Choice(["jsonl", "binary"]),
+    default=None,
+    help="Log format (default: detected).",
+)
+def audit_recall(log: Path, table_id: str, last: int, log_format: str | None) -> None:
+    """Print the last N rounds of a table, oldest first: cards, decisions, payouts."""
+    rounds = recall(log, table_id, last, log_format)
+    if not rounds:
+        _fail(f"no round of table {table_id!r} in {log}", code=1)
+    for record in rounds:
+        console.print(describe_record(record))
 
 
 if __name__ == "__main__":

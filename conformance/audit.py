@@ -1,0 +1,547 @@
+"""Audit replay: verify a production log of RoundRecords against the published rules.
+
+The log is read as a stream. The main process checks the hash chain and each
+roulette table's board (both need the log's order), and cuts the records into
+coarse shards that workers replay through the oracle: a process pool by
+default, or a Dask cluster. Shard results are merged in log order, so the
+report is the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import OrderedDict, defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from croupier.v1 import round_pb2
+
+from clients.audit import Entry, detect_format, link, read_log
+from conformance.attribution import clause_for, first_difference
+from oracle import wire
+from oracle.errors import OracleError
+from oracle.profile import Profile, load_profile_file, resolve_profile
+from oracle.roulette import DOUBLE_ZERO, TableHistory
+from oracle.verify import verify_record
+
+SHARD_SIZE = 2000
+#: How many recent records' links are remembered to tell a reordered record from a missing one.
+LINK_WINDOW = 64
+
+
+# --- one shard, in a worker -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One discrepancy of one record."""
+
+    record: int
+    round_id: str
+    clause: str
+    path: str
+    expected: str
+    actual: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordResult:
+    """What replaying one record found."""
+
+    record: int
+    round_id: str
+    profile_id: str
+    currency: str
+    staked: int
+    paid: int
+    expected_paid: int | None
+    findings: tuple[Finding, ...] = ()
+    malformed: str = ""
+
+
+_PROFILES: dict[str, Profile] = {}
+
+
+def _profile(profile_id: str, lab_files: Sequence[str]) -> Profile:
+    if not _PROFILES and lab_files:
+        for path in lab_files:
+            lab = load_profile_file(path)
+            _PROFILES[lab.id] = lab
+    found = _PROFILES.get(profile_id)
+    if found is None:
+        found = resolve_profile(profile_id)
+        _PROFILES[profile_id] = found
+    return found
+
+
+def verify_one(
+    number: int, data: bytes, board: tuple[int, ...] | None, lab_files: Sequence[str]
+) -> RecordResult:
+    """Replay one serialized record; ``board`` is its table's results before it (roulette)."""
+    record = round_pb2.RoundRecord()
+    record.ParseFromString(data)
+    lines = record.settlement.lines
+    base = {
+        "record": number,
+        "round_id": record.round_id,
+        "profile_id": record.profile_id,
+        "currency": record.currency_code,
+        "staked": sum(line.stake.minor_units for line in lines),
+        "paid": sum(line.returned.minor_units for line in lines),
+    }
+    try:
+        profile = _profile(record.profile_id, lab_files)
+        recorded = wire.record_from(record)
+        history = (
+            TableHistory(table_id=record.table_id, results=board) if board is not None else None
+        )
+        verdict = verify_record(profile, recorded, history)
+    except OracleError as exc:
+        return RecordResult(expected_paid=None, malformed=f"{exc.reason}: {exc}", **base)  # type: ignore[arg-type]
+    findings = [
+        Finding(
+            record=number,
+            round_id=record.round_id,
+            clause=d.clause,
+            path=d.path,
+            expected=d.expected,
+            actual=d.actual,
+            message=d.message,
+        )
+        for d in verdict.discrepancies
+    ]
+    expected_paid = (
+        sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
+    )
+    replayed = verdict.replayed
+    if not findings and replayed is not None and replayed.complete:
+        expected_state = wire.round_state(replayed)
+        diff = first_difference(expected_state, record.final_state, "final_state")
+        if diff is not None:
+            clause = clause_for(
+                profile=profile,
+                difference=diff,
+                expected_settlement=None,
+                expected_state=expected_state,
+                balances=[seat.balance.minor_units for seat in record.seats],
+                fallback="BJ.deal-order",
+            )
+            findings.append(
+                Finding(
+                    record=number,
+                    round_id=record.round_id,
+                    clause=clause,
+                    path=diff.path,
+                    expected=diff.expected,
+                    actual=diff.actual,
+                    message="the recorded final state differs from the replayed round",
+                )
+            )
+    return RecordResult(expected_paid=expected_paid, findings=tuple(findings), **base)  # type: ignore[arg-type]
+
+
+def verify_shard(
+    items: Sequence[tuple[int, bytes, tuple[int, ...] | None]], lab_files: Sequence[str] = ()
+) -> list[RecordResult]:
+    """Replay a shard of records (picklable, for process pools and Dask)."""
+    return [verify_one(number, data, board, lab_files) for number, data, board in items]
+
+
+# --- the stream, in the main process --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChainProblem:
+    """A broken, missing or reordered link of the hash chain."""
+
+    record: int
+    round_id: str
+    kind: str
+    message: str
+
+
+@dataclass(slots=True)
+class Totals:
+    """Money and counts, per currency and per profile."""
+
+    rounds: int = 0
+    by_currency: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_profile: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    unreplayable: int = 0
+
+    def add(self, result: RecordResult) -> None:
+        """Count one replayed record."""
+        self.rounds += 1
+        self.by_profile[result.profile_id] += 1
+        money = self.by_currency.setdefault(
+            result.currency, {"staked": 0, "paid": 0, "expected_paid": 0, "difference": 0}
+        )
+        money["staked"] += result.staked
+        money["paid"] += result.paid
+        if result.expected_paid is None:
+            self.unreplayable += 1
+        else:
+            money["expected_paid"] += result.expected_paid
+            money["difference"] += result.paid - result.expected_paid
+
+
+class _Chain:
+    """Checks each record's link to the one before, in a bounded window."""
+
+    def __init__(self) -> None:
+        self.previous: bytes | None = None
+        self.recent: OrderedDict[bytes, int] = OrderedDict()
+        self.started = False
+
+    def check(self, number: int, record: round_pb2.RoundRecord) -> ChainProblem | None:
+        carried = bytes(record.previous_record_sha256)
+        problem = None
+        if not self.started:
+            if carried:
+                problem = ChainProblem(
+                    record=number,
+                    round_id=record.round_id,
+                    kind="missing",
+                    message="the first record links to a previous one: the log does not start at its beginning",
+                )
+        elif not carried:
+            problem = ChainProblem(
+                record=number,
+                round_id=record.round_id,
+                kind="broken",
+                message="the record carries no link",
+            )
+        elif carried != self.previous:
+            earlier = self.recent.get(carried)
+            if earlier is not None:
+                problem = ChainProblem(
+                    record=number,
+                    round_id=record.round_id,
+                    kind="reordered",
+                    message=f"the record follows record {earlier} in the chain, not the record before it",
+                )
+            else:
+                problem = ChainProblem(
+                    record=number,
+                    round_id=record.round_id,
+                    kind="broken",
+                    message=(
+                        "the link matches no record read so far: a record before it is missing, "
+                        "out of order, or the record before it was altered"
+                    ),
+                )
+        self.started = True
+        own = link(record)
+        self.previous = own
+        self.recent[own] = number
+        while len(self.recent) > LINK_WINDOW:
+            self.recent.popitem(last=False)
+        return problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditSummary:
+    """What the console shows; the full detail is in the report."""
+
+    records: int
+    totals: Totals
+    discrepancies: int
+    malformed: int
+    chain_problems: int
+    first: tuple[str, ...]
+    report: dict[str, Any]
+
+    @property
+    def clean(self) -> bool:
+        """No discrepancy, no malformed record, no broken link."""
+        return not (self.discrepancies or self.malformed or self.chain_problems)
+
+
+class _Spool:
+    """Findings spooled to a temporary file, so memory stays constant."""
+
+    def __init__(self) -> None:
+        self.handle: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in drain
+        self.count = 0
+
+    def add(self, item: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(item, sort_keys=True) + "\n")
+        self.count += 1
+
+    def drain(self) -> Iterator[str]:
+        self.handle.seek(0)
+        for line in self.handle:
+            yield line.rstrip("\n")
+        self.handle.close()
+
+
+def _board_key(record: round_pb2.RoundRecord) -> str:
+    return f"{record.profile_id}/{record.table_id}"
+
+
+def _shards(
+    entries: Iterable[Entry],
+    *,
+    shard_size: int,
+    chain: _Chain,
+    chain_spool: _Spool,
+    malformed_spool: _Spool,
+    board_length: Callable[[str], int | None],
+    counter: list[int],
+) -> Iterator[list[tuple[int, bytes, tuple[int, ...] | None]]]:
+    boards: dict[str, deque[int]] = {}
+    shard: list[tuple[int, bytes, tuple[int, ...] | None]] = []
+    number = 0
+    for entry in entries:
+        number += 1
+        counter[0] = number
+        if entry.record is None:
+            malformed_spool.add(
+                {
+                    "record": number,
+                    "line": entry.number,
+                    "offset": entry.offset,
+                    "reason": entry.error,
+                }
+            )
+            continue
+        record = entry.record
+        problem = chain.check(number, record)
+        if problem is not None:
+            chain_spool.add(
+                {
+                    "record": problem.record,
+                    "round_id": problem.round_id,
+                    "kind": problem.kind,
+                    "message": problem.message,
+                }
+            )
+        board: tuple[int, ...] | None = None
+        length = board_length(record.profile_id) if record.pocket else None
+        if length is not None:
+            key = _board_key(record)
+            results = boards.setdefault(key, deque(maxlen=length))
+            board = tuple(results)
+            pocket = (
+                DOUBLE_ZERO
+                if record.pocket == "00"
+                else int(record.pocket)
+                if record.pocket.isdigit()
+                else None
+            )
+            if pocket is not None:
+                results.append(pocket)
+            if len(boards) > 100_000:
+                boards.pop(next(iter(boards)))
+        shard.append((number, record.SerializeToString(deterministic=True), board))
+        if len(shard) >= shard_size:
+            yield shard
+            shard = []
+    if shard:
+        yield shard
+
+
+def _board_length(lab_files: Sequence[str]) -> Callable[[str], int | None]:
+    cache: dict[str, int | None] = {}
+
+    def length(profile_id: str) -> int | None:
+        if profile_id not in cache:
+            try:
+                profile = _profile(profile_id, lab_files)
+            except OracleError:
+                cache[profile_id] = None
+            else:
+                cache[profile_id] = (
+                    profile.integer("history_length") if profile.game.value == "roulette" else None
+                )
+        return cache[profile_id]
+
+    return length
+
+
+class _Executor:
+    """Runs shards on a process pool, on Dask, or in this process."""
+
+    def __init__(self, workers: int, dask_address: str | None) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.dask: Any = None
+        if dask_address is not None:
+            try:
+                from distributed import Client  # noqa: PLC0415 - the optional extra
+            except ImportError:
+                raise RuntimeError(
+                    "--dask needs the optional extra: pip install 'croupier[dask]'"
+                ) from None
+            client: Any = Client  # distributed's Client is untyped
+            self.dask = client(dask_address)
+        elif workers > 1:
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.in_flight = max(2, 2 * workers)
+
+    def submit(
+        self, shard: list[tuple[int, bytes, tuple[int, ...] | None]], lab_files: Sequence[str]
+    ) -> Future[list[RecordResult]] | Any:
+        if self.dask is not None:
+            return self.dask.submit(verify_shard, shard, tuple(lab_files), pure=False)
+        if self.pool is not None:
+            return self.pool.submit(verify_shard, shard, tuple(lab_files))
+        done: Future[list[RecordResult]] = Future()
+        done.set_result(verify_shard(shard, lab_files))
+        return done
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+        if self.dask is not None:
+            self.dask.close()
+
+
+def audit_log(
+    path: Path,
+    *,
+    workers: int | None = None,
+    dask_address: str | None = None,
+    shard_size: int = SHARD_SIZE,
+    lab_files: Sequence[str] = (),
+    log_format: str | None = None,
+    report_path: Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    keep_first: int = 20,
+) -> AuditSummary:
+    """Verify a whole log; write the JSON report if asked; return the summary."""
+    fmt = log_format or detect_format(path)
+    workers = workers or os.cpu_count() or 1
+    chain = _Chain()
+    chain_spool, malformed_spool, findings_spool = _Spool(), _Spool(), _Spool()
+    totals = Totals()
+    first: list[str] = []
+    executor = _Executor(workers, dask_address)
+    pending: deque[Any] = deque()
+    records = 0
+    entries_read = [0]
+
+    def collect(future: Any) -> None:
+        nonlocal records
+        results: list[RecordResult] = future.result()
+        for result in results:
+            records += 1
+            if result.malformed:
+                malformed_spool.add(
+                    {
+                        "record": result.record,
+                        "round_id": result.round_id,
+                        "reason": result.malformed,
+                    }
+                )
+                continue
+            totals.add(result)
+            for finding in result.findings:
+                findings_spool.add(
+                    {
+                        "record": finding.record,
+                        "round_id": finding.round_id,
+                        "clause": finding.clause,
+                        "path": finding.path,
+                        "expected": finding.expected,
+                        "actual": finding.actual,
+                        "message": finding.message,
+                    }
+                )
+                if len(first) < keep_first:
+                    first.append(
+                        f"record {finding.record} ({finding.round_id}): {finding.clause} {finding.path}: "
+                        f"expected {finding.expected}, got {finding.actual}"
+                    )
+        if progress is not None:
+            progress(len(results))
+
+    try:
+        entries = read_log(path, fmt)
+        shards = _shards(
+            entries,
+            shard_size=shard_size,
+            chain=chain,
+            chain_spool=chain_spool,
+            malformed_spool=malformed_spool,
+            board_length=_board_length(lab_files),
+            counter=entries_read,
+        )
+        for shard in shards:
+            pending.append(executor.submit(shard, lab_files))
+            while len(pending) >= executor.in_flight:
+                collect(pending.popleft())
+        while pending:
+            collect(pending.popleft())
+    finally:
+        executor.close()
+
+    money = {currency: dict(values) for currency, values in sorted(totals.by_currency.items())}
+    report: dict[str, Any] = {
+        "log": path.name,
+        "format": fmt,
+        "records": entries_read[0],
+        "rounds": totals.rounds,
+        "clean": not (findings_spool.count or malformed_spool.count or chain_spool.count),
+        "totals": money,
+        "profiles": dict(sorted(totals.by_profile.items())),
+        "unreplayable": totals.unreplayable,
+        "counts": {
+            "discrepancies": findings_spool.count,
+            "malformed": malformed_spool.count,
+            "chain": chain_spool.count,
+        },
+    }
+    summary = AuditSummary(
+        records=entries_read[0],
+        totals=totals,
+        discrepancies=findings_spool.count,
+        malformed=malformed_spool.count,
+        chain_problems=chain_spool.count,
+        first=tuple(first),
+        report=report,
+    )
+    if report_path is not None:
+        _write_report(report_path, report, findings_spool, malformed_spool, chain_spool)
+    else:
+        for spool in (findings_spool, malformed_spool, chain_spool):
+            spool.handle.close()
+    return summary
+
+
+def _write_report(
+    path: Path, head: dict[str, Any], findings: _Spool, malformed: _Spool, chain: _Spool
+) -> None:
+    """One JSON document, streamed so that memory stays constant however many findings."""
+    with path.open("w", encoding="utf-8") as out:
+        body = json.dumps(head, sort_keys=True, indent=1)
+        out.write(body[: body.rindex("}")].rstrip() + ",\n")
+        for key, spool, last in (
+            ("chain", chain, False),
+            ("discrepancies", findings, False),
+            ("malformed", malformed, True),
+        ):
+            out.write(f' "{key}_problems": [\n' if key == "chain" else f' "{key}": [\n')
+            for index, line in enumerate(spool.drain()):
+                out.write(("  " if index == 0 else ",\n  ") + line)
+            out.write("\n ]" + ("\n" if last else ",\n"))
+        out.write("}\n")
+
+
+# --- recall ---------------------------------------------------------------------------------
+
+
+def recall(
+    path: Path, table_id: str, last: int, log_format: str | None = None
+) -> list[round_pb2.RoundRecord]:
+    """The last ``last`` rounds of a table, oldest first, read in constant memory."""
+    kept: deque[round_pb2.RoundRecord] = deque(maxlen=last)
+    for entry in read_log(path, log_format):
+        if entry.record is not None and entry.record.table_id == table_id:
+            kept.append(entry.record)
+    return list(kept)
