@@ -251,6 +251,7 @@ def roulette_seats(wheel: Wheel, *, max_bets: int = 6) -> st.SearchStrategy[Roul
 # Imported here, not at the top, so that this section stays self-contained for its editors.
 # These build croupier.v1 request messages, well-formed or not, for the service tests.
 from collections.abc import Sequence  # noqa: E402
+from typing import Any  # noqa: E402
 
 from croupier.v1 import common_pb2, engine_service_pb2, round_pb2  # noqa: E402
 
@@ -320,7 +321,7 @@ def wire_amounts(currency: str = "EUR") -> st.SearchStrategy[common_pb2.Amount]:
 
 def wire_bets(currency: str = "EUR") -> st.SearchStrategy[round_pb2.Bet]:
     """A Bet of any game or none, with any enum values, pockets and group."""
-    kinds = st.one_of(
+    kinds: st.SearchStrategy[dict[str, Any]] = st.one_of(
         st.just({}),
         st.just({"blackjack": round_pb2.BlackjackBet()}),
         st.builds(round_pb2.BaccaratBet, kind=wire_enums).map(lambda b: {"baccarat": b}),
@@ -345,74 +346,130 @@ def wire_seats(currency: str = "EUR") -> st.SearchStrategy[round_pb2.Seat]:
     )
 
 
+#: The one thing a plausible Deal may get wrong.
+_DEAL_FAULTS = (
+    "no seat",
+    "no bet",
+    "two blackjack bets",
+    "zero stake",
+    "stake over the limit",
+    "balance short",
+    "junk table id",
+    "wrong outcome",
+    "short shoe",
+    "00 on any wheel",
+    "unknown bet kind",
+    "duplicate baccarat kind",
+)
+
+
 @st.composite
-def _plausible_bet(draw: st.DrawFn, game: str) -> round_pb2.Bet:
-    stake = common_pb2.Amount(
-        currency_code="EUR",
-        minor_units=draw(
-            st.one_of(st.integers(min_value=1, max_value=300), st.sampled_from((0, 1_000_001)))
-        ),
-    )
+def _plausible_bet(
+    draw: st.DrawFn, game: str, baccarat_kind: int, fault: str | None
+) -> round_pb2.Bet:
+    units = draw(st.integers(min_value=1, max_value=300))
+    if fault == "zero stake":
+        units = 0
+    elif fault == "stake over the limit":
+        units = 1_000_001
+    stake = common_pb2.Amount(currency_code="EUR", minor_units=units)
     if game == "blackjack":
         return round_pb2.Bet(stake=stake, blackjack=round_pb2.BlackjackBet())
     if game == "baccarat":
-        kind = draw(st.one_of(st.integers(min_value=1, max_value=3), wire_enums))
-        return round_pb2.Bet(stake=stake, baccarat=round_pb2.BaccaratBet(kind=kind))
-    kind = draw(st.one_of(st.integers(min_value=1, max_value=15), wire_enums))
-    group = 0
-    pockets: list[str] = []
-    if kind in (8, 9):  # column, dozen
-        group = draw(st.integers(min_value=0, max_value=4))
-    elif 1 <= kind <= 7:
-        numbers = st.integers(min_value=0, max_value=36).map(str)
-        pockets = draw(st.lists(st.one_of(numbers, st.just("00")), min_size=1, max_size=6))
+        kind = draw(wire_enums) if fault == "unknown bet kind" else baccarat_kind
+        return round_pb2.Bet(
+            stake=stake,
+            baccarat=round_pb2.BaccaratBet(kind=round_pb2.BaccaratBetKind.ValueType(kind)),
+        )
+    numbers = st.integers(min_value=0, max_value=36).map(str)
+    kind, group, pockets = draw(
+        st.one_of(
+            # Red, black, even, odd, low, high: nothing to name.
+            st.tuples(st.integers(min_value=10, max_value=15), st.just(0), st.just([])),
+            # Column, dozen: a group, 1 to 3.
+            st.tuples(
+                st.integers(min_value=8, max_value=9),
+                st.integers(min_value=1, max_value=3),
+                st.just([]),
+            ),
+            # Straight: one pocket.
+            st.tuples(st.just(1), st.just(0), st.lists(numbers, min_size=1, max_size=1)),
+            # Other inside bets: random pockets, mostly not a shape of the layout.
+            st.tuples(
+                st.integers(min_value=2, max_value=7),
+                st.just(0),
+                st.lists(numbers, min_size=1, max_size=6),
+            ),
+        )
+    )
+    if fault == "unknown bet kind":
+        kind = draw(wire_enums)
+    if fault == "00 on any wheel":
+        kind, group, pockets = 1, 0, ["00"]
     return round_pb2.Bet(
-        stake=stake, roulette=round_pb2.RouletteBet(kind=kind, pockets=pockets, group=group)
+        stake=stake,
+        roulette=round_pb2.RouletteBet(
+            kind=round_pb2.RouletteBetKind.ValueType(kind), pockets=pockets, group=group
+        ),
     )
 
 
 @st.composite
-def plausible_deals(draw: st.DrawFn, round_ids: Sequence[str]) -> engine_service_pb2.DealRequest:
-    """A Deal that often succeeds: a shipped profile, EUR, bets of the right game, a seeded shoe.
+def plausible_deals(
+    draw: st.DrawFn,
+    round_ids: Sequence[str],
+    profile_ids: Sequence[str] = SERVICE_PROFILE_IDS,
+) -> engine_service_pb2.DealRequest:
+    """A Deal that often succeeds: one of the profiles, EUR, bets of its game, a seeded shoe.
 
-    Now and then a seat has no bet or two, a stake is out of limits or over the balance, the
-    shoe is cut short, or the outcome is of the wrong kind.
+    About half of them get one thing wrong (``_DEAL_FAULTS``); they shrink to the plausible one.
     """
-    profile_id = draw(st.sampled_from(SERVICE_PROFILE_IDS))
+    fault = draw(st.sampled_from((None,) * len(_DEAL_FAULTS) + _DEAL_FAULTS))
+    profile_id = draw(st.sampled_from(profile_ids))
     game = profile_id.split("-")[0]
     seats = []
-    for _ in range(draw(st.sampled_from((1, 1, 2, 3, 0)))):
-        count = draw(st.sampled_from((1, 1, 2, 0) if game == "blackjack" else (1, 2, 3, 0)))
-        bets = [draw(_plausible_bet(game)) for _ in range(count)]
+    for index in range(0 if fault == "no seat" else draw(st.integers(min_value=1, max_value=3))):
+        seat_fault = fault if index == 0 else None
+        if seat_fault == "no bet":
+            count = 0
+        elif game == "blackjack":
+            count = 2 if seat_fault == "two blackjack bets" else 1
+        else:
+            count = draw(st.integers(min_value=1, max_value=3))
+        kinds = draw(st.permutations((1, 2, 3)))
+        if seat_fault == "duplicate baccarat kind":
+            count, kinds = 2, [kinds[0]] * 3
+        bets = [draw(_plausible_bet(game, kinds[i % 3], seat_fault)) for i in range(count)]
         staked = sum(b.stake.minor_units for b in bets)
         balance = draw(
             st.one_of(
                 st.integers(min_value=staked, max_value=staked + 1000),
-                st.sampled_from((staked, 2 * staked, max(staked - 1, 0))),
+                st.sampled_from((staked, 2 * staked, 3 * staked)),
             )
         )
+        if seat_fault == "balance short":
+            balance = max(staked - 1, 0)
         seats.append(
             round_pb2.Seat(
                 balance=common_pb2.Amount(currency_code="EUR", minor_units=balance), bets=bets
             )
         )
+    table_ids = wire_texts if fault == "junk table id" else st.sampled_from(("t1", "t2"))
     message = engine_service_pb2.DealRequest(
         round_id=draw(st.sampled_from(round_ids)),
         profile_id=profile_id,
-        table_id=draw(st.one_of(st.sampled_from(("t1", "t2")), wire_texts)),
+        table_id=draw(table_ids),
         currency_code="EUR",
         seats=seats,
     )
-    card_game = game != "roulette"
-    if card_game == draw(st.sampled_from((True, True, True, False))):
+    if (game != "roulette") != (fault == "wrong outcome"):
         decks = _SERVICE_DECKS.get(profile_id, 8)
         shoe = seeded_shoe(f"service-fuzz/{draw(st.integers(0, 2**16))}", decks)
-        cut = draw(st.sampled_from((None, None, 3, 4, 5, 6, 8, 12)))
+        cut = draw(st.sampled_from((3, 4, 5, 6, 8, 12))) if fault == "short shoe" else None
         message.shoe.cards.extend(str(c) for c in shoe[:cut])
     else:
-        message.spin.pocket = draw(
-            st.one_of(st.integers(min_value=0, max_value=36).map(str), st.just("00"))
-        )
+        pocket = draw(st.integers(min_value=0, max_value=36))
+        message.spin.pocket = "00" if fault == "00 on any wheel" else str(pocket)
     return message
 
 
@@ -456,6 +513,22 @@ def wire_decides(round_ids: Sequence[str]) -> st.SearchStrategy[engine_service_p
         engine_service_pb2.DecideRequest,
         round_id=st.one_of(st.sampled_from(round_ids), wire_texts),
         decision=st.one_of(wire_decisions(), st.just(round_pb2.Decision())),
+    )
+
+
+def plausible_decides(
+    round_ids: Sequence[str],
+) -> st.SearchStrategy[engine_service_pb2.DecideRequest]:
+    """A Decide for one of ``round_ids``: seat and hand 0 to 2, a real decision kind."""
+    return st.builds(
+        engine_service_pb2.DecideRequest,
+        round_id=st.sampled_from(round_ids),
+        decision=st.builds(
+            round_pb2.Decision,
+            seat=st.integers(min_value=0, max_value=2),
+            hand=st.integers(min_value=0, max_value=2),
+            kind=st.integers(min_value=1, max_value=9),
+        ),
     )
 
 

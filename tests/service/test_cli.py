@@ -1,0 +1,107 @@
+"""The ``croupier`` command's profile, shoe and spin subcommands (click's CliRunner)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner, Result
+
+from conformance.cli import main
+from tests.service.support import PROFILE_IDS
+
+
+def run(*args: str) -> Result:
+    # Wide enough that rich never folds a clause id or a value across lines.
+    return CliRunner().invoke(main, list(args), env={"COLUMNS": "240"})
+
+
+def rows(output: str) -> dict[str, list[str]]:
+    """A rich table's body rows by their first cell: cells split on the box's bars."""
+    found = {}
+    for line in output.splitlines():
+        cells = [c.strip() for c in re.split(r"[│┃|]", line)[1:-1]]
+        if cells and cells[0]:
+            found[cells[0]] = cells[1:]
+    return found
+
+
+def test_profiles_lists_the_seven() -> None:
+    result = run("profiles")
+    assert result.exit_code == 0, result.output
+    table = rows(result.output)
+    for profile_id in PROFILE_IDS:
+        assert profile_id in table
+    assert table["roulette-american"][:2] == ["roulette", "C"]
+    assert table["baccarat-b"][:2] == ["baccarat", "B"]
+    # blackjack-c lists 24 parameters; 12 of them are assumed (the TOML says so).
+    assert table["blackjack-c"][-1] == "12/24"
+
+
+def test_profiles_show_gives_values_status_and_clauses() -> None:
+    result = run("profiles", "show", "blackjack-a")
+    assert result.exit_code == 0, result.output
+    assert "blackjack-a" in result.output
+    table = rows(result.output)
+    assert table["blackjack_pays"][:3] == ["3:2", "documented", "BJ.nat-pays"]
+    assert table["decks"][:3] == ["6", "assumed", "BJ.deal"]
+    assert table["peek"][:3] == ["ace-or-ten", "assumed", "A.peek A.nat-vs-ten"]
+    assert table["surrender"][:3] == ["false", "documented", "A.surrender"]
+    assert table["extra_stakes_need_funds"][2] == "BJ.funds A.split"
+
+
+def test_profiles_diff_shows_only_what_differs() -> None:
+    result = run("profiles", "diff", "blackjack-a", "blackjack-c")
+    assert result.exit_code == 0, result.output
+    table = rows(result.output)
+    # Values that differ (RULES.md, documents A and C).
+    assert table["surrender"] == ["false (documented)", "true (documented)"]
+    assert table["peek"] == ["ace-or-ten (assumed)", "ace (documented)"]
+    assert table["split_pairs"] == ["same-rank-or-pictures (documented)", "same-rank (documented)"]
+    assert table["blackjack_vs_ace"] == ["even-money (documented)", "insurance (assumed)"]
+    assert table["natural_paid_at_once"] == ["true (documented)", "false (documented)"]
+    # Same value, different status: still a difference.
+    assert table["dealer_hits_soft_17"] == ["false (assumed)", "false (documented)"]
+    # The same value and status on both sides is not listed.
+    for same in ("decks", "blackjack_pays", "insurance_pays", "max_hands", "rounding"):
+        assert same not in table
+
+
+def test_profiles_diff_of_two_games_is_refused() -> None:
+    result = run("profiles", "diff", "blackjack-a", "roulette-c")
+    assert result.exit_code == 2
+    assert "nothing to compare" in result.output
+
+
+def test_shoe_prints_the_design_vector() -> None:
+    result = run("shoe", "--seed", "croupier", "--decks", "1", "--count", "12")
+    assert result.exit_code == 0, result.output
+    assert result.output == "KS 5H 5S 7S 8H KC 9S 2D 8D JS 5D 3S\n"
+
+
+def test_shoe_prints_a_whole_shoe() -> None:
+    result = run("shoe", "--seed", "croupier", "--decks", "6")
+    cards = result.output.split()
+    assert cards[:12] == ["QH", "AD", "AS", "4H", "TC", "2C", "KH", "QD", "9C", "7S", "6C", "TD"]
+    assert len(cards) == 312
+    assert len(set(cards)) == 52
+
+
+def test_spins_print_the_design_vector() -> None:
+    result = run("spins", "--seed", "croupier")
+    assert result.exit_code == 0, result.output
+    assert result.output == "28 34 12 14 27 34 31 20 0 36 33 2 14\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("profiles", "show", "blackjack-z"),
+        ("profiles", "diff", "blackjack-a", "blackjack-z"),
+    ],
+)
+def test_an_unknown_profile_exits_2_with_a_clear_message(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "blackjack-z" in result.output
+    assert "unknown profile" in result.output.lower()

@@ -1,0 +1,289 @@
+"""OracleService.VerifyRound and VerifyRounds over a real channel."""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+import pytest
+from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
+
+from oracle import baccarat, blackjack, roulette, wire
+from oracle.profile import shipped_profile
+from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, apply_decision
+from oracle.rounds import start_round as start_in_process
+from oracle.shoe import seeded_shoe, seeded_spins
+from tests.service.support import PROFILE_IDS, TIMEOUT, expect_error, new_id, wire_bytes
+
+#: DESIGN.md "The portable seeded shoe": spins of seed "croupier", European.
+CROUPIER_SPINS = ["28", "34", "12", "14", "27", "34", "31", "20", "0", "36", "33", "2", "14"]
+
+
+def played_round(profile_id: str, seed: str) -> Round:
+    """A complete in-process round of the profile, decisions taken at random."""
+    profile = shipped_profile(profile_id)
+    rng = random.Random(seed)  # noqa: S311 - seeded test choices, not a secret
+    game = profile.game.value
+    shoe = None
+    pocket = None
+    if game == "blackjack":
+        wagers: tuple[SeatRequest, ...] = (
+            SeatRequest(balance=300, wagers=(BlackjackWager(amount=75),)),
+            SeatRequest(balance=101, wagers=(BlackjackWager(amount=101),)),
+        )
+        shoe = seeded_shoe(seed, profile.integer("decks"))
+    elif game == "baccarat":
+        wagers = (
+            SeatRequest(
+                balance=500,
+                wagers=(
+                    baccarat.BaccaratBet(kind=baccarat.BetKind.BANKER, amount=99),
+                    baccarat.BaccaratBet(kind=baccarat.BetKind.PLAYER, amount=40),
+                    baccarat.BaccaratBet(kind=baccarat.BetKind.TIE, amount=7),
+                ),
+            ),
+        )
+        shoe = seeded_shoe(seed, profile.integer("decks"))[:6]
+    else:
+        wagers = (
+            SeatRequest(
+                balance=1000,
+                wagers=(
+                    roulette.RouletteBet(kind=roulette.BetKind.RED, amount=50),
+                    roulette.RouletteBet(kind=roulette.BetKind.DOZEN, numbers=(2,), amount=30),
+                    roulette.RouletteBet(kind=roulette.BetKind.SPLIT, numbers=(0, 2), amount=10),
+                ),
+            ),
+        )
+        pocket = seeded_spins(seed, 1, 38 if profile_id == "roulette-american" else 37)[0]
+    request = RoundRequest(
+        round_id=new_id("audit"),
+        profile_id=profile_id,
+        table_id="audit-table",
+        currency="EUR",
+        seats=wagers,
+        shoe=shoe,
+        pocket=pocket,
+    )
+    current = start_in_process(profile, request)
+    while not current.complete:
+        assert isinstance(current.game, blackjack.BlackjackState)
+        turn = current.game.turn
+        assert turn is not None
+        action = rng.choice(current.legal)
+        current = apply_decision(
+            current, blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)
+        )
+    return current
+
+
+def verify(
+    stub: oracle_service_pb2_grpc.OracleServiceStub, record: round_pb2.RoundRecord
+) -> oracle_service_pb2.Verdict:
+    return stub.VerifyRound(
+        oracle_service_pb2.VerifyRoundRequest(record=record), timeout=TIMEOUT
+    ).verdict
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_verify_round_accepts_a_correct_record_and_pinpoints_a_wrong_payout(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub, profile_id: str
+) -> None:
+    current = played_round(profile_id, f"verify/{profile_id}")
+    record = wire.round_record(current)
+    verdict = verify(oracle_stub, record)
+    assert verdict.round_id == record.round_id
+    assert verdict.conformant
+    assert list(verdict.discrepancies) == []
+    assert wire_bytes(verdict.expected_settlement) == wire_bytes(record.settlement)
+
+    lines = record.settlement.lines
+    assert len(lines) >= 2
+    for index, line in enumerate(lines):
+        tampered = round_pb2.RoundRecord()
+        tampered.CopyFrom(record)
+        paid = line.returned.minor_units
+        tampered.settlement.lines[index].returned.minor_units = paid + 1
+        verdict = verify(oracle_stub, tampered)
+        assert not verdict.conformant
+        assert len(verdict.discrepancies) == 1
+        found = verdict.discrepancies[0]
+        assert found.clause == line.clauses[0]
+        assert found.path == f"settlement.lines[{index}].returned.minor_units"
+        assert (found.expected, found.actual) == (str(paid), str(paid + 1))
+        assert found.message
+        # The verdict still gives the settlement the rules give.
+        assert wire_bytes(verdict.expected_settlement) == wire_bytes(record.settlement)
+
+
+def test_verify_round_finds_a_wrong_banker_commission_by_hand(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    """Baccarat-c, banker 7 against player 6 (both stand by the tableau), banker bet 99.
+
+    BAC.pay-banker: 99 + 99 * 0.95 = 193.05 returned, rounded down: 193. An engine paying the
+    full 1:1 (198) is caught on the banker line with that clause first.
+    """
+    shoe = ("2C", "3D", "4H", "4S")  # player 2C 4H = 6, banker 3D 4S = 7
+    seats = [
+        round_pb2.Seat(
+            balance=wire.amount(200, "EUR"),
+            bets=[
+                round_pb2.Bet(
+                    stake=wire.amount(99, "EUR"),
+                    baccarat=round_pb2.BaccaratBet(kind=round_pb2.BACCARAT_BET_KIND_BANKER),
+                )
+            ],
+        )
+    ]
+    final_state = round_pb2.RoundState(
+        round_id="bac-by-hand",
+        profile_id="baccarat-c",
+        phase=round_pb2.ROUND_PHASE_COMPLETE,
+        cards_dealt=4,
+        baccarat=round_pb2.BaccaratTable(
+            player_cards=["2C", "4H"],
+            banker_cards=["3D", "4S"],
+            player_total=6,
+            banker_total=7,
+            outcome=round_pb2.BACCARAT_OUTCOME_BANKER,
+        ),
+    )
+    line = common_pb2.SettlementLine(
+        seat=0, bet="banker", stake=wire.amount(99, "EUR"), returned=wire.amount(198, "EUR")
+    )
+    record = round_pb2.RoundRecord(
+        round_id="bac-by-hand",
+        profile_id="baccarat-c",
+        table_id="t",
+        currency_code="EUR",
+        seats=seats,
+        cards_dealt=shoe,
+        final_state=final_state,
+    )
+    record.settlement.lines.append(line)
+    verdict = verify(oracle_stub, record)
+    assert not verdict.conformant
+    assert [(d.clause, d.path, d.expected, d.actual) for d in verdict.discrepancies] == [
+        ("BAC.pay-banker", "settlement.lines[0].returned.minor_units", "193", "198")
+    ]
+    assert verdict.expected_settlement.lines[0].returned.minor_units == 193
+    assert verdict.expected_settlement.lines[0].returned_exact == "3861/20"
+
+    record.settlement.lines[0].returned.minor_units = 193
+    assert verify(oracle_stub, record).conformant
+
+
+def roulette_records(
+    profile_id: str, table_id: str, pockets: list[int]
+) -> list[round_pb2.RoundRecord]:
+    """Consecutive spins of one table, played in process with the board carried."""
+    profile = shipped_profile(profile_id)
+    history = None
+    records = []
+    for pocket in pockets:
+        request = RoundRequest(
+            round_id=new_id("spin"),
+            profile_id=profile_id,
+            table_id=table_id,
+            currency="EUR",
+            seats=(
+                SeatRequest(
+                    balance=100,
+                    wagers=(
+                        roulette.RouletteBet(kind=roulette.BetKind.BLACK, amount=10),
+                        roulette.RouletteBet(
+                            kind=roulette.BetKind.STRAIGHT, numbers=(pocket,), amount=1
+                        ),
+                    ),
+                ),
+            ),
+            pocket=pocket,
+        )
+        current = start_in_process(profile, request, history)
+        history = current.game.history  # type: ignore[union-attr]
+        records.append(wire.round_record(current))
+    return records
+
+
+def test_verify_rounds_carries_a_tables_history(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    spins = seeded_spins("croupier", 14, 37)
+    assert [roulette.pocket_text(p) for p in spins[:13]] == CROUPIER_SPINS
+    records = roulette_records("roulette-c", "wheel-1", list(spins))
+    # C.rou.history: the board shows the 13 previous spins, oldest first.
+    assert list(records[12].final_state.roulette.history) == CROUPIER_SPINS
+    assert list(records[13].final_state.roulette.history) == [
+        *CROUPIER_SPINS[1:],
+        roulette.pocket_text(spins[13]),
+    ]
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=records), timeout=TIMEOUT
+    )
+    assert [v.round_id for v in response.verdicts] == [r.round_id for r in records]
+    assert all(v.conformant for v in response.verdicts), [
+        list(v.discrepancies) for v in response.verdicts
+    ]
+
+    tampered = [round_pb2.RoundRecord() for _ in records]
+    for copy, record in zip(tampered, records, strict=True):
+        copy.CopyFrom(record)
+    board = tampered[9].final_state.roulette.history
+    board[0] = "5" if board[0] != "5" else "6"
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=tampered), timeout=TIMEOUT
+    )
+    flagged = [i for i, v in enumerate(response.verdicts) if not v.conformant]
+    assert flagged == [9]
+    (found,) = response.verdicts[9].discrepancies
+    assert found.clause == "C.rou.history"
+    assert found.path == "final_state.roulette.history"
+    assert found.actual == " ".join(board)
+    assert found.expected == " ".join(records[9].final_state.roulette.history)
+
+
+def test_verify_rounds_keeps_one_board_per_table(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    """Two tables interleaved in one batch: each record is checked against its own table."""
+    spins = seeded_spins("two tables", 16, 38)
+    first = roulette_records("roulette-american", "wheel-a", list(spins[:8]))
+    second = roulette_records("roulette-american", "wheel-b", list(spins[8:]))
+    batch = [r for pair in zip(first, second, strict=True) for r in pair]
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=batch), timeout=TIMEOUT
+    )
+    assert all(v.conformant for v in response.verdicts), [
+        list(v.discrepancies) for v in response.verdicts
+    ]
+    # Records of one table sent as if they were of the other are flagged from the second on.
+    mixed = [round_pb2.RoundRecord() for _ in batch]
+    for copy, record in zip(mixed, batch, strict=True):
+        copy.CopyFrom(record)
+        copy.table_id = "one-wheel"
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=mixed), timeout=TIMEOUT
+    )
+    assert response.verdicts[0].conformant
+    for verdict in response.verdicts[1:]:
+        assert [d.clause for d in verdict.discrepancies] == ["C.rou.history"]
+
+
+def test_verify_rounds_takes_1000_records_and_refuses_1001(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    record = wire.round_record(played_round("baccarat-d", "batch"))
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=[record] * 1000), timeout=TIMEOUT
+    )
+    assert len(response.verdicts) == 1000
+    assert all(v.conformant for v in response.verdicts)
+    expect_error(
+        oracle_stub.VerifyRounds,
+        oracle_service_pb2.VerifyRoundsRequest(records=[record] * 1001),
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "BATCH_TOO_LARGE",
+        limit="1000",
+        size="1001",
+    )
