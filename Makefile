@@ -8,12 +8,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 BUF := node_modules/.bin/buf
-SOURCES := oracle conformance clients tests proto/croupier
+SOURCES := oracle conformance clients bench tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast bench corpus clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -57,6 +57,12 @@ test: lint ## Lint, then the whole test suite (what CI runs).
 
 test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profile.
 	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
+
+bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit records/s (1M-record log).
+	$(PY) -m bench.run $(BENCH_ARGS)
+
+corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
+	$(PY) -m conformance.cli vectors build-corpus
 
 clean: ## Remove the virtualenv, node_modules and caches.
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis
