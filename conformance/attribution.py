@@ -22,6 +22,9 @@ from oracle.rounds import blackjack_rules
 
 #: Fields an engine may leave empty; the oracle fills them for people, not for comparison.
 IGNORED_FIELDS = frozenset({"clauses", "returned_exact"})
+#: Counts derived from the table, compared after the rest of their message: a card too many
+#: is reported where it went (the dealer's hand: the dealer's drawing rule), not as a count.
+DEFERRED_FIELDS = frozenset({"cards_dealt"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,8 +53,13 @@ def _enum_names(message: Message, name: str, values: list[int]) -> list[str]:
 
 
 def first_difference(expected: Message, actual: Message, prefix: str = "") -> Difference | None:
-    """The first field, in field-number order, where ``actual`` differs from ``expected``."""
-    for field in expected.DESCRIPTOR.fields:
+    """The first field, in field-number order, where ``actual`` differs from ``expected``.
+
+    ``DEFERRED_FIELDS`` come after every other field of their message.
+    """
+    regular = [f for f in expected.DESCRIPTOR.fields if f.name not in DEFERRED_FIELDS]
+    deferred = [f for f in expected.DESCRIPTOR.fields if f.name in DEFERRED_FIELDS]
+    for field in regular + deferred:
         if field.name in IGNORED_FIELDS:
             continue
         path = f"{prefix}.{field.name}" if prefix else field.name

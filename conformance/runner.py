@@ -4,7 +4,8 @@ For every vector: Deal, then each scripted Decide, then Settle, comparing the
 engine's answer with the frozen expected one after every call; the first
 divergence ends the vector. Many vectors are in flight at once over one
 channel, and every call has a deadline. A launched engine that dies is
-restarted and the vectors it took down are reported CRASH.
+restarted and the vectors it took down are reported CRASH; one that stops
+answering altogether (Describe included) is restarted after the TIMEOUT.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import secrets
 import shlex
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,12 +198,34 @@ class EngineProcess:
         """Whether the engine process is still running."""
         return self.process is not None and self.process.returncode is None
 
-    async def restart_if_dead(self, generation: int) -> None:
-        """Restart the engine once per crash, whichever vector notices it first."""
+    async def restart_if_dead(self, generation: int, grace: float = 2.0) -> None:
+        """Restart the engine once per crash, whichever vector notices it first.
+
+        A vector sees the connection drop before the process is reaped: wait up to
+        ``grace`` seconds for the exit, or the crash would go unnoticed and the next
+        vectors would be reported CRASH against a dead engine.
+        """
+        process = self.process
+        if self.generation == generation and process is not None and process.returncode is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(process.wait()), grace)
         async with self._lock:
             if self.generation != generation or self.alive():
                 return
             self.restarts += 1
+            await self.start()
+
+    async def restart_if_hung(
+        self, generation: int, responsive: Callable[[], Awaitable[bool]]
+    ) -> None:
+        """After a timeout: restart the engine if it no longer answers at all (a hang)."""
+        async with self._lock:
+            if self.generation != generation:
+                return
+            if self.alive() and await responsive():
+                return
+            self.restarts += 1
+            await self.stop()
             await self.start()
 
     async def stop(self) -> None:
@@ -296,13 +319,17 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         for index, vround in enumerate(vector.rounds):
             await _run_round(ctx, profile, vector, index, vround)
     except _Divergence as div:
+        seconds = time.monotonic() - started
         if div.outcome is Outcome.CRASH and ctx.engine is not None:
             with contextlib.suppress(EngineUnavailableError):
                 await ctx.engine.restart_if_dead(generation)
+        elif div.outcome is Outcome.TIMEOUT and ctx.engine is not None:
+            with contextlib.suppress(EngineUnavailableError):
+                await ctx.engine.restart_if_hung(generation, functools.partial(_responsive, ctx))
         details = div.details
         return make(
             outcome=div.outcome,
-            seconds=time.monotonic() - started,
+            seconds=seconds,
             step=details.get("step", ""),
             clause=details.get("clause", ""),
             path=details.get("path", ""),
@@ -311,6 +338,15 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
             message=details.get("message", ""),
         )
     return make(outcome=Outcome.PASS, seconds=time.monotonic() - started)
+
+
+async def _responsive(ctx: Context) -> bool:
+    """Whether the engine still answers Describe within the deadline."""
+    try:
+        await ctx.stub.Describe(engine_service_pb2.DescribeRequest(), timeout=ctx.timeout)  # type: ignore[misc] # the stub's types are sync
+    except grpc.aio.AioRpcError:
+        return False
+    return True
 
 
 def _prefixed(vround: vector_pb2.VectorRound, prefix: str) -> engine_service_pb2.DealRequest:
@@ -339,12 +375,19 @@ def _add_prefix(message: Message, prefix: str) -> None:
             setattr(message, descriptor.name, prefix + value)
 
 
+_RESPONSES: dict[str, type[Message]] = {
+    "Deal": engine_service_pb2.DealResponse,
+    "Decide": engine_service_pb2.DecideResponse,
+    "Settle": engine_service_pb2.SettleResponse,
+}
+
+
 async def _call(
     ctx: Context, method: str, request: Message, step: str, vround_clause: str
 ) -> Message:
     call = getattr(ctx.stub, method)
     try:
-        response: Message = await call(request, timeout=ctx.timeout)
+        response: Message | None = await call(request, timeout=ctx.timeout)
     except grpc.aio.AioRpcError as error:
         raise _RpcFailure(error, step) from None
     except DecodeError as exc:
@@ -354,6 +397,17 @@ async def _call(
             clause=vround_clause,
             message=f"{method} answered garbage: {exc}",
         ) from None
+    if not isinstance(response, _RESPONSES[method]):
+        # grpc.aio logs a response it cannot decode and hands back None instead of raising.
+        raise _Divergence(
+            Outcome.ERROR,
+            step=step,
+            clause=vround_clause,
+            path="response",
+            expected=_RESPONSES[method].DESCRIPTOR.full_name,
+            actual="bytes that do not decode as one",
+            message=f"{method} answered garbage: not a {_RESPONSES[method].DESCRIPTOR.name}",
+        )
     return response
 
 
@@ -522,6 +576,9 @@ class RunConfig:
     concurrency: int = 16
     timeout: float = 10.0
     known: Sequence[KnownFailure] = ()
+    #: The vectors a known-failure pattern must match to not be stale (default ``vectors``):
+    #: the whole corpus when ``vectors`` is a filtered part of it.
+    known_scope: Sequence[LoadedVector] | None = None
     certify: bool = False
     reproduce: Callable[[vector_pb2.Vector], str] = lambda _vector: ""
     progress: Callable[[Result], None] | None = None
@@ -578,6 +635,7 @@ async def run(config: RunConfig) -> RunReport:
     address = await engine.start() if engine else config.target
     assert address is not None  # noqa: S101 - one of the two is set
     channel = open_channel(address, config.tls)
+    channels = [channel]
     try:
         stub = engine_service_pb2_grpc.EngineServiceStub(channel)
         info = await describe(stub, config.timeout)
@@ -592,7 +650,7 @@ async def run(config: RunConfig) -> RunReport:
             engine=engine,
         )
         semaphore = asyncio.Semaphore(max(1, config.concurrency))
-        address_now = [address]
+        generation_now = [engine.generation if engine else 0]
 
         async def one(loaded: LoadedVector) -> Result:
             vector = loaded.vector
@@ -607,12 +665,12 @@ async def run(config: RunConfig) -> RunReport:
                 )
             else:
                 async with semaphore:
-                    if engine is not None and engine.address != address_now[0]:
-                        # The engine restarted elsewhere: follow it.
-                        address_now[0] = engine.address
-                        ctx.stub = engine_service_pb2_grpc.EngineServiceStub(
-                            open_channel(engine.address, config.tls)
-                        )
+                    if engine is not None and engine.generation != generation_now[0]:
+                        # The engine restarted: a fresh channel to the new process, even at
+                        # the same address; every channel is closed when the run ends.
+                        generation_now[0] = engine.generation
+                        channels.append(open_channel(engine.address, config.tls))
+                        ctx.stub = engine_service_pb2_grpc.EngineServiceStub(channels[-1])
                     result = await run_vector(ctx, loaded)
                 result = _apply_known(result, vector, known)
             if config.progress is not None:
@@ -620,8 +678,9 @@ async def run(config: RunConfig) -> RunReport:
             return result
 
         results = await asyncio.gather(*(one(v) for v in config.vectors))
+        scope = config.vectors if config.known_scope is None else config.known_scope
         unmatched = tuple(
-            entry for entry in known if not any(_known(v.vector, (entry,)) for v in config.vectors)
+            entry for entry in known if not any(_known(v.vector, (entry,)) for v in scope)
         )
         return RunReport(
             describe=info,
@@ -633,7 +692,8 @@ async def run(config: RunConfig) -> RunReport:
             restarts=engine.restarts if engine else 0,
         )
     finally:
-        await channel.close(None)
+        for open_one in channels:
+            await open_one.close(None)
         if engine is not None:
             await engine.stop()
 

@@ -1,0 +1,1 @@
+"""Tests of the conformance suite: corpus, coverage, runner."""
