@@ -582,6 +582,8 @@ class RunConfig:
     certify: bool = False
     reproduce: Callable[[vector_pb2.Vector], str] = lambda _vector: ""
     progress: Callable[[Result], None] | None = None
+    #: Stop starting vectors after the first bad outcome (the mutant zoo's quick kill).
+    fail_fast: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -652,8 +654,12 @@ async def run(config: RunConfig) -> RunReport:
         semaphore = asyncio.Semaphore(max(1, config.concurrency))
         generation_now = [engine.generation if engine else 0]
 
-        async def one(loaded: LoadedVector) -> Result:
+        stop = asyncio.Event()
+
+        async def one(loaded: LoadedVector) -> Result | None:
             vector = loaded.vector
+            if stop.is_set():
+                return None
             if vector.profile_id not in claimed:
                 result = Result(
                     vector_id=vector.id,
@@ -665,6 +671,8 @@ async def run(config: RunConfig) -> RunReport:
                 )
             else:
                 async with semaphore:
+                    if stop.is_set():
+                        return None
                     if engine is not None and engine.generation != generation_now[0]:
                         # The engine restarted: a fresh channel to the new process, even at
                         # the same address; every channel is closed when the run ends.
@@ -673,11 +681,14 @@ async def run(config: RunConfig) -> RunReport:
                         ctx.stub = engine_service_pb2_grpc.EngineServiceStub(channels[-1])
                     result = await run_vector(ctx, loaded)
                 result = _apply_known(result, vector, known)
+                if config.fail_fast and result.outcome in BAD:
+                    stop.set()
             if config.progress is not None:
                 config.progress(result)
             return result
 
-        results = await asyncio.gather(*(one(v) for v in config.vectors))
+        gathered = await asyncio.gather(*(one(v) for v in config.vectors))
+        results = [r for r in gathered if r is not None]
         scope = config.vectors if config.known_scope is None else config.known_scope
         unmatched = tuple(
             entry for entry in known if not any(_known(v.vector, (entry,)) for v in scope)
