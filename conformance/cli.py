@@ -465,6 +465,11 @@ def _resolver(profile_files: tuple[str, ...]) -> Callable[[str], Profile]:
     help="Client key for mutual TLS.",
 )
 @click.option(
+    "--fail-fast",
+    is_flag=True,
+    help="Stop starting vectors after the first failure (ignored with --certify).",
+)
+@click.option(
     "--show",
     default=10,
     show_default=True,
@@ -487,6 +492,7 @@ def certify(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    fail_fast: bool,
     show: int,
 ) -> None:
     """Run the conformance vectors against an engine and give a verdict.
@@ -554,6 +560,7 @@ def certify(
             known=known,
             known_scope=corpus,
             certify=certify_mode,
+            fail_fast=fail_fast and not certify_mode,
             reproduce=reproduce,
             progress=tick,
         )
