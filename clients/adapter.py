@@ -443,7 +443,8 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 status = error_status(exc.reason, exc.message, exc.metadata)
             except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
                 status = error_status("INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {})
-        context.abort(status.code, status.details or "")
+        # abort_with_status keeps the trailing metadata that carries the ErrorInfo.
+        context.abort_with_status(status)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def Describe(

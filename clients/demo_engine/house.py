@@ -1,0 +1,60 @@
+"""What every table of the house shares: money arithmetic and the checks on a seat's stakes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from clients.adapter import EngineError
+
+
+class House:
+    """Money and stake checks; the game dealers build on them."""
+
+    def round_money(self, exact: Fraction) -> int:
+        """A payout that is not a whole number of minor units is rounded down, in the house's favour."""
+        return math.floor(exact)
+
+    def half_stake(self, stake: int) -> int:
+        """Half a stake (insurance, surrender refund), rounded down to the minor unit."""
+        return stake // 2
+
+    def win(self, stake: int, odds: Fraction) -> int:
+        """What a winning bet returns: the stake plus ``stake * odds``, rounded once."""
+        return self.round_money(stake + stake * odds)
+
+    def check_stakes(
+        self, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: tuple[int, int]
+    ) -> None:
+        """A seat's opening stakes: at least one, positive, within the limits, covered by its balance."""
+        if not stakes:
+            raise EngineError("INVALID_ROUND", f"seat {seat} has no bet", seat=seat)
+        low, high = limits
+        for bet, stake in stakes:
+            if stake <= 0:
+                raise EngineError(
+                    "INVALID_ROUND",
+                    f"seat {seat}: the {bet} stake must be positive, got {stake}",
+                    seat=seat,
+                    bet=bet,
+                )
+            if not low <= stake <= high:
+                raise EngineError(
+                    "BET_OUT_OF_LIMITS",
+                    f"seat {seat}: the {bet} stake {stake} is outside the limits {low} to {high}",
+                    seat=seat,
+                    bet=bet,
+                    amount=stake,
+                    min_bet=low,
+                    max_bet=high,
+                )
+        total = sum(stake for _, stake in stakes)
+        if total > balance:
+            raise EngineError(
+                "INSUFFICIENT_BALANCE",
+                f"seat {seat}: stakes of {total} exceed the balance of {balance}",
+                seat=seat,
+                stake=total,
+                balance=balance,
+            )
