@@ -13,7 +13,7 @@ PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast bench corpus clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast bench corpus demo mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -63,6 +63,12 @@ bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit
 
 corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
 	$(PY) -m conformance.cli vectors build-corpus
+
+demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
+	$(PY) -m clients.demo
+
+mutants: $(STAMP) ## The mutant zoo: certify every mutant of the demo engine; each must fail with its clause.
+	$(PY) -m clients.mutants.zoo
 
 clean: ## Remove the virtualenv, node_modules and caches.
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

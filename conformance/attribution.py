@@ -9,12 +9,13 @@ that decides that field under the vector's profile.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from croupier.v1 import common_pb2, round_pb2
 from google.protobuf.message import Message
 
 from oracle.baccarat import hand_value
+from oracle.blackjack import hand_total
 from oracle.cards import parse_cards
 from oracle.clauses import Game
 from oracle.profile import Profile
@@ -34,6 +35,9 @@ class Difference:
     path: str
     expected: str
     actual: str
+    #: The expected RoundState the differing field belongs to, if any: the state whose rules
+    #: decide it (after the step, where the runner's ``expected_state`` is the one before).
+    state: round_pb2.RoundState | None = None
 
 
 def _text(value: object) -> str:
@@ -55,8 +59,41 @@ def _enum_names(message: Message, name: str, values: list[int]) -> list[str]:
 def first_difference(expected: Message, actual: Message, prefix: str = "") -> Difference | None:
     """The first field, in field-number order, where ``actual`` differs from ``expected``.
 
-    ``DEFERRED_FIELDS`` come after every other field of their message.
+    ``DEFERRED_FIELDS`` come after every other field of their message. In a blackjack
+    RoundState the players' cards come first: a hand dealt other cards changes the phase,
+    the turn and the legal decisions too, and the cards are the cause. A difference inside a
+    RoundState carries that expected state.
     """
+    if isinstance(expected, round_pb2.RoundState) and isinstance(actual, round_pb2.RoundState):
+        found = _players_cards_difference(expected, actual, prefix) or _fields_difference(
+            expected, actual, prefix
+        )
+        if found is not None and found.state is None:
+            found = replace(found, state=expected)
+        return found
+    return _fields_difference(expected, actual, prefix)
+
+
+def _players_cards_difference(
+    expected: round_pb2.RoundState, actual: round_pb2.RoundState, prefix: str
+) -> Difference | None:
+    if expected.WhichOneof("table") != "blackjack" or actual.WhichOneof("table") != "blackjack":
+        return None
+    path = f"{prefix}.blackjack.seats" if prefix else "blackjack.seats"
+    seats = zip(expected.blackjack.seats, actual.blackjack.seats, strict=False)
+    for seat, (want_seat, got_seat) in enumerate(seats):
+        hands = zip(want_seat.hands, got_seat.hands, strict=False)
+        for hand, (want, got) in enumerate(hands):
+            if list(want.cards) != list(got.cards):
+                return Difference(
+                    path=f"{path}[{seat}].hands[{hand}].cards",
+                    expected=_text(list(want.cards)),
+                    actual=_text(list(got.cards)),
+                )
+    return None
+
+
+def _fields_difference(expected: Message, actual: Message, prefix: str) -> Difference | None:
     regular = [f for f in expected.DESCRIPTOR.fields if f.name not in DEFERRED_FIELDS]
     deferred = [f for f in expected.DESCRIPTOR.fields if f.name in DEFERRED_FIELDS]
     for field in regular + deferred:
@@ -174,6 +211,9 @@ def _blackjack_clause(  # noqa: PLR0917 - one call site, all inputs of one decis
     fallback: str,
 ) -> str:
     rules = blackjack_rules(profile)
+    # The legal decisions and the dealer's cards are decided by the state they belong to.
+    if difference.state is not None:
+        expected_state = difference.state
     if path.endswith("legal_decisions"):
         want = set(difference.expected.strip("[]").split(", ")) - {""}
         got = set(difference.actual.strip("[]").split(", ")) - {""}
@@ -193,6 +233,15 @@ def _blackjack_clause(  # noqa: PLR0917 - one call site, all inputs of one decis
         return fallback
     if ".dealer.hole_card_hidden" in path:
         return rules.cite("natural_paid_at_once")[0]
+    if path.endswith(".dealer.cards"):
+        shown = _cards_text(difference.expected)
+        dealt = _cards_text(difference.actual)
+        if len(shown) == 1 and len(dealt) > 1:
+            # The hole card shown where the rules keep it hidden.
+            return rules.cite("natural_paid_at_once")[0]
+        if len(shown) == 2 and len(dealt) > 2 and hand_total(parse_cards(shown))[0] < 17:
+            # The dealer stopped below 17 by no drawing rule: no hand needed its total.
+            return rules.cite("dealer_draws_when_not_needed")[0]
     if ".dealer." in path:
         return rules.cite("dealer_hits_soft_17")[0]
     if path.endswith(".status"):
@@ -204,6 +253,11 @@ def _blackjack_clause(  # noqa: PLR0917 - one call site, all inputs of one decis
     if ".insurance" in path:
         return rules.cite("insurance")[0]
     return fallback
+
+
+def _cards_text(text: str) -> list[str]:
+    """The cards of a difference's ``[AH, 7C]`` text."""
+    return [card for card in text.strip("[]").split(", ") if card]
 
 
 def _insured(state: round_pb2.RoundState | None) -> bool:

@@ -104,4 +104,18 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    Case(
+        id="bac-h056",
+        name="baccarat-c/tableau/three-draws-on-a-ten",
+        profile=P,
+        clauses=("BAC.banker-tableau", "BAC.pay-banker"),
+        description="A ten as the player's third card counts 0 in the tableau: banker 3 draws on it.",
+        # Player 2S 3D = 5, draws KC (0): 5. Banker KH 3C = 3 draws on anything but an 8, and
+        # the king is 0: draws 4H, 7. 7 > 5: player 0, banker 100 + 95 = 195.
+        rounds=(
+            CaseRound(
+                seats=("1000:player=100,banker=100",), shoe="2S KH 3D 3C KC 4H", returns=(0, 195)
+            ),
+        ),
+    ),
 )

@@ -562,4 +562,21 @@ CASES: tuple[Case, ...] = (
         # Stake 100 > balance 50.
         rounds=(CaseRound(seats=("50:100",), shoe="TS 7H 9D TC 5C", error="INSUFFICIENT_BALANCE"),),
     ),
+    Case(
+        id="bja-h039",
+        name="blackjack-a/values/two-aces-and-a-king-make-12",
+        profile=P,
+        clauses=("BJ.values", "A.double"),
+        description="Two aces and a king are 12, both aces counting 1: a doubled A-A takes a K and stands.",
+        # AS AD = soft 12 against 9H; double: stake 200, KS: 1 + 1 + 10 = 12 (an ace at 11
+        # would make 22), the hand stands. Dealer 9H 7C = 16 draws TC: 26, bust: 200 + 200 = 400.
+        rounds=(
+            CaseRound(
+                seats=("1000:100",),
+                shoe="AS 9H AD 7C KS TC 5C",
+                decisions="double",
+                returns=(400,),
+            ),
+        ),
+    ),
 )

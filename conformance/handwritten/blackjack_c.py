@@ -663,4 +663,21 @@ CASES: tuple[Case, ...] = (
         # Stake 100 > balance 99.
         rounds=(CaseRound(seats=("99:100",), shoe="TS 7H 9D TC 5C", error="INSUFFICIENT_BALANCE"),),
     ),
+    Case(
+        id="bjc-h045",
+        name="blackjack-c/natural/beats-dealer-three-card-21",
+        profile=P,
+        clauses=("BJ.nat-pays", "BJ.natural", "BJ.compare"),
+        description="A player blackjack beats a dealer 21 made with three cards: paid 3:2.",
+        # Seat 0: AS KD, a blackjack; seat 1: TS QH = 20, stands. Dealer 7H 4C = 11 draws TC:
+        # 21 on three cards, not a blackjack. Seat 0: 100 + 150 = 250; seat 1: 20 < 21, 0.
+        rounds=(
+            CaseRound(
+                seats=("1000:100", "1000:100"),
+                shoe="AS TS 7H KD QH 4C TC 5C",
+                decisions="stand",
+                returns=(250, 0),
+            ),
+        ),
+    ),
 )

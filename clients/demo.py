@@ -1,0 +1,108 @@
+"""The demo (``make demo``): a vendor engine certified conformant, then a buggy one caught.
+
+1. Start the demo engine (``python -m clients.demo_engine``), wait for its ready line, and
+   play example A1 of document A on it with the typed client; stop it.
+2. Certify it against the whole shipped corpus: ``croupier certify --launch ... --certify``.
+3. Certify one mutant of it (blackjack pays 6:5) the same way and show its failure report.
+
+The runner launches and stops the engines of steps 2 and 3 itself; step 1's engine is
+stopped here. Exit 0 when the demo engine is conformant and the mutant is caught.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
+from rich.console import Console
+from rich.rule import Rule
+
+from clients.client import connect
+
+#: The mutant whose failure report the demo shows.
+MUTANT = "blackjack-pays-6-5"
+ENGINE = [sys.executable, "-m", "clients.demo_engine"]
+CROUPIER = [sys.executable, "-m", "conformance.cli"]
+
+console = Console()
+
+
+def _say(command: list[str]) -> None:
+    console.print(f"[bold]$ {shlex.join(command)}[/]")
+
+
+def start_and_play() -> None:
+    """Step 1: the demo engine serves, and pays example A1 (blackjack against a 7: 250)."""
+    _say(ENGINE)
+    engine = subprocess.Popen(ENGINE, stdout=subprocess.PIPE, text=True)  # noqa: S603 - our own engine
+    try:
+        assert engine.stdout is not None  # noqa: S101 - stdout=PIPE
+        ready = engine.stdout.readline().strip()
+        if not ready.startswith("CROUPIER_ENGINE "):
+            raise SystemExit(f"the demo engine did not start (it printed {ready!r})")
+        console.print(ready)
+        address = ready.removeprefix("CROUPIER_ENGINE ")
+        with connect(address, timeout=10) as client:
+            info = client.describe()
+            console.print(f"{info.name} {info.version} plays {', '.join(info.profile_ids)}")
+            eur = common_pb2.Amount(currency_code="EUR", minor_units=100)
+            state = client.deal(
+                engine_service_pb2.DealRequest(
+                    round_id="demo-a1",
+                    profile_id="blackjack-a",
+                    table_id="demo",
+                    currency_code="EUR",
+                    seats=[
+                        round_pb2.Seat(
+                            balance=common_pb2.Amount(currency_code="EUR", minor_units=1000),
+                            bets=[round_pb2.Bet(stake=eur, blackjack=round_pb2.BlackjackBet())],
+                        )
+                    ],
+                    shoe=engine_service_pb2.Shoe(cards=["AS", "7H", "KD", "9C"]),
+                )
+            )
+            hand = state.blackjack.seats[0].hands[0]
+            settled = client.settle("demo-a1")
+            line = settled.settlement.lines[0]
+            console.print(
+                f"example A1: {' '.join(hand.cards)} against {' '.join(state.blackjack.dealer.cards)} "
+                f"up, stake {line.stake.minor_units}: {line.returned.minor_units} returned"
+            )
+    finally:
+        engine.terminate()
+        engine.wait(timeout=10)
+    console.print(f"demo engine stopped (exit code {engine.returncode})")
+
+
+def certify(launch: list[str], *extra: str) -> int:
+    """Run ``croupier certify --launch`` on an engine; its exit code."""
+    command = [*CROUPIER, "certify", "--launch", shlex.join(launch), "--certify", *extra]
+    _say(["croupier", *command[len(CROUPIER) :]])
+    return subprocess.run(command, check=False).returncode  # noqa: S603 - our own command
+
+
+def main() -> int:
+    """The three steps; 0 if the demo engine certifies and the mutant fails."""
+    started = time.monotonic()
+    console.print(Rule("1. the demo engine, a vendor's engine on the adapter kit"))
+    start_and_play()
+    console.print(Rule("2. certify it against the shipped corpus"))
+    engine_code = certify(ENGINE)
+    console.print(Rule(f"3. certify a mutant: the demo engine with one bug ({MUTANT})"))
+    mutant_code = certify([sys.executable, "-m", "clients.mutants", MUTANT], "--show", "3")
+    caught = engine_code == 0 and mutant_code == 1
+    console.print(Rule())
+    verdict = (
+        "[bold green]demo engine conformant; the mutant is caught (exit 1, as it should)[/]"
+        if caught
+        else f"[bold red]unexpected: demo engine exit {engine_code}, mutant exit {mutant_code}[/]"
+    )
+    console.print(f"{verdict} in {time.monotonic() - started:.0f} s")
+    return 0 if caught else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""The rule bugs of the mutant zoo: each class is the demo engine with one method gone wrong.
+
+A bug that is a house-rule setting gone wrong needs no class: the registry builds it with
+``variant(profile, **changes)``. The classes here change one small method of the demo
+engine's dealers, the way a vendor's bug would: an off-by-one in a drawing rule, a constant
+that holds one rank too many, a payout computed on the wrong amount.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from clients.demo_engine import BaccaratRules, BlackjackRules, DemoEngine, RouletteRules
+from clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
+from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
+from clients.demo_engine.roulette import Shape, layout
+
+# --- blackjack ------------------------------------------------------------------------------
+
+
+class NaturalPushesAny21(DemoEngine):
+    """Settles a player blackjack by the dealer's total: any dealer 21 pushes it."""
+
+    def hand_returns(self, game: BlackjackRound, box: Box, index: int, hand: Hand) -> int:
+        """A blackjack against a dealer total of 21, however many cards, gets its stake back."""
+        if (
+            hand.status == "blackjack"
+            and not hand.even_money
+            and self.hand_value(game.dealer).total == 21
+        ):
+            return hand.stake
+        return super().hand_returns(game, box, index, hand)
+
+
+class Any21PushesDealerBlackjack(DemoEngine):
+    """Compares totals before checking for a dealer blackjack: a three-card 21 pushes it."""
+
+    def hand_returns(self, game: BlackjackRound, box: Box, index: int, hand: Hand) -> int:
+        """A live 21 against a dealer blackjack gets its stake back."""
+        if (
+            hand.status == "stood"
+            and self.hand_value(hand.cards).total == 21
+            and self.is_blackjack(game.dealer[:2])
+        ):
+            return hand.stake
+        return super().hand_returns(game, box, index, hand)
+
+
+class SplitAces21IsBlackjack(DemoEngine):
+    """Settles a hand as a blackjack by its cards, not by its status: a split ace and a ten too."""
+
+    def hand_returns(self, game: BlackjackRound, box: Box, index: int, hand: Hand) -> int:
+        """A two-card 21 on a split hand is paid 3:2, or pushes a dealer blackjack."""
+        if hand.from_split and self.is_blackjack(hand.cards):
+            if self.is_blackjack(game.dealer[:2]):
+                return hand.stake
+            return self.win(hand.stake, game.rules.blackjack_payout)
+        return super().hand_returns(game, box, index, hand)
+
+
+class AcesDropOnce(DemoEngine):
+    """Counts every ace 11, then takes 10 off once if the hand is over 21 (A-A-K is 22)."""
+
+    def hand_value(self, cards: Sequence[str]) -> HandValue:
+        """Aces 11; over 21, one ace (only one) drops to 1."""
+        aces = sum(rank(card) == "A" for card in cards)
+        total = sum(
+            11 if rank(card) == "A" else 10 if rank(card) in TEN_VALUED else int(rank(card))
+            for card in cards
+        )
+        if total > 21 and aces:
+            return HandValue(total - 10, soft=aces > 1)
+        return HandValue(total, soft=aces > 0)
+
+
+class TenIsAPicture(DemoEngine):
+    """Under a pictures-may-split house rule, counts the ten as a picture (10-J splits)."""
+
+    def is_pair(self, rules: BlackjackRules, first: str, second: str) -> bool:
+        """Any two ten-valued cards are a pair where different pictures are."""
+        if rules.pair_rule == "same-rank-or-pictures":
+            return rank(first) == rank(second) or (
+                rank(first) in TEN_VALUED and rank(second) in TEN_VALUED
+            )
+        return super().is_pair(rules, first, second)
+
+
+class SurrenderRefundsAll(DemoEngine):
+    """Gives a surrendered hand its whole stake back."""
+
+    def surrender_refund(self, stake: int) -> int:
+        """The whole stake, not half."""
+        return stake
+
+
+class SurrenderAfterSplit(DemoEngine):
+    """Offers surrender on any two-card hand, split hands included."""
+
+    def can_surrender(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
+        """Where the house offers surrender: every two-card hand."""
+        del box
+        return game.rules.surrender and len(hand.cards) == 2
+
+
+class HoleCardFirst(DemoEngine):
+    """Deals the dealer's hole card straight after the up card, before the seats' second cards."""
+
+    def deal_initial(self, game: BlackjackRound) -> None:
+        """A card to each seat, the up card, the hole card, then a second card to each seat."""
+        for box in game.boxes:
+            box.hands[0].cards.append(game.shoe.draw())
+        game.dealer.append(game.shoe.draw())
+        game.dealer.append(game.shoe.draw())
+        for box in game.boxes:
+            box.hands[0].cards.append(game.shoe.draw())
+
+
+class SplitDealsBothAtOnce(DemoEngine):
+    """Gives both split hands their second card at the split, not each as it starts."""
+
+    def split_pair(self, game: BlackjackRound, seat: int, index: int) -> None:
+        """Split, then a second card to the first hand and at once one to the second."""
+        super().split_pair(game, seat, index)
+        self.start_split_hand(game, seat, index)
+        self.start_split_hand(game, seat, index + 1)
+
+
+class SplitIgnoresFunds(DemoEngine):
+    """Offers a split without checking that the seat can cover the second stake."""
+
+    def can_split(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
+        """A pair, once, after insurance where the house allows it: the funds check is missing."""
+        rules = game.rules
+        return (
+            len(hand.cards) == 2
+            and len(box.hands) < rules.max_hands
+            and self.is_pair(rules, hand.cards[0], hand.cards[1])
+            and (rules.split_after_insurance or box.insurance == 0)
+        )
+
+
+class DoubleIgnoresFunds(DemoEngine):
+    """Offers a double without checking that the seat can cover the extra stake."""
+
+    def can_double(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
+        """Any first two cards, by the house's split and insurance rules: the funds check is missing."""
+        rules = game.rules
+        return (
+            len(hand.cards) == 2
+            and not hand.doubled
+            and (rules.double_after_split or not hand.from_split)
+            and (rules.double_after_insurance or box.insurance == 0)
+        )
+
+
+class DealerAlwaysPlays(DemoEngine):
+    """Plays the dealer's hand out whenever the hole card is turned, even if every hand is bust."""
+
+    def dealer_needed(self, game: BlackjackRound) -> bool:
+        """Some hand stood, or went bust (a bust hand does not need the dealer: the bug)."""
+        return any(hand.status in ("stood", "bust") for box in game.boxes for hand in box.hands)
+
+
+class RoundsUp(DemoEngine):
+    """Rounds a fractional payout up, in the player's favour."""
+
+    def round_money(self, exact: Fraction) -> int:
+        """Up to the next minor unit."""
+        return math.ceil(exact)
+
+
+# --- baccarat -------------------------------------------------------------------------------
+
+
+class CommissionOnReturn(DemoEngine):
+    """Takes the 5% banker commission off the whole amount returned (stake and win): 190, not 195."""
+
+    def banker_returns(self, rules: BaccaratRules, stake: int) -> int:
+        """The gross return, stake and 1:1 win, less 5% of it."""
+        gross = stake + stake * rules.banker_payout
+        return self.round_money(gross * (1 - rules.banker_commission))
+
+
+class CommissionOnTie(DemoEngine):
+    """Charges the banker commission on a banker bet that pushes on a tie: 95 back, not 100."""
+
+    def bet_returns(self, rules: BaccaratRules, kind: str, stake: int, outcome: str) -> int:
+        """A tie gives the banker bet its stake back less 5%."""
+        returned = super().bet_returns(rules, kind, stake, outcome)
+        if kind == "banker" and outcome == "tie" and returned:
+            return self.round_money(stake * (1 - rules.banker_commission))
+        return returned
+
+
+class TenCountsTen(DemoEngine):
+    """Reads a ten or a picture as the player's third card as 10 in the tableau, not 0."""
+
+    def tableau_value(self, card: str) -> int:
+        """Ten-valued cards read 10 (the card's blackjack value)."""
+        return 10 if rank(card) in TEN_VALUED else super().tableau_value(card)
+
+
+class BankerNaturalIgnored(DemoEngine):
+    """Stops the coup on a player natural only: a banker natural does not stop the player's draw."""
+
+    def play_coup(self, rules: BaccaratRules, shoe: Shoe) -> tuple[list[str], list[str]]:
+        """Player, banker, player, banker; the naturals check looks at the player's hand alone."""
+        player, banker = [shoe.draw()], [shoe.draw()]
+        player.append(shoe.draw())
+        banker.append(shoe.draw())
+        player_total, banker_total = self.coup_total(player), self.coup_total(banker)
+        if self.is_natural(player_total):
+            return player, banker
+        third = None
+        if self.player_draws(player_total):
+            third = shoe.draw()
+            player.append(third)
+        if self.banker_draws(rules, banker_total, third):
+            banker.append(shoe.draw())
+        return player, banker
+
+
+# --- roulette -------------------------------------------------------------------------------
+
+
+class AnySplit(DemoEngine):
+    """Accepts any two pockets as a split, adjacent or not (1-5 is taken)."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """Splits are not checked against the layout."""
+        return kind == "split" or super().is_shape(rules, kind, cover)
+
+
+class NoZeroThreeSplit(DemoEngine):
+    """Builds the European zero splits as 0-1 and 0-2 only, like the American layout: 0-3 is refused."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """The 0-3 split is missing from the layout."""
+        if rules.wheel == "european" and kind == "split" and cover == frozenset({"0", "3"}):
+            return False
+        return cover in layout(rules.wheel)[kind]

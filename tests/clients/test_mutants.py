@@ -1,0 +1,94 @@
+"""The mutant zoo: every mutant is a one-bug demo engine, and the shipped corpus kills each one
+with the clause that bug breaks.
+
+One run of the zoo (the same as ``make mutants``) is shared by the per-mutant tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from clients.demo_engine import HOUSE_RULES, DemoEngine
+from clients.demo_engine.engine import game_of
+from clients.mutants import MUTANTS
+from clients.mutants.zoo import Verdict, run_zoo, split_corpus, verdict_table
+from conformance.runner import BAD
+from conformance.vectors import load_corpus
+from oracle.clauses import BY_ID
+
+KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> dict[str, Verdict]:
+    """Every mutant certified against the shipped corpus, once."""
+    return {v.mutant.name: v for v in asyncio.run(run_zoo(list(MUTANTS.values())))}
+
+
+def test_the_zoo_holds_thirty_named_one_line_mutants() -> None:
+    assert len(MUTANTS) >= 30
+    for name, mutant in MUTANTS.items():
+        assert mutant.name == name
+        assert KEBAB.fullmatch(name), name
+        assert mutant.description.endswith("."), name
+        assert "\n" not in mutant.description, name
+        assert mutant.profile in HOUSE_RULES, name
+        # The clause exists and belongs to the game of the profile it targets.
+        assert BY_ID[mutant.clause].game.value == game_of(HOUSE_RULES[mutant.profile]), name
+        assert isinstance(mutant.factory(), DemoEngine), name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_each_mutant_is_killed_with_its_clause(name: str, verdicts: dict[str, Verdict]) -> None:
+    verdict = verdicts[name]
+    mutant = MUTANTS[name]
+    assert not verdict.error, verdict.error
+    assert verdict.first is not None, f"{name} survived the shipped corpus"
+    first = verdict.first
+    assert first.outcome in BAD
+    assert first.clause == mutant.clause, (first.vector_id, first.step, first.path)
+    assert first.profile_id == mutant.profile, first.vector_id
+    # The hand-written vectors kill every mutant: the campaigns are the safety net.
+    assert verdict.stage == "hand-written", first.vector_id
+
+
+def test_a_survivor_is_reported() -> None:
+    # The American top line is never bet in baccarat: on those vectors the mutant survives.
+    hand, _ = split_corpus(load_corpus())
+    baccarat = [v for v in hand if v.vector.profile_id == "baccarat-c"]
+    mutant = MUTANTS["top-line-pays-8-1"]
+    (verdict,) = asyncio.run(run_zoo([mutant], corpus=baccarat))
+    assert (verdict.killed, verdict.clause_matches, verdict.ok) == (False, False, False)
+    console = Console(width=200, record=True)
+    console.print(verdict_table([verdict]))
+    text = console.export_text()
+    assert "top-line-pays-8-1" in text
+    assert "SURVIVED" in text
+
+
+def test_the_command_line_lists_and_refuses() -> None:
+    listed = subprocess.run(
+        [sys.executable, "-m", "clients.mutants", "--list"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert listed.returncode == 0
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == list(MUTANTS)
+    unknown = subprocess.run(
+        [sys.executable, "-m", "clients.mutants", "no-such-bug"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert unknown.returncode == 2
+    assert "no mutant 'no-such-bug'" in unknown.stderr
