@@ -135,16 +135,21 @@ class DealRequest(_message.Message):
     SHOE_FIELD_NUMBER: _builtins.int
     SPIN_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
-    """A client-chosen id, unique among the engine's rounds (else ROUND_EXISTS)."""
+    """A client-chosen id, unique among the engine's rounds (else ROUND_EXISTS): 1 to 128
+    characters from A-Z, a-z, 0-9 and "._:/-" (else INVALID_ROUND). Ids are never reused, even
+    after the round is settled or expires.
+    """
     profile_id: _builtins.str
     """The rule profile, such as "blackjack-c" (else UNKNOWN_PROFILE)."""
     table_id: _builtins.str
-    """The table; roulette history spans the rounds of one table, in the order they are dealt."""
+    """The table, with the same syntax as round_id. Roulette history spans the rounds of one table
+    under one profile, in the order they are dealt.
+    """
     currency_code: _builtins.str
     """The ISO 4217 code of every amount in the round."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[_round_pb2.Seat]:
-        """One or more seats, in dealing order."""
+        """One to 16 seats, in dealing order; each seat takes at most 64 bets (else INVALID_ROUND)."""
 
     @_builtins.property
     def shoe(self) -> Global___Shoe:

@@ -564,7 +564,13 @@ Global___BlackjackSeat: _TypeAlias = BlackjackSeat  # noqa: Y015
 
 @_typing.final
 class BlackjackDealer(_message.Message):
-    """The dealer's cards as a player sees them."""
+    """The dealer's cards as a player sees them.
+
+    The hole card is turned when a peek finds a dealer blackjack, when a player blackjack that
+    waited for the peek is settled, and after the last hand has played, unless every hand was
+    already paid (even money, or a blackjack paid at once against a 2 to 9). The dealer then
+    draws only while some hand waits for the dealer's total (BJ.dealer-needed).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
