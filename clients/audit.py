@@ -9,6 +9,7 @@ reordering or altering a record breaks the chain.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 from collections.abc import Iterator
@@ -90,11 +91,28 @@ class Entry:
     error: str = ""
 
 
+#: Bytes that never occur in text: control characters other than tab, line feed, carriage return.
+_NOT_TEXT = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D} | {0x7F}
+#: Longest record a binary log may hold; a longer length prefix is garbage, not a record.
+MAX_RECORD_BYTES = 64 << 20
+
+
 def detect_format(path: Path) -> str:
-    """``jsonl`` if the log starts with ``{`` (after blanks), else ``binary``."""
+    """``jsonl`` if the log starts as text (UTF-8, no control characters), else ``binary``.
+
+    A binary log's length prefix is never valid UTF-8 for a record of 128 bytes or more, and
+    its protobuf tags and short lengths are control bytes; a text file that is not JSON is read
+    as lines, each one malformed, not as binary.
+    """
     with path.open("rb") as handle:
-        head = handle.read(64).lstrip()
-    return "jsonl" if head.startswith(b"{") or not head else "binary"
+        head = handle.read(64)
+    if _NOT_TEXT.intersection(head):
+        return "binary"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "binary"
+    return "jsonl"
 
 
 def read_log(path: Path, fmt: str | None = None) -> Iterator[Entry]:
@@ -146,11 +164,18 @@ def _read_binary(path: Path) -> Iterator[Entry]:
                 shift += 7
                 more = handle.read(1)
                 if not more or shift > 63:
-                    yield Entry(
-                        number=number, offset=start, record=None, error="truncated length prefix"
-                    )
+                    error = "truncated length prefix" if not more else "overlong length prefix"
+                    yield Entry(number=number, offset=start, record=None, error=error)
                     return
                 byte = more[0]
+            if length > MAX_RECORD_BYTES:
+                yield Entry(
+                    number=number,
+                    offset=start,
+                    record=None,
+                    error=f"implausible length prefix: {length} bytes (at most {MAX_RECORD_BYTES})",
+                )
+                return
             data = handle.read(length)
             if len(data) < length:
                 yield Entry(

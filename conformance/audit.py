@@ -191,58 +191,124 @@ class Totals:
             money["difference"] += result.paid - result.expected_paid
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Held:
+    """A record whose link matches no record read so far, held back for one record."""
+
+    problem: ChainProblem
+    carried: bytes
+    before: bytes | None
+    own: bytes
+
+
 class _Chain:
-    """Checks each record's link to the one before, in a bounded window."""
+    """Checks each record's link to the one before, in a bounded window.
+
+    A record whose link matches no record read so far is held back for one record: if the
+    next record is the one it links to, the two were swapped, and both are reported as
+    reordered (the record after them, which links to the first of them, is in its place).
+    """
 
     def __init__(self) -> None:
         self.previous: bytes | None = None
         self.recent: OrderedDict[bytes, int] = OrderedDict()
         self.started = False
+        self.held: _Held | None = None
 
-    def check(self, number: int, record: round_pb2.RoundRecord) -> ChainProblem | None:
-        carried = bytes(record.previous_record_sha256)
-        problem = None
+    def _classify(
+        self, number: int, record: round_pb2.RoundRecord, carried: bytes, expected: bytes | None
+    ) -> tuple[ChainProblem | None, bool]:
+        """The record's problem, if any, and whether its link matches no record read so far."""
         if not self.started:
-            if carried:
-                problem = ChainProblem(
-                    record=number,
-                    round_id=record.round_id,
-                    kind="missing",
-                    message="the first record links to a previous one: the log does not start at its beginning",
-                )
-        elif not carried:
-            problem = ChainProblem(
+            if not carried:
+                return None, False
+            return ChainProblem(
+                record=number,
+                round_id=record.round_id,
+                kind="missing",
+                message="the first record links to a previous one: the log does not start at its beginning",
+            ), False
+        if not carried:
+            return ChainProblem(
                 record=number,
                 round_id=record.round_id,
                 kind="broken",
                 message="the record carries no link",
-            )
-        elif carried != self.previous:
-            earlier = self.recent.get(carried)
-            if earlier is not None:
-                problem = ChainProblem(
-                    record=number,
-                    round_id=record.round_id,
+            ), False
+        if carried == expected:
+            return None, False
+        earlier = self.recent.get(carried)
+        if earlier is not None:
+            return ChainProblem(
+                record=number,
+                round_id=record.round_id,
+                kind="reordered",
+                message=f"the record follows record {earlier} in the chain, not the record before it",
+            ), False
+        return ChainProblem(
+            record=number,
+            round_id=record.round_id,
+            kind="broken",
+            message=(
+                "the link matches no record read so far: a record before it is missing, "
+                "out of order, or the record before it was altered"
+            ),
+        ), True
+
+    def check(self, number: int, record: round_pb2.RoundRecord) -> list[ChainProblem]:
+        """The problems known once this record is read (a held record's may come with it)."""
+        carried = bytes(record.previous_record_sha256)
+        own = link(record)
+        problems: list[ChainProblem] = []
+        held, self.held = self.held, None
+        if held is not None and own == held.carried:
+            # The held record links to this one: the two are swapped.
+            problems.append(
+                ChainProblem(
+                    record=held.problem.record,
+                    round_id=held.problem.round_id,
                     kind="reordered",
-                    message=f"the record follows record {earlier} in the chain, not the record before it",
+                    message=f"swapped with record {number}: the record follows record {number} in the chain",
+                )
+            )
+            if carried == held.before:
+                problems.append(
+                    ChainProblem(
+                        record=number,
+                        round_id=record.round_id,
+                        kind="reordered",
+                        message=(
+                            f"swapped with record {held.problem.record}: the record comes before "
+                            f"record {held.problem.record} in the chain"
+                        ),
+                    )
                 )
             else:
-                problem = ChainProblem(
-                    record=number,
-                    round_id=record.round_id,
-                    kind="broken",
-                    message=(
-                        "the link matches no record read so far: a record before it is missing, "
-                        "out of order, or the record before it was altered"
-                    ),
-                )
+                problem, _ = self._classify(number, record, carried, held.before)
+                if problem is not None:
+                    problems.append(problem)
+            # The chain runs on from the held record, which follows this one.
+            tail = held.own
+        else:
+            if held is not None:
+                problems.append(held.problem)
+            problem, unknown = self._classify(number, record, carried, self.previous)
+            if problem is not None and unknown:
+                self.held = _Held(problem=problem, carried=carried, before=self.previous, own=own)
+            elif problem is not None:
+                problems.append(problem)
+            tail = own
         self.started = True
-        own = link(record)
-        self.previous = own
+        self.previous = tail
         self.recent[own] = number
         while len(self.recent) > LINK_WINDOW:
             self.recent.popitem(last=False)
-        return problem
+        return problems
+
+    def finish(self) -> list[ChainProblem]:
+        """The problem of a record still held at the end of the log."""
+        held, self.held = self.held, None
+        return [held.problem] if held is not None else []
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,18 +357,23 @@ def _shards(
     shard_size: int,
     chain: _Chain,
     chain_spool: _Spool,
-    malformed_spool: _Spool,
     board_length: Callable[[str], int | None],
     counter: list[int],
-) -> Iterator[list[tuple[int, bytes, tuple[int, ...] | None]]]:
+) -> Iterator[tuple[list[tuple[int, bytes, tuple[int, ...] | None]], list[dict[str, Any]]]]:
+    """Shards of records to replay, each with the entries before its end that could not be read.
+
+    The unreadable entries travel with their shard, so that the report lists malformed
+    records in log order whatever the number of workers and the shard size.
+    """
     boards: dict[str, deque[int]] = {}
     shard: list[tuple[int, bytes, tuple[int, ...] | None]] = []
+    unreadable: list[dict[str, Any]] = []
     number = 0
     for entry in entries:
         number += 1
         counter[0] = number
         if entry.record is None:
-            malformed_spool.add(
+            unreadable.append(
                 {
                     "record": number,
                     "line": entry.number,
@@ -312,16 +383,8 @@ def _shards(
             )
             continue
         record = entry.record
-        problem = chain.check(number, record)
-        if problem is not None:
-            chain_spool.add(
-                {
-                    "record": problem.record,
-                    "round_id": problem.round_id,
-                    "kind": problem.kind,
-                    "message": problem.message,
-                }
-            )
+        for problem in chain.check(number, record):
+            _spool_chain(chain_spool, problem)
         board: tuple[int, ...] | None = None
         length = board_length(record.profile_id) if record.pocket else None
         if length is not None:
@@ -340,11 +403,28 @@ def _shards(
             if len(boards) > 100_000:
                 boards.pop(next(iter(boards)))
         shard.append((number, record.SerializeToString(deterministic=True), board))
-        if len(shard) >= shard_size:
-            yield shard
-            shard = []
-    if shard:
-        yield shard
+        if len(shard) + len(unreadable) >= shard_size:
+            yield shard, unreadable
+            shard, unreadable = [], []
+    for problem in chain.finish():
+        _spool_chain(chain_spool, problem)
+    if shard or unreadable:
+        yield shard, unreadable
+
+
+def _spool_chain(spool: _Spool, problem: ChainProblem) -> None:
+    spool.add(
+        {
+            "record": problem.record,
+            "round_id": problem.round_id,
+            "kind": problem.kind,
+            "message": problem.message,
+        }
+    )
+
+
+def _record_number(item: RecordResult | dict[str, Any]) -> int:
+    return int(item["record"]) if isinstance(item, dict) else item.record
 
 
 def _board_length(lab_files: Sequence[str]) -> Callable[[str], int | None]:
@@ -426,10 +506,16 @@ def audit_log(
     records = 0
     entries_read = [0]
 
-    def collect(future: Any) -> None:
+    def collect(future: Any, unreadable: list[dict[str, Any]]) -> None:
         nonlocal records
         results: list[RecordResult] = future.result()
-        for result in results:
+        # Both lists are in log order; merged, the report lists everything in log order.
+        merged: list[RecordResult | dict[str, Any]] = [*results, *unreadable]
+        merged.sort(key=_record_number)
+        for result in merged:
+            if isinstance(result, dict):
+                malformed_spool.add(result)
+                continue
             records += 1
             if result.malformed:
                 malformed_spool.add(
@@ -459,7 +545,7 @@ def audit_log(
                         f"expected {finding.expected}, got {finding.actual}"
                     )
         if progress is not None:
-            progress(len(results))
+            progress(len(results) + len(unreadable))
 
     try:
         entries = read_log(path, fmt)
@@ -468,16 +554,15 @@ def audit_log(
             shard_size=shard_size,
             chain=chain,
             chain_spool=chain_spool,
-            malformed_spool=malformed_spool,
             board_length=_board_length(lab_files),
             counter=entries_read,
         )
-        for shard in shards:
-            pending.append(executor.submit(shard, lab_files))
+        for shard, unreadable in shards:
+            pending.append((executor.submit(shard, lab_files), unreadable))
             while len(pending) >= executor.in_flight:
-                collect(pending.popleft())
+                collect(*pending.popleft())
         while pending:
-            collect(pending.popleft())
+            collect(*pending.popleft())
     finally:
         executor.close()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 from croupier.conformance.v1 import vector_pb2
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -61,7 +62,7 @@ DEFAULT_TIMEOUT = 10.0
 
 
 def _fail(message: str, code: int = 2) -> None:
-    errors.print(f"[bold red]error:[/] {message}")
+    errors.print(f"[bold red]error:[/] {escape(message)}")
     sys.exit(code)
 
 
@@ -736,7 +737,7 @@ def _print_audit(summary: AuditSummary) -> None:
         table.add_column(column, justify="right")
     for currency, money in summary.report["totals"].items():
         table.add_row(
-            currency,
+            escape(currency),
             str(money["staked"]),
             str(money["paid"]),
             str(money["expected_paid"]),
@@ -744,11 +745,13 @@ def _print_audit(summary: AuditSummary) -> None:
         )
     console.print(table)
     profiles = ", ".join(f"{k}: {v}" for k, v in summary.report["profiles"].items())
+    # Ids and values come from the log: printed as they are, never read as markup.
     console.print(
-        f"{summary.records} records, {summary.report['rounds']} rounds replayed ({profiles})"
+        f"{summary.records} records, {summary.report['rounds']} rounds replayed ({profiles})",
+        markup=False,
     )
     for line in summary.first:
-        console.print(f"[red]{line}[/]")
+        console.print(f"[red]{escape(line)}[/]")
     verdict = "clean" if summary.clean else "NOT clean"
     style = "bold green" if summary.clean else "bold red"
     console.print(
@@ -776,7 +779,8 @@ def audit_recall(log: Path, table_id: str, last: int, log_format: str | None) ->
     if not rounds:
         _fail(f"no round of table {table_id!r} in {log}", code=1)
     for record in rounds:
-        console.print(describe_record(record))
+        # As recorded: no markup, no highlighting, no wrapping when piped to a file.
+        console.print(describe_record(record), markup=False, highlight=False, soft_wrap=True)
 
 
 if __name__ == "__main__":

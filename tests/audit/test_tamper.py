@@ -1,0 +1,324 @@
+"""The clean log tampered once in each way: every tamper is pinpointed exactly.
+
+JSON logs are tampered as text, the way someone would edit the file; binary logs by
+rewriting records. Nothing is relinked: a tampered log keeps the links it had.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from croupier.v1 import round_pb2
+
+from tests.audit.support import (
+    AuditLogs,
+    PlayedRound,
+    dump_line,
+    only,
+    read_lines,
+    units,
+    varint,
+    verify,
+    write_binary,
+    write_lines,
+)
+
+FIELDS = ("record", "round_id", "clause", "path", "expected", "actual")
+
+
+@pytest.fixture(scope="module")
+def json_lines(audit_logs: AuditLogs) -> list[bytes]:
+    """The JSON log's lines."""
+    return read_lines(audit_logs.jsonl)
+
+
+def _find(
+    lines: list[bytes], start: int, wanted: Callable[[dict[str, Any]], bool]
+) -> tuple[int, dict[str, Any]]:
+    for index in range(start, len(lines)):
+        record = json.loads(lines[index])
+        if wanted(record):
+            return index, record
+    raise AssertionError("no record fits")
+
+
+def _parsed(data: bytes) -> round_pb2.RoundRecord:
+    record = round_pb2.RoundRecord()
+    record.ParseFromString(data)
+    return record
+
+
+def _totals(rounds: list[PlayedRound] | tuple[PlayedRound, ...], paid_extra: int = 0) -> dict:
+    staked = sum(r.staked for r in rounds)
+    paid = sum(r.returned for r in rounds)
+    return {
+        "EUR": {
+            "staked": staked,
+            "paid": paid + paid_extra,
+            "expected_paid": paid,
+            "difference": paid_extra,
+        }
+    }
+
+
+def _no_replay_problem(report: dict[str, Any]) -> None:
+    assert report["discrepancies"] == []
+    assert report["malformed"] == []
+    assert report["unreplayable"] == 0
+
+
+def test_a_payout_one_minor_unit_over(
+    audit_logs: AuditLogs, json_lines: list[bytes], tmp_path: Path
+) -> None:
+    def player_won(record: dict[str, Any]) -> bool:
+        return record["profileId"] == "baccarat-b" and any(
+            line["bet"] == "player" and units(line.get("returned")) > 0
+            for line in record["settlement"]["lines"]
+        )
+
+    index, record = _find(json_lines, 4200, player_won)
+    lines = record["settlement"]["lines"]
+    at = next(i for i, line in enumerate(lines) if line["bet"] == "player")
+    paid = units(lines[at]["returned"])
+    lines[at]["returned"]["minorUnits"] = str(paid + 1)
+    tampered = list(json_lines)
+    tampered[index] = dump_line(record)
+    log = write_lines(tmp_path / "payout.jsonl", tampered)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    number, round_id = index + 1, record["roundId"]
+    path = f"settlement.lines[{at}].returned.minor_units"
+    assert result.exit_code == 1, result.output
+    finding = only(report["discrepancies"])
+    assert {k: finding[k] for k in FIELDS} == {
+        "record": number,
+        "round_id": round_id,
+        "clause": "BAC.pay-player",
+        "path": path,
+        "expected": str(paid),
+        "actual": str(paid + 1),
+    }
+    # The record's bytes changed, so the next record's link to it breaks.
+    broken = only(report["chain_problems"])
+    following = audit_logs.rounds[index + 1].round_id
+    assert (broken["record"], broken["round_id"], broken["kind"]) == (
+        number + 1,
+        following,
+        "broken",
+    )
+    assert report["malformed"] == []
+    assert report["totals"] == _totals(audit_logs.rounds, paid_extra=1)
+    assert (
+        f"record {number} ({round_id}): BAC.pay-player {path}: expected {paid}, got {paid + 1}"
+        in result.output
+    )
+    assert (
+        "audit: NOT clean: 1 discrepancies, 0 malformed records, 1 chain problems" in result.output
+    )
+
+
+def test_a_card_changed_for_one_of_the_same_value(
+    audit_logs: AuditLogs, json_lines: list[bytes], tmp_path: Path
+) -> None:
+    """The settlement stands; the recorded final state no longer matches the cards."""
+
+    def natural(record: dict[str, Any]) -> bool:
+        table = record["finalState"].get("baccarat", {})
+        return (
+            record["profileId"] == "baccarat-c"
+            and len(table["playerCards"]) == len(table["bankerCards"]) == 2
+            and max(table.get("playerTotal", 0), table.get("bankerTotal", 0)) >= 8
+        )
+
+    index, record = _find(json_lines, 6000, natural)
+    old = record["cardsDealt"][0]
+    new = old[0] + ("S" if old[1] != "S" else "H")
+    record["cardsDealt"][0] = new
+    tampered = list(json_lines)
+    tampered[index] = dump_line(record)
+    log = write_lines(tmp_path / "card.jsonl", tampered)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    number = index + 1
+    shown = record["finalState"]["baccarat"]["playerCards"]
+    assert shown[0] == old
+    assert result.exit_code == 1, result.output
+    finding = only(report["discrepancies"])
+    assert {k: finding[k] for k in FIELDS} == {
+        "record": number,
+        "round_id": record["roundId"],
+        "clause": "BAC.natural",
+        "path": "final_state.baccarat.player_cards",
+        "expected": "[" + ", ".join([new, *shown[1:]]) + "]",
+        "actual": "[" + ", ".join(shown) + "]",
+    }
+    broken = only(report["chain_problems"])
+    following = audit_logs.rounds[index + 1].round_id
+    assert (broken["record"], broken["round_id"], broken["kind"]) == (
+        number + 1,
+        following,
+        "broken",
+    )
+    assert report["totals"] == _totals(audit_logs.rounds)
+
+
+def test_a_card_changed_for_another_value(
+    audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
+) -> None:
+    index = next(
+        i
+        for i in range(6000, len(binary_records))
+        if _parsed(binary_records[i]).profile_id == "blackjack-c"
+    )
+    record = _parsed(binary_records[index])
+    card = record.cards_dealt[0]
+    record.cards_dealt[0] = ("2" if card[0] != "2" else "9") + card[1]
+    tampered = list(binary_records)
+    tampered[index] = record.SerializeToString(deterministic=True)
+    log = write_binary(tmp_path / "card.bin", tampered)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    number = index + 1
+    assert result.exit_code == 1, result.output
+    assert report["discrepancies"], "a card of another value changes the round"
+    for finding in report["discrepancies"]:
+        assert (finding["record"], finding["round_id"]) == (number, record.round_id)
+        assert finding["path"].startswith(
+            ("settlement.", "final_state.", "decisions[", "cards_dealt")
+        )
+        assert finding["clause"]
+        assert finding["expected"] != finding["actual"]
+    broken = only(report["chain_problems"])
+    following = audit_logs.rounds[index + 1].round_id
+    assert (broken["record"], broken["round_id"], broken["kind"]) == (
+        number + 1,
+        following,
+        "broken",
+    )
+    assert report["malformed"] == []
+
+
+def test_a_record_deleted(
+    audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
+) -> None:
+    index = 7002
+    gone = audit_logs.rounds[index]
+    assert gone.profile_id == "baccarat-b"
+    log = write_binary(
+        tmp_path / "deleted.bin", binary_records[:index] + binary_records[index + 1 :]
+    )
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    assert result.exit_code == 1, result.output
+    # Exactly one problem, at the record after the gap; every record still replays clean.
+    broken = only(report["chain_problems"])
+    after = audit_logs.rounds[index + 1].round_id
+    assert (broken["record"], broken["round_id"], broken["kind"]) == (index + 1, after, "broken")
+    assert "missing" in broken["message"]
+    _no_replay_problem(report)
+    assert report["records"] == report["rounds"] == len(audit_logs.rounds) - 1
+    assert report["profiles"]["baccarat-b"] == 1439
+    rest = audit_logs.rounds[:index] + audit_logs.rounds[index + 1 :]
+    assert report["totals"] == _totals(rest)
+
+
+def test_two_adjacent_records_swapped(
+    audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
+) -> None:
+    index = 8000
+    first, second = audit_logs.rounds[index], audit_logs.rounds[index + 1]
+    assert first.table_id != second.table_id
+    tampered = list(binary_records)
+    tampered[index], tampered[index + 1] = tampered[index + 1], tampered[index]
+    log = write_binary(tmp_path / "swapped.bin", tampered)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    assert result.exit_code == 1, result.output
+    assert [(p["record"], p["round_id"], p["kind"]) for p in report["chain_problems"]] == [
+        (index + 1, second.round_id, "reordered"),
+        (index + 2, first.round_id, "reordered"),
+    ]
+    assert f"swapped with record {index + 2}" in report["chain_problems"][0]["message"]
+    assert f"swapped with record {index + 1}" in report["chain_problems"][1]["message"]
+    _no_replay_problem(report)
+    assert report["rounds"] == len(audit_logs.rounds)
+    assert report["totals"] == _totals(audit_logs.rounds)
+
+
+def test_a_truncated_last_line(
+    audit_logs: AuditLogs, json_lines: list[bytes], tmp_path: Path
+) -> None:
+    tampered = list(json_lines)
+    tampered[-1] = tampered[-1][: len(tampered[-1]) // 2]
+    log = write_lines(tmp_path / "cut.jsonl", tampered)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    count = len(json_lines)
+    assert result.exit_code == 1, result.output
+    bad = only(report["malformed"])
+    assert (bad["record"], bad["line"], bad["offset"]) == (
+        count,
+        count,
+        sum(len(line) for line in json_lines[:-1]),
+    )
+    assert bad["reason"].startswith("truncated last line: ")
+    # Every other record is verified, and clean.
+    assert report["records"] == count
+    assert report["rounds"] == count - 1
+    assert (report["chain_problems"], report["discrepancies"]) == ([], [])
+    assert report["totals"] == _totals(audit_logs.rounds[:-1])
+    assert (
+        "audit: NOT clean: 0 discrepancies, 1 malformed records, 0 chain problems" in result.output
+    )
+
+
+def test_a_truncated_last_binary_record(
+    audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
+) -> None:
+    log = write_binary(tmp_path / "cut.bin", binary_records)
+    size = log.stat().st_size
+    with log.open("r+b") as handle:
+        handle.truncate(size - 100)
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    count, last = len(binary_records), len(binary_records[-1])
+    assert result.exit_code == 1, result.output
+    bad = only(report["malformed"])
+    assert (bad["record"], bad["offset"]) == (count, size - last - len(varint(last)))
+    assert bad["reason"] == f"truncated record: {last - 100} of {last} bytes"
+    assert report["rounds"] == count - 1
+    assert (report["chain_problems"], report["discrepancies"]) == ([], [])
+    assert report["totals"] == _totals(audit_logs.rounds[:-1])
+
+
+def test_values_from_the_log_are_printed_as_they_are(
+    binary_records: list[bytes], tmp_path: Path
+) -> None:
+    """The log's text is never read as console markup, which could garble it or crash the CLI."""
+    record = _parsed(binary_records[2])
+    assert record.profile_id == "baccarat-b"
+    shown = record.final_state.baccarat.player_cards
+    real = list(shown)
+    shown[0] = "[/]"
+    log = write_binary(tmp_path / "markup.bin", [record.SerializeToString()])
+
+    result, report = verify(log, tmp_path / "report.json", "--workers", 1)
+
+    assert result.exit_code == 1, (result.output, result.exception)
+    finding = only(report["discrepancies"])
+    assert finding["actual"] == "[" + ", ".join(["[/]", *real[1:]]) + "]"
+    assert (
+        f"record 1 ({record.round_id}): {finding['clause']} final_state.baccarat.player_cards: "
+        f"expected {finding['expected']}, got {finding['actual']}"
+    ) in result.output
