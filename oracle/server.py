@@ -206,9 +206,14 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
         boards: dict[str, Any] = {}
         verdicts = []
         for record in request.records:
-            profile = self._profile(record.profile_id)
-            key = f"{profile.id}/{record.table_id}"
-            result = verify_record(profile, wire.record_from(record), boards.get(key))
+            try:
+                profile = self._profile(record.profile_id)
+                key = f"{profile.id}/{record.table_id}"
+                result = verify_record(profile, wire.record_from(record), boards.get(key))
+            except OracleError as exc:
+                # One malformed record must not cost the batch its other verdicts.
+                verdicts.append(wire.malformed_verdict(record.round_id, exc))
+                continue
             if result.history is not None:
                 boards[key] = result.history
             verdicts.append(wire.verdict(result, record.currency_code))

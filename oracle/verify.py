@@ -197,7 +197,12 @@ def verify_record(
     history = None
     if isinstance(current.game, roulette.RouletteRound):
         history = current.game.history
-        found.extend(_compare_history(profile, board, history, record.history))
+        differences = _compare_history(profile, board, history, record.history)
+        found.extend(differences)
+        if board is None and record.history is not None and not differences:
+            # The earlier spins were unknown; the record's own board, consistent with this spin,
+            # is the best account of them for the table's next round.
+            history = roulette.TableHistory(table_id=history.table_id, results=record.history)
     return Verdict(
         round_id=request.round_id, discrepancies=tuple(found), replayed=current, history=history
     )

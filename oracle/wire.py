@@ -21,6 +21,7 @@ from oracle.errors import (
     InvalidBetLayoutError,
     InvalidCardError,
     InvalidRoundError,
+    OracleError,
 )
 from oracle.profile import Status
 from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
@@ -481,3 +482,21 @@ def verdict(result: Verdict, currency: str) -> oracle_service_pb2.Verdict:
     if result.expected:
         message.expected_settlement.CopyFrom(settlement(result.expected, currency))
     return message
+
+
+def malformed_verdict(round_id: str, error: OracleError) -> oracle_service_pb2.Verdict:
+    """The verdict on a record that cannot be replayed at all: what is wrong, and no settlement."""
+    field = error.metadata.get("field", "")
+    return oracle_service_pb2.Verdict(
+        round_id=round_id,
+        conformant=False,
+        discrepancies=[
+            oracle_service_pb2.Discrepancy(
+                clause="",
+                path=field,
+                expected="a record that can be replayed",
+                actual=error.reason,
+                message=f"malformed record: {error.message}",
+            )
+        ],
+    )

@@ -108,14 +108,6 @@ def test_verify_rounds_gives_the_cli_verdicts(compared: Compared) -> None:
     assert sum(not v.conformant for v in compared.verdicts) >= 4
 
 
-@pytest.mark.xfail(
-    reason=(
-        "oracle/server.py VerifyRounds: when a batch starts in the middle of a roulette table, "
-        "the first round's board is unknown, yet the board carried to the table's next round "
-        "holds that one spin only, so the next round's recorded history is reported as wrong"
-    ),
-    strict=True,
-)
 def test_verify_rounds_carries_boards_that_started_in_an_earlier_batch(compared: Compared) -> None:
     for number in sorted(compared.carried_over()):
         compared.agree(number)

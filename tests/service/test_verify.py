@@ -287,3 +287,27 @@ def test_verify_rounds_takes_1000_records_and_refuses_1001(
         limit="1000",
         size="1001",
     )
+
+
+def test_verify_rounds_gives_a_malformed_record_its_own_verdict(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    good = wire.round_record(played_round("baccarat-d", "mixed"))
+    unknown = round_pb2.RoundRecord()
+    unknown.CopyFrom(good)
+    unknown.profile_id = "no-such-profile"
+    bad_card = round_pb2.RoundRecord()
+    bad_card.CopyFrom(good)
+    bad_card.cards_dealt[0] = "1H"
+    response = oracle_stub.VerifyRounds(
+        oracle_service_pb2.VerifyRoundsRequest(records=[good, unknown, bad_card, good]),
+        timeout=TIMEOUT,
+    )
+    assert [v.conformant for v in response.verdicts] == [True, False, False, True]
+    for verdict, reason in zip(
+        response.verdicts[1:3], ("UNKNOWN_PROFILE", "INVALID_CARD"), strict=True
+    ):
+        assert len(verdict.discrepancies) == 1
+        (only,) = verdict.discrepancies
+        assert (only.clause, only.actual) == ("", reason)
+        assert not verdict.HasField("expected_settlement")

@@ -228,7 +228,7 @@ class Discrepancy(_message.Message):
     ACTUAL_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     clause: _builtins.str
-    """The RULES.md clause that decides the differing value."""
+    """The RULES.md clause that decides the differing value; empty when the record is malformed."""
     path: _builtins.str
     """The field path in the record, such as "settlement.lines[0].returned.minor_units"."""
     expected: _builtins.str
