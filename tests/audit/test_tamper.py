@@ -322,3 +322,28 @@ def test_values_from_the_log_are_printed_as_they_are(
         f"record 1 ({record.round_id}): {finding['clause']} final_state.baccarat.player_cards: "
         f"expected {finding['expected']}, got {finding['actual']}"
     ) in result.output
+
+
+def test_a_log_segment_reports_only_its_missing_beginning(
+    audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
+) -> None:
+    # Cut the log inside a roulette table's run of spins, as log rotation would: the boards of
+    # tables under way are unknown, not empty, so nothing but the missing beginning is wrong.
+    seen: dict[str, int] = {}
+    start = 0
+    for index, played in enumerate(audit_logs.rounds):
+        if played.profile_id.startswith("roulette"):
+            seen[played.table_id] = seen.get(played.table_id, 0) + 1
+            if seen[played.table_id] == 5:
+                start = index
+                break
+    assert start > 0
+    log = write_binary(tmp_path / "segment.bin", binary_records[start:])
+
+    result, report = verify(log, tmp_path / "report.json")
+
+    assert result.exit_code == 1, result.output
+    missing = only(report["chain_problems"])
+    assert (missing["record"], missing["kind"]) == (1, "missing")
+    _no_replay_problem(report)
+    assert report["rounds"] == len(audit_logs.rounds) - start
