@@ -31,6 +31,7 @@ from croupier.status import error_info
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.message import DecodeError, Message
 
+from clients.client import Tls
 from conformance.attribution import Difference, clause_for, first_difference
 from conformance.vectors import LoadedVector
 from oracle.errors import OracleError
@@ -243,21 +244,8 @@ class EngineProcess:
             await process.wait()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TlsOptions:
-    """Client TLS: the CA that signs the engine's certificate, and a client certificate for mTLS."""
-
-    ca: Path | None = None
-    cert: Path | None = None
-    key: Path | None = None
-
-    def credentials(self) -> grpc.ChannelCredentials:
-        """Channel credentials from the PEM files."""
-        return grpc.ssl_channel_credentials(
-            root_certificates=self.ca.read_bytes() if self.ca else None,
-            private_key=self.key.read_bytes() if self.key else None,
-            certificate_chain=self.cert.read_bytes() if self.cert else None,
-        )
+#: Client TLS options: the engine's CA, and a client certificate and key for mutual TLS.
+TlsOptions = Tls
 
 
 def open_channel(address: str, tls: TlsOptions | None) -> grpc.aio.Channel:
