@@ -43,7 +43,7 @@ checkgenerate: $(STAMP) ## Fail if regenerating would change the committed gener
 lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
-	$(PY) -m mypy oracle conformance clients proto/croupier/status.py
+	$(PY) -m mypy oracle conformance clients bench proto/croupier/status.py
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 

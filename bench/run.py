@@ -21,8 +21,12 @@ from croupier.v1 import round_pb2
 from clients.audit import AuditWriter
 from conformance.vectors import campaign
 from oracle import wire
-from oracle.profile import shipped_profiles
-from oracle.rounds import apply_decision, start_round
+from oracle.blackjack import Decision
+from oracle.profile import Profile, shipped_profiles
+from oracle.roulette import TableHistory
+from oracle.rounds import RoundRequest, apply_decision, start_round
+
+Play = tuple[RoundRequest, list[Decision]]
 
 
 def _timed(label: str, count: int, work: Callable[[], None]) -> None:
@@ -42,8 +46,8 @@ def bench_oracle(rounds: int) -> None:
             for vr in v.rounds
         ]
 
-        def work(profile=profile, plays=plays) -> None:
-            board = None
+        def work(profile: Profile = profile, plays: list[Play] = plays) -> None:
+            board: TableHistory | None = None
             for request, decisions in plays:
                 current = start_round(profile, request, board)
                 for decision in decisions:
