@@ -687,6 +687,18 @@ def test_a_malformed_known_failures_file_exits_2(
     assert "known.txt:2:" in result.output
 
 
+def test_certify_does_not_even_read_the_known_failures_file(
+    pays_even: str, vectors: Vectors, tmp_path: Path
+) -> None:
+    # A malformed file would exit 2 in a normal run; certify ignores it, so the run goes on.
+    known = write_known(tmp_path / "known.txt", "two patterns  # reason")
+    result = certify(
+        "--target", pays_even, "--vectors", vectors.targeted, "--known-failures", known, "--certify"
+    )
+    assert result.exit_code == 1, result.output
+    assert summary(result.output)[:2] == ("certify", "NOT conformant")
+
+
 def test_certify_ignores_known_failures_and_filters(
     pays_even: str, vectors: Vectors, tmp_path: Path
 ) -> None:
