@@ -89,8 +89,9 @@ class SettlementLine(_message.Message):
     """The seat's position (0-based, in dealing order)."""
     bet: _builtins.str
     """Which bet of the seat this line settles: "hand 0", "hand 1", "insurance" for blackjack;
-    "player", "banker", "tie" for baccarat; the bet's text form for roulette, such as
-    "straight 17", "split 0-1", "dozen 2", "red".
+    "player", "banker", "tie" for baccarat; the bet's text form for roulette: the kind in
+    lower case with dashes, then a space and its pockets in layout order (0, 00, then 1 to 36)
+    joined by "-", or its group: "straight 17", "split 0-1", "street 0-00-2", "dozen 2", "red".
     """
     returned_exact: _builtins.str
     """The exact amount returned before rounding, as a reduced fraction of minor units in decimal

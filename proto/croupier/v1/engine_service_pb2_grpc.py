@@ -47,7 +47,8 @@ class EngineServiceStub:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and RESOURCE_EXHAUSTED when the engine holds too many open rounds.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
+    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
@@ -101,7 +102,8 @@ class EngineServiceServicer:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and RESOURCE_EXHAUSTED when the engine holds too many open rounds.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
+    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
@@ -186,7 +188,8 @@ class EngineService:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and RESOURCE_EXHAUSTED when the engine holds too many open rounds.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
+    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
