@@ -47,8 +47,10 @@ class EngineServiceStub:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
-    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
+    FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
+    ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
@@ -102,8 +104,10 @@ class EngineServiceServicer:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
-    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
+    FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
+    ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
@@ -188,8 +192,10 @@ class EngineService:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS (code RESOURCE_EXHAUSTED) when the engine holds
-    as many open rounds as it may. The code of each reason is in the table of croupier/status.py.
+    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
+    FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
+    ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
     """
 
