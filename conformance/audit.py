@@ -22,12 +22,12 @@ from typing import IO, Any
 from croupier.v1 import round_pb2
 
 from clients.audit import Entry, detect_format, link, read_log
-from conformance.attribution import clause_for, first_difference
-from oracle import roulette, wire
+from oracle import wire
 from oracle.errors import OracleError
 from oracle.profile import Profile, load_profile_file, resolve_profile
 from oracle.roulette import DOUBLE_ZERO, TableHistory
 from oracle.verify import verify_record
+from oracle.wire.attribution import final_state_discrepancy
 
 SHARD_SIZE = 2000
 #: How many recent records' links are remembered to tell a reordered record from a missing one.
@@ -119,35 +119,18 @@ def verify_one(
     expected_paid = (
         sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
     )
-    replayed = verdict.replayed
-    if not findings and replayed is not None and replayed.complete:
-        expected_state = wire.round_state(replayed)
-        if verdict.history is not None and expected_state.WhichOneof("table") == "roulette":
-            # With the table's earlier spins unknown, the verdict's board is the record's own,
-            # already checked against this spin.
-            del expected_state.roulette.history[:]
-            expected_state.roulette.history.extend(
-                roulette.pocket_text(p) for p in verdict.history.results
-            )
-        diff = first_difference(expected_state, record.final_state, "final_state")
-        if diff is not None:
-            clause = clause_for(
-                profile=profile,
-                difference=diff,
-                expected_settlement=None,
-                expected_state=expected_state,
-                balances=[seat.balance.minor_units for seat in record.seats],
-                fallback="BJ.deal-order",
-            )
+    if not findings:
+        found = final_state_discrepancy(profile, verdict, record)
+        if found is not None:
             findings.append(
                 Finding(
                     record=number,
                     round_id=record.round_id,
-                    clause=clause,
-                    path=diff.path,
-                    expected=diff.expected,
-                    actual=diff.actual,
-                    message="the recorded final state differs from the replayed round",
+                    clause=found.clause,
+                    path=found.path,
+                    expected=found.expected,
+                    actual=found.actual,
+                    message=found.message,
                 )
             )
     return RecordResult(expected_paid=expected_paid, findings=tuple(findings), **base)  # type: ignore[arg-type]

@@ -32,10 +32,10 @@ from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc,
 from google.protobuf.message import DecodeError, Message
 
 from clients.client import Tls
-from conformance.attribution import Difference, clause_for, first_difference
 from conformance.vectors import LoadedVector
 from oracle.errors import OracleError
 from oracle.profile import Profile
+from oracle.wire.attribution import Difference, clause_for, first_difference
 
 READY_PREFIX = "CROUPIER_ENGINE "
 

@@ -40,6 +40,7 @@ from oracle.errors import (
 from oracle.profile import Profile, resolve_profile, shipped_profiles
 from oracle.rounds import RoundBook
 from oracle.verify import verify_record
+from oracle.wire.attribution import with_final_state
 
 log = logging.getLogger("croupier.server")
 
@@ -185,7 +186,8 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.VerifyRoundResponse:
         """Replay one record and report its discrepancies."""
         record = request.record
-        result = verify_record(self._profile(record.profile_id), wire.record_from(record))
+        profile = self._profile(record.profile_id)
+        result = with_final_state(profile, verify_record(profile, wire.record_from(record)), record)
         return oracle_service_pb2.VerifyRoundResponse(
             verdict=wire.verdict(result, record.currency_code)
         )
@@ -210,6 +212,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
                 profile = self._profile(record.profile_id)
                 key = f"{profile.id}/{record.table_id}"
                 result = verify_record(profile, wire.record_from(record), boards.get(key))
+                result = with_final_state(profile, result, record)
             except OracleError as exc:
                 # One malformed record must not cost the batch its other verdicts.
                 verdicts.append(wire.malformed_verdict(record.round_id, exc))

@@ -1,8 +1,8 @@
 """OracleService.VerifyRounds over gRPC agrees with ``croupier audit verify``.
 
-Both replay records through ``oracle.verify.verify_record``; the CLI checks more: the hash
-chain, and (for a record whose settlement and decisions are right) the recorded final state.
-So the CLI's verdicts are compared without its ``final_state`` findings.
+Both replay records through ``oracle.verify.verify_record`` and, for a record whose
+settlement and decisions are right, compare the recorded final state; the CLI also checks
+the hash chain, which is not a verdict on one record.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def compared(damaged: DamagedLog, oracle_address: str) -> Compared:
     assert not any(m["record"] <= RECORDS for m in report["malformed"])
     cli: defaultdict[int, list[tuple[str, ...]]] = defaultdict(list)
     for d in report["discrepancies"]:
-        if d["record"] <= RECORDS and not d["path"].startswith("final_state."):
+        if d["record"] <= RECORDS:
             cli[d["record"]].append(
                 (d["clause"], d["path"], d["expected"], d["actual"], d["message"])
             )

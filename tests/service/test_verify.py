@@ -311,3 +311,21 @@ def test_verify_rounds_gives_a_malformed_record_its_own_verdict(
         (only,) = verdict.discrepancies
         assert (only.clause, only.actual) == ("", reason)
         assert not verdict.HasField("expected_settlement")
+
+
+def test_verify_round_compares_the_recorded_final_state(
+    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
+) -> None:
+    record = wire.round_record(played_round("blackjack-c", "state"))
+    hand = record.final_state.blackjack.seats[0].hands[0]
+    first = hand.cards[0]
+    # Same rank, other suit: the settlement cannot change, only the recorded state does.
+    hand.cards[0] = first[0] + ("S" if first[1] != "S" else "H")
+    response = oracle_stub.VerifyRound(
+        oracle_service_pb2.VerifyRoundRequest(record=record), timeout=TIMEOUT
+    )
+    assert not response.verdict.conformant
+    (only,) = response.verdict.discrepancies
+    assert only.path == "final_state.blackjack.seats[0].hands[0].cards"
+    assert first in only.expected
+    assert hand.cards[0] in only.actual

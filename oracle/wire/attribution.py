@@ -1,9 +1,11 @@
-"""Finding the first difference between two answers, and the clause that decides it.
+"""Finding the first difference between two messages, and the clause that decides it.
 
 The runner compares an engine's answer with the frozen expected one field by
-field; the first differing field gives a path like
+field, and record verification compares a recorded final state with the
+replayed one; the first differing field gives a path like
 ``state.blackjack.dealer.cards`` and, through this module, the RULES.md clause
-that decides that field under the vector's profile.
+that decides that field under the profile. Part of the protobuf edge
+(``oracle.wire``): the rules core never sees these messages.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from oracle.blackjack import hand_total
 from oracle.cards import parse_cards
 from oracle.clauses import Game
 from oracle.profile import Profile
+from oracle.roulette import pocket_text
 from oracle.rounds import blackjack_rules
+from oracle.verify import Discrepancy, Verdict
+from oracle.wire import round_state
 
 #: Fields an engine may leave empty; the oracle fills them for people, not for comparison.
 IGNORED_FIELDS = frozenset({"clauses", "returned_exact"})
@@ -313,3 +318,44 @@ def _baccarat_clause(
     if path.endswith("cards_dealt"):
         return "BAC.deal"
     return fallback
+
+
+def final_state_discrepancy(
+    profile: Profile, verdict: Verdict, record: round_pb2.RoundRecord
+) -> Discrepancy | None:
+    """The first difference between a record's final state and the replayed round, if any."""
+    replayed = verdict.replayed
+    if replayed is None or not replayed.complete:
+        return None
+    expected_state = round_state(replayed)
+    if verdict.history is not None and expected_state.WhichOneof("table") == "roulette":
+        # With the table's earlier spins unknown, the verdict's board is the record's own,
+        # already checked against this spin.
+        del expected_state.roulette.history[:]
+        expected_state.roulette.history.extend(pocket_text(p) for p in verdict.history.results)
+    diff = first_difference(expected_state, record.final_state, "final_state")
+    if diff is None:
+        return None
+    clause = clause_for(
+        profile=profile,
+        difference=diff,
+        expected_settlement=None,
+        expected_state=expected_state,
+        balances=[seat.balance.minor_units for seat in record.seats],
+        fallback="BJ.deal-order",
+    )
+    return Discrepancy(
+        clause=clause,
+        path=diff.path,
+        expected=diff.expected,
+        actual=diff.actual,
+        message="the recorded final state differs from the replayed round",
+    )
+
+
+def with_final_state(profile: Profile, verdict: Verdict, record: round_pb2.RoundRecord) -> Verdict:
+    """The verdict, with the final-state difference added when nothing else differs."""
+    if verdict.discrepancies:
+        return verdict
+    found = final_state_discrepancy(profile, verdict, record)
+    return verdict if found is None else replace(verdict, discrepancies=(found,))
