@@ -19,7 +19,7 @@ from oracle.errors import (
     ProfileError,
     ShoeExhaustedError,
 )
-from oracle.money import Odds, Payout, Rounding, lose, push, returns, win
+from oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
 from oracle.profile import Profile
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
 from oracle.shoe import check_composition
@@ -401,10 +401,6 @@ def _settle(
     return lose(stake), ("BAC.outcome",)
 
 
-def _money(exact: Fraction) -> str:
-    return str(exact.numerator) if exact.denominator == 1 else f"{exact} ({float(exact):.4f})"
-
-
 def play_round(
     rules: BaccaratRules, shoe: Sequence[Card], seats: Sequence[BaccaratSeat]
 ) -> BaccaratRound:
@@ -448,7 +444,7 @@ def play_round(
                     action="settle",
                     clauses=clauses,
                     detail=f"seat {index} {bet.kind.value}: stake {payout.stake}, returns "
-                    f"{_money(payout.returned_exact)} exact, {payout.returned} paid",
+                    f"{exact_text(payout.returned_exact)} exact, {payout.returned} paid",
                 )
             )
     return BaccaratRound(

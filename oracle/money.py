@@ -36,6 +36,31 @@ class Rounding(enum.Enum):
                 return round(exact)
 
 
+def exact_text(value: Fraction) -> str:
+    """An exact amount as text, never through a float: ``"250"``, ``"37.5"``, ``"0.95"``, ``"75/7"``.
+
+    A value whose denominator has no prime factor but 2 and 5 is a terminating decimal and is
+    written as one; any other stays a fraction.
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    rest = value.denominator
+    twos = fives = 0
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    if rest != 1:
+        return str(value)
+    places = max(twos, fives)
+    scaled = abs(value.numerator) * 10**places // value.denominator
+    sign = "-" if value < 0 else ""
+    whole, fraction = divmod(scaled, 10**places)
+    return f"{sign}{whole}.{fraction:0{places}d}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Odds:
     """Net odds ``win:per``: a winning stake s gains ``s * win / per``."""
@@ -49,9 +74,7 @@ class Odds:
         return self.win / self.per
 
     def __str__(self) -> str:
-        win = self.win
-        text = str(win.numerator) if win.denominator == 1 else f"{float(win):g}"
-        return f"{text}:{self.per}"
+        return f"{exact_text(self.win)}:{self.per}"
 
     @classmethod
     def parse(cls, text: str) -> Odds:

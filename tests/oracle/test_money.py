@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
+from oracle.money import Odds, Payout, Rounding, exact_text, lose, portion, push, returns, win
 
 F = Fraction
 
@@ -196,3 +196,20 @@ def test_win_is_exact_then_rounded_once(stake: int, win_: Fraction, per: int) ->
     assert payout.returned_exact == stake + stake * win_ / per
     assert payout.returned == payout.returned_exact.numerator // payout.returned_exact.denominator
     assert payout.net == payout.returned - stake
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (F(250), "250"),
+        (F(75, 2), "37.5"),
+        (F(19, 20), "0.95"),
+        (F(117, 4), "29.25"),
+        (F(1, 8), "0.125"),
+        (F(-3, 2), "-1.5"),
+        (F(75, 7), "75/7"),
+        (F(1, 3), "1/3"),
+    ],
+)
+def test_exact_text_writes_exact_decimals_and_keeps_other_fractions(value: F, text: str) -> None:
+    assert exact_text(value) == text
