@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING
 
 from oracle.cards import Card, Rank, format_cards
@@ -190,13 +191,19 @@ class BlackjackRules:
 
     def cite(self, *parameters: str) -> tuple[str, ...]:
         """The clauses behind these parameters, as the profile states them."""
-        table = dict(self.cites)
-        out: list[str] = []
-        for name in parameters:
-            for cid in table[name]:
-                if cid not in out:
-                    out.append(cid)
-        return tuple(out)
+        return _cite(self.cites, parameters)
+
+
+@cache
+def _cite(
+    cites: tuple[tuple[str, tuple[str, ...]], ...], parameters: tuple[str, ...]
+) -> tuple[str, ...]:
+    # Every step of every round cites; a profile has few distinct questions, so answer each once.
+    table = dict(cites)
+    found: dict[str, None] = {}
+    for name in parameters:
+        found.update(dict.fromkeys(table[name]))
+    return tuple(found)
 
 
 # --- hand arithmetic -----------------------------------------------------------------
