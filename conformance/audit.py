@@ -9,6 +9,7 @@ report is the same whatever the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -22,10 +23,10 @@ from typing import IO, Any
 from croupier.v1 import round_pb2
 
 from clients.audit import Entry, detect_format, link, read_log
-from oracle import wire
-from oracle.errors import OracleError
+from oracle import roulette, wire
+from oracle.errors import InvalidBetLayoutError, OracleError
 from oracle.profile import Profile, load_profile_file, resolve_profile
-from oracle.roulette import DOUBLE_ZERO, TableHistory
+from oracle.roulette import TableHistory
 from oracle.verify import verify_record
 from oracle.wire.attribution import final_state_discrepancy
 
@@ -343,11 +344,11 @@ def _board_key(record: round_pb2.RoundRecord) -> str:
 
 def _pockets(texts: Iterable[str]) -> list[int]:
     """Pocket numbers from their text; anything else is left to the replay to report."""
-    return [
-        DOUBLE_ZERO if t == "00" else int(t)
-        for t in texts
-        if t == "00" or (t.isdigit() and len(t) <= 2)
-    ]
+    found = []
+    for text in texts:
+        with contextlib.suppress(InvalidBetLayoutError):
+            found.append(roulette.parse_pocket(text, roulette.Wheel.AMERICAN))
+    return found
 
 
 def _shards(

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
+from croupier.v1 import engine_service_pb2, round_pb2
 
 from conformance.vectors import play_round
 from oracle import roulette, wire
@@ -74,10 +74,6 @@ class CaseError(ValueError):
     """A case that is malformed, or whose oracle outcome differs from the hand-computed one."""
 
 
-def _amount(units: int, currency: str) -> common_pb2.Amount:
-    return common_pb2.Amount(currency_code=currency, minor_units=units)
-
-
 def _wager(game: Game, text: str) -> Wager:
     if game is Game.BLACKJACK:
         return BlackjackWager(amount=int(text))
@@ -104,7 +100,7 @@ def seats_message(game: Game, seats: tuple[str, ...], currency: str) -> list[rou
         wagers = [_wager(game, b) for b in bets.split(",") if b.strip()]
         out.append(
             round_pb2.Seat(
-                balance=_amount(int(balance), currency),
+                balance=wire.amount(int(balance), currency),
                 bets=[wire.bet(w, currency) for w in wagers],
             )
         )

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
+from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 
-from oracle import roulette, wire
+from oracle import baccarat, roulette, wire
 from oracle.clauses import BY_ID, Game
 from oracle.errors import OracleError
 from oracle.profile import Profile
-from oracle.rounds import Round, apply_decision, start_round
+from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
 from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
 
 #: The shipped corpus.
@@ -113,10 +113,6 @@ def round_clauses(vround: vector_pb2.VectorRound) -> list[str]:
 # --- generated campaigns ------------------------------------------------------------------------
 
 
-def _amount(units: int, currency: str = "EUR") -> common_pb2.Amount:
-    return common_pb2.Amount(currency_code=currency, minor_units=units)
-
-
 def random_decision(state: round_pb2.RoundState, stream: SeededStream) -> round_pb2.Decision:
     """A seeded uniform choice among the legal decisions of the hand to act."""
     legal = list(state.legal_decisions)
@@ -133,45 +129,41 @@ def _campaign_seats(profile: Profile, stream: SeededStream) -> list[round_pb2.Se
         stake = _STAKES[stream.uniform(len(_STAKES))]
         # Balances from the bare stake to four stakes: the funds rule bites often.
         balance = stake * (1 + stream.uniform(4)) + stream.uniform(stake)
-        bets: list[round_pb2.Bet] = []
+        wagers: list[Wager] = []
         match profile.game:
             case Game.BLACKJACK:
-                bets.append(round_pb2.Bet(stake=_amount(stake), blackjack=round_pb2.BlackjackBet()))
+                wagers.append(BlackjackWager(amount=stake))
             case Game.BACCARAT:
-                kinds = [
-                    round_pb2.BACCARAT_BET_KIND_PLAYER,
-                    round_pb2.BACCARAT_BET_KIND_BANKER,
-                    round_pb2.BACCARAT_BET_KIND_TIE,
-                ]
-                bets.extend(
-                    round_pb2.Bet(stake=_amount(stake), baccarat=round_pb2.BaccaratBet(kind=kind))
+                kinds = list(baccarat.BetKind)
+                wagers.extend(
+                    baccarat.BaccaratBet(kind=kind, amount=stake)
                     for kind in kinds
                     if stream.uniform(2)
                 )
-                if not bets:
-                    bets.append(
-                        round_pb2.Bet(
-                            stake=_amount(stake),
-                            baccarat=round_pb2.BaccaratBet(kind=kinds[stream.uniform(3)]),
-                        )
-                    )
-                balance = stake * len(bets) + balance
+                if not wagers:
+                    wagers.append(baccarat.BaccaratBet(kind=kinds[stream.uniform(3)], amount=stake))
             case Game.ROULETTE:
-                bets = _roulette_bets(profile, stream, stake)
-                balance = sum(b.stake.minor_units for b in bets) + balance
-        seats.append(round_pb2.Seat(balance=_amount(balance), bets=bets))
-    return seats
+                wagers.extend(_roulette_bets(profile, stream, stake))
+        if profile.game is not Game.BLACKJACK:
+            balance += sum(w.amount for w in wagers)
+        seats.append(SeatRequest(balance=balance, wagers=tuple(wagers)))
+    return wire.seats(seats, "EUR")
 
 
-def _roulette_bets(profile: Profile, stream: SeededStream, stake: int) -> list[round_pb2.Bet]:
+def _roulette_bets(
+    profile: Profile, stream: SeededStream, stake: int
+) -> list[roulette.RouletteBet]:
     wheel = roulette.Wheel(profile.choice("wheel"))
     kinds = [k for k in roulette.BetKind if roulette.shapes(wheel, k)]
     bets = []
     for _ in range(1 + stream.uniform(4)):
         kind = kinds[stream.uniform(len(kinds))]
         shapes = roulette.shapes(wheel, kind)
-        shape = shapes[stream.uniform(len(shapes))]
-        bets.append(wire.bet(roulette.RouletteBet(kind=kind, numbers=shape, amount=stake), "EUR"))
+        bets.append(
+            roulette.RouletteBet(
+                kind=kind, numbers=shapes[stream.uniform(len(shapes))], amount=stake
+            )
+        )
     return bets
 
 
