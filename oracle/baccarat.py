@@ -191,11 +191,12 @@ _TABLEAU_CLAUSES: dict[Tableau, tuple[str, ...]] = {
 _OUTCOME_CLAUSES = ("BAC.outcome",)
 
 
-def _exhausted(needed: int, shoe: Sequence[Card], what: str) -> ShoeExhaustedError:
+def _exhausted(needed: int, shoe: Sequence[Card], what: str, clause: str) -> ShoeExhaustedError:
     return ShoeExhaustedError(
         f"the coup needs at least {needed} cards ({what}), but the shoe holds only {len(shoe)}",
         needed=needed,
-        available=len(shoe),
+        shoe_size=len(shoe),
+        clause=clause,
     )
 
 
@@ -214,7 +215,7 @@ def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
     """
     size = len(shoe)
     if size < 4:
-        raise _exhausted(4, shoe, "two cards to each hand")
+        raise _exhausted(4, shoe, "two cards to each hand", "BAC.deal")
     p1, b1, p2, b2 = shoe[0], shoe[1], shoe[2], shoe[3]
     player: tuple[Card, ...] = (p1, p2)
     banker: tuple[Card, ...] = (b1, b2)
@@ -240,7 +241,7 @@ def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
         player_third: Card | None = None
         if player_total <= 5:
             if size < 5:
-                raise _exhausted(5, shoe, "the player's third card")
+                raise _exhausted(5, shoe, "the player's third card", _PLAYER_CLAUSES[0])
             player_third = shoe[4]
             player = (p1, p2, player_third)
             player_total = (player_total + _VALUES[player_third.rank]) % 10
@@ -266,7 +267,7 @@ def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
         if banker_draws(tableau, banker_total, player_third):
             index = len(player) + 2
             if size <= index:
-                raise _exhausted(index + 1, shoe, "the banker's third card")
+                raise _exhausted(index + 1, shoe, "the banker's third card", banker_clauses[0])
             banker_third = shoe[index]
             banker = (b1, b2, banker_third)
             banker_total = (banker_total + _VALUES[banker_third.rank]) % 10

@@ -367,13 +367,14 @@ class BlackjackState:
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _draw(state: BlackjackState, why: str) -> tuple[Card, BlackjackState]:
+def _draw(state: BlackjackState, why: str, clause: str) -> tuple[Card, BlackjackState]:
     if state.position >= len(state.shoe):
         raise ShoeExhaustedError(
             f"the shoe ran out: {why} needs card {state.position + 1}, "
             f"but the shoe holds {len(state.shoe)}",
             needed=state.position + 1,
             shoe_size=len(state.shoe),
+            clause=clause,
         )
     return state.shoe[state.position], replace(state, position=state.position + 1)
 
@@ -415,6 +416,7 @@ def deal(
             f"the shoe ran out: the deal needs {needed} cards, but the shoe holds {len(shoe)}",
             needed=needed,
             shoe_size=len(shoe),
+            clause="BJ.deal",
         )
     n = len(seats)
     firsts, up, seconds, hole = shoe[:n], shoe[n], shoe[n + 1 : 2 * n + 1], shoe[2 * n + 1]
@@ -620,7 +622,7 @@ def _settle_card_status(state: BlackjackState, hand: Hand) -> HandStatus:
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
     rules = state.rules
     hand = state.seats[seat].hands[index]
-    card, state = _draw(state, f"seat {seat} hand {index}'s second card")
+    card, state = _draw(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
     cards = (*hand.cards, card)
     hand = replace(hand, cards=cards, status=HandStatus.PLAYING)
     clauses: tuple[str, ...] = ("BJ.deal-order",)
@@ -710,7 +712,7 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             state = _with_hand(state, seat, index, replace(hand, status=HandStatus.SURRENDERED))
             return _log(state, "surrender", (*rules.cite("surrender"), "BJ.half-stakes"), where)
         case Action.HIT:
-            card, state = _draw(state, f"{where}'s hit")
+            card, state = _draw(state, f"{where}'s hit", "BJ.deal-order")
             hand = replace(hand, cards=(*hand.cards, card))
             hand = replace(hand, status=_settle_card_status(state, hand))
             state = _with_hand(state, seat, index, hand)
@@ -721,7 +723,7 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 f"{where} draws {card}: {hand.total}",
             )
         case Action.DOUBLE:
-            card, state = _draw(state, f"{where}'s double")
+            card, state = _draw(state, f"{where}'s double", rules.cite("double_after_split")[0])
             hand = replace(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
             status = HandStatus.BUST if hand.total > 21 else HandStatus.STOOD
             hand = replace(hand, status=status)
@@ -793,7 +795,7 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
             total, soft = hand_total(state.dealer.cards)
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
-            card, state = _draw(state, "the dealer's draw")
+            card, state = _draw(state, "the dealer's draw", rules.cite("dealer_hits_soft_17")[0])
             state = replace(state, dealer=replace(state.dealer, draws=(*state.dealer.draws, card)))
             state = _log(
                 state, "dealer draws", cite, f"{card}: {hand_total(state.dealer.cards)[0]}"

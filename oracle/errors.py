@@ -49,7 +49,11 @@ class ShoeNotInProfileError(OracleError):
 
 
 class ShoeExhaustedError(OracleError):
-    """The round needs a card beyond the end of the forced shoe."""
+    """The round needs a card beyond the end of the forced shoe.
+
+    Metadata: ``needed`` (the card's position, from 1), ``shoe_size``, and ``clause``, the
+    rule that asked for the card.
+    """
 
     reason = "SHOE_EXHAUSTED"
 

@@ -10,13 +10,20 @@ that decides the differing value, the field path, and both values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from oracle import baccarat, blackjack, roulette
 from oracle.clauses import Game
 from oracle.errors import IllegalDecisionError, ShoeExhaustedError
-from oracle.rounds import Round, RoundRequest, blackjack_rules, roulette_rules, start_round
+from oracle.rounds import (
+    Round,
+    RoundRequest,
+    apply_decision,
+    blackjack_rules,
+    roulette_rules,
+    start_round,
+)
 
 if TYPE_CHECKING:
     from oracle.profile import Profile
@@ -89,16 +96,15 @@ _ACTION_PARAMETER = {
 }
 
 
-def _shoe_clause(profile: Profile, current: Round | None, cards: int) -> str:
-    """The clause that asked for a card the record does not have."""
-    if current is None:
-        return "BAC.deal" if profile.game is Game.BACCARAT else "BJ.deal"
-    game = current.game
-    if isinstance(game, blackjack.BlackjackState):
-        return blackjack_rules(profile).cite("dealer_hits_soft_17")[0]
-    if cards <= 4:
-        return "BAC.player-draw"
-    return "BAC.banker-tableau"
+def _missing_cards(exc: ShoeExhaustedError, recorded: int, when: str) -> Discrepancy:
+    """The record holds fewer cards than the rules ask for; the error names the asking rule."""
+    return Discrepancy(
+        clause=exc.metadata.get("clause", ""),
+        path="cards_dealt",
+        expected=f"at least {exc.metadata.get('needed', '?')} cards",
+        actual=f"{recorded} cards",
+        message=f"{when} needs a card the record does not hold: {exc}",
+    )
 
 
 def _extra_cards_clause(current: Round) -> str:
@@ -125,24 +131,12 @@ def verify_record(
     try:
         current = start_round(profile, request, board)
     except ShoeExhaustedError as exc:
-        found.append(
-            Discrepancy(
-                clause=_shoe_clause(profile, None, recorded_cards),
-                path="cards_dealt",
-                expected=f"at least {exc.metadata.get('needed', '?')} cards",
-                actual=f"{recorded_cards} cards",
-                message=f"the deal needs more cards than the record holds: {exc}",
-            )
-        )
+        found.append(_missing_cards(exc, recorded_cards, "the deal"))
         return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=None)
 
     for index, decision in enumerate(record.decisions):
         try:
-            current = replace(
-                current,
-                game=_decide(current, decision),
-                decisions=(*current.decisions, decision),
-            )
+            current = apply_decision(current, decision)
         except IllegalDecisionError as exc:
             legal = exc.metadata.get("legal", "")
             clause = _decision_clause(profile, decision.action)
@@ -157,15 +151,7 @@ def verify_record(
             )
             return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=current)
         except ShoeExhaustedError as exc:
-            found.append(
-                Discrepancy(
-                    clause="BJ.deal-order",
-                    path="cards_dealt",
-                    expected=f"at least {exc.metadata.get('needed', '?')} cards",
-                    actual=f"{recorded_cards} cards",
-                    message=f"decision {index} needs a card the record does not hold: {exc}",
-                )
-            )
+            found.append(_missing_cards(exc, recorded_cards, f"decision {index}"))
             return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=current)
 
     if not current.complete:
@@ -206,14 +192,6 @@ def verify_record(
     return Verdict(
         round_id=request.round_id, discrepancies=tuple(found), replayed=current, history=history
     )
-
-
-def _decide(current: Round, decision: blackjack.Decision) -> blackjack.BlackjackState:
-    if not isinstance(current.game, blackjack.BlackjackState):
-        raise IllegalDecisionError(
-            f"a {current.profile.game.value} round takes no decisions", legal=""
-        )
-    return blackjack.decide(current.game, decision)
 
 
 def _decision_clause(profile: Profile, action: blackjack.Action) -> str:

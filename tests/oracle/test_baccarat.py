@@ -699,7 +699,7 @@ def test_shoe_too_short(shoe: str, needed: int) -> None:
     err = info.value
     assert err.reason == "SHOE_EXHAUSTED"
     assert err.metadata["needed"] == str(needed)
-    assert err.metadata["available"] == str(len(cards))
+    assert err.metadata["shoe_size"] == str(len(cards))
     assert f"at least {needed} cards" in err.message
     assert f"holds only {len(cards)}" in err.message
     with pytest.raises(ShoeExhaustedError):
@@ -760,7 +760,7 @@ def test_property_dealt_is_a_prefix_in_contract_order(
         # Only a shoe of fewer than six cards can run out, and the error says so.
         assert len(shoe) < 6
         assert int(coup.metadata["needed"]) > len(shoe)
-        assert coup.metadata["available"] == str(len(shoe))
+        assert coup.metadata["shoe_size"] == str(len(shoe))
         return
     dealt = coup.dealt
     assert dealt == shoe[: len(dealt)]

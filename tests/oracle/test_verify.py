@@ -1,0 +1,54 @@
+"""Record verification: a record whose cards run out is blamed on the rule that asked for a card."""
+
+from __future__ import annotations
+
+from oracle import blackjack
+from oracle.baccarat import BaccaratBet, BetKind
+from oracle.cards import parse_cards
+from oracle.profile import shipped_profile
+from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, Wager
+from oracle.verify import ClaimedLine, RecordedRound, verify_record
+
+
+def _request(profile_id: str, shoe: str, wager: Wager) -> RoundRequest:
+    return RoundRequest(
+        round_id="r1",
+        profile_id=profile_id,
+        table_id="t1",
+        currency="EUR",
+        seats=(SeatRequest(balance=1000, wagers=(wager,)),),
+        shoe=parse_cards(shoe),
+    )
+
+
+def test_a_dealer_draw_missing_from_the_record_cites_the_dealer_rule() -> None:
+    # Seat TS 7D = 17 stands; dealer 6H TC = 16 must draw (C.bj.dealer-draw): a fifth card is needed.
+    record = RecordedRound(
+        request=_request("blackjack-c", "TS 6H 7D TC", BlackjackWager(amount=100)),
+        decisions=(blackjack.Decision(seat=0, hand=0, action=blackjack.Action.STAND),),
+        lines=(ClaimedLine(seat=0, bet="hand 0", stake=100, returned=200),),
+    )
+    verdict = verify_record(shipped_profile("blackjack-c"), record)
+    (only,) = verdict.discrepancies
+    assert (only.clause, only.path, only.expected, only.actual) == (
+        "C.bj.dealer-draw",
+        "cards_dealt",
+        "at least 5 cards",
+        "4 cards",
+    )
+
+
+def test_a_player_third_card_missing_from_the_record_cites_the_player_rule() -> None:
+    # Dealt P 2C, B 4S, P 3D, B 2H: player 5 draws (BAC.player-draw), banker 6; no natural.
+    record = RecordedRound(
+        request=_request("baccarat-d", "2C 4S 3D 2H", BaccaratBet(kind=BetKind.PLAYER, amount=100)),
+        decisions=(),
+        lines=(ClaimedLine(seat=0, bet="player", stake=100, returned=0),),
+    )
+    verdict = verify_record(shipped_profile("baccarat-d"), record)
+    (only,) = verdict.discrepancies
+    assert (only.clause, only.path, only.expected) == (
+        "BAC.player-draw",
+        "cards_dealt",
+        "at least 5 cards",
+    )
