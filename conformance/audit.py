@@ -10,6 +10,7 @@ report is the same whatever the number of workers.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import tempfile
@@ -88,14 +89,15 @@ def verify_one(
     record = round_pb2.RoundRecord()
     record.ParseFromString(data)
     lines = record.settlement.lines
-    base = {
-        "record": number,
-        "round_id": record.round_id,
-        "profile_id": record.profile_id,
-        "currency": record.currency_code,
-        "staked": sum(line.stake.minor_units for line in lines),
-        "paid": sum(line.returned.minor_units for line in lines),
-    }
+    result = functools.partial(
+        RecordResult,
+        record=number,
+        round_id=record.round_id,
+        profile_id=record.profile_id,
+        currency=record.currency_code,
+        staked=sum(line.stake.minor_units for line in lines),
+        paid=sum(line.returned.minor_units for line in lines),
+    )
     try:
         profile = _profile(record.profile_id, lab_files)
         recorded = wire.record_from(record)
@@ -104,7 +106,7 @@ def verify_one(
         )
         verdict = verify_record(profile, recorded, history)
     except OracleError as exc:
-        return RecordResult(expected_paid=None, malformed=f"{exc.reason}: {exc}", **base)  # type: ignore[arg-type]
+        return result(expected_paid=None, malformed=f"{exc.reason}: {exc}")
     findings = [
         Finding(
             record=number,
@@ -134,7 +136,7 @@ def verify_one(
                     message=found.message,
                 )
             )
-    return RecordResult(expected_paid=expected_paid, findings=tuple(findings), **base)  # type: ignore[arg-type]
+    return result(expected_paid=expected_paid, findings=tuple(findings))
 
 
 def verify_shard(
