@@ -172,6 +172,7 @@ def test_shoe_exhausted_at_the_deal(
         "SHOE_EXHAUSTED",
         needed="4",
         shoe_size="3",
+        clause="BJ.deal",
     )
     refuse(
         engine.Deal,
@@ -180,6 +181,7 @@ def test_shoe_exhausted_at_the_deal(
         "SHOE_EXHAUSTED",
         needed="6",
         shoe_size="5",
+        clause="BJ.deal",
     )
     # Baccarat deals four cards before any third card.
     refuse(
@@ -187,6 +189,9 @@ def test_shoe_exhausted_at_the_deal(
         card_deal("baccarat-d", parse_cards("9C 8D 2H"), [baccarat_seat()]),
         Code.FAILED_PRECONDITION,
         "SHOE_EXHAUSTED",
+        needed="4",
+        shoe_size="3",
+        clause="BAC.deal",
     )
 
 
@@ -204,6 +209,7 @@ def test_shoe_exhausted_on_a_hit_leaves_the_round_as_it_was(
         "SHOE_EXHAUSTED",
         needed="5",
         shoe_size="4",
+        clause="BJ.deal-order",
     )
     # Doubling needs the same card: refused the same way, the stake not doubled.
     refuse(
