@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -84,11 +85,14 @@ def bench_runner() -> None:
             text=True,
             check=False,
         )
-        seconds = time.perf_counter() - started
+        whole = time.perf_counter() - started
         line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
-        vectors = int(line.split(": ")[2].split()[0]) if "vectors" in line else 0
+        # The rate over the run itself (the summary line's own time), not the command's start-up.
+        found = re.search(r": (\d+) vectors .* in ([\d.]+) s$", line)
+        vectors, seconds = (int(found[1]), float(found[2])) if found else (0, whole)
         print(
-            f"{'runner vectors vs reference server':<44} {vectors / seconds:>12,.0f} /s   ({line})"
+            f"{'runner vectors vs reference server':<44} {vectors / seconds:>12,.0f} /s   "
+            f"({line}; {whole:.1f} s with start-up)"
         )
     finally:
         server.terminate()
