@@ -17,7 +17,9 @@ Text forms:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
@@ -25,7 +27,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 from conformance.vectors import play_round
 from oracle import roulette, wire
 from oracle.baccarat import BaccaratBet, BetKind
-from oracle.clauses import BY_ID, Game
+from oracle.clauses import Game, citable
 from oracle.profile import Profile
 from oracle.rounds import BlackjackWager, Wager
 
@@ -55,6 +57,8 @@ class CaseRound:
     #: The error reason the round must fail with (hand-determined).
     error: str = ""
     currency: str = "EUR"
+    #: The currency the stakes are given in, when it differs from the round's (TABLE.currency).
+    stake_currency: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,6 +72,41 @@ class Case:
     description: str
     rounds: tuple[CaseRound, ...]
     level: vector_pb2.Level.ValueType = vector_pb2.LEVEL_REQUIRED
+
+
+class CaseMaker(Protocol):
+    """Builds the cases of one profile from their number and content."""
+
+    def __call__(
+        self, n: int, topic: str, clauses: tuple[str, ...], description: str, *rounds: CaseRound
+    ) -> Case:
+        """Case ``<prefix>-h<n>``, named ``<profile>/<topic>``."""
+        ...
+
+
+def case_maker(
+    profile: str, prefix: str, expand: Mapping[str, tuple[str, ...]] | None = None
+) -> CaseMaker:
+    """A builder of one profile's shared cases, numbered ``<prefix>-hNNN``.
+
+    ``expand`` replaces a clause by the profile's own list for it (TABLE.limits by
+    TABLE.limits and B.limits for document B).
+    """
+    table = dict(expand or {})
+
+    def case(
+        n: int, topic: str, clauses: tuple[str, ...], description: str, *rounds: CaseRound
+    ) -> Case:
+        return Case(
+            id=f"{prefix}-h{n:03d}",
+            name=f"{profile}/{topic}",
+            profile=profile,
+            clauses=tuple(c for cid in clauses for c in table.get(cid, (cid,))),
+            description=description,
+            rounds=rounds,
+        )
+
+    return case
 
 
 class CaseError(ValueError):
@@ -92,8 +131,10 @@ def _wager(game: Game, text: str) -> Wager:
     return roulette.RouletteBet(kind=kind, numbers=numbers, amount=amount)
 
 
-def seats_message(game: Game, seats: tuple[str, ...], currency: str) -> list[round_pb2.Seat]:
-    """Seat messages from the text form."""
+def seats_message(
+    game: Game, seats: tuple[str, ...], currency: str, stake_currency: str = ""
+) -> list[round_pb2.Seat]:
+    """Seat messages from the text form; stakes in ``stake_currency`` if given."""
     out = []
     for text in seats:
         balance, _, bets = text.partition(":")
@@ -101,7 +142,7 @@ def seats_message(game: Game, seats: tuple[str, ...], currency: str) -> list[rou
         out.append(
             round_pb2.Seat(
                 balance=wire.amount(int(balance), currency),
-                bets=[wire.bet(w, currency) for w in wagers],
+                bets=[wire.bet(w, stake_currency or currency) for w in wagers],
             )
         )
     return out
@@ -123,7 +164,7 @@ def decisions_message(text: str) -> list[round_pb2.Decision]:
 def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
     """Play a case through the oracle and freeze it as a vector, checking the hand outcome."""
     for cid in case.clauses:
-        if cid not in BY_ID:
+        if not citable(cid):
             raise CaseError(f"{case.id}: unknown clause {cid!r}")
     vector = vector_pb2.Vector(
         id=case.id,
@@ -140,7 +181,7 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
             profile_id=profile.id,
             table_id=f"{case.id}-table",
             currency_code=cround.currency,
-            seats=seats_message(profile.game, cround.seats, cround.currency),
+            seats=seats_message(profile.game, cround.seats, cround.currency, cround.stake_currency),
         )
         if cround.pocket:
             deal.spin.pocket = cround.pocket

@@ -19,7 +19,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 
 from oracle import baccarat, roulette, wire
-from oracle.clauses import BY_ID, Game
+from oracle.clauses import BY_ID, Game, citable
 from oracle.errors import OracleError
 from oracle.profile import Profile
 from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
@@ -348,7 +348,7 @@ def check_corpus(
         if not vector.clauses:
             problems.append(CorpusProblem(where=where, message="no clauses"))
         for cid in vector.clauses:
-            if cid not in BY_ID:
+            if not citable(cid):
                 problems.append(CorpusProblem(where=where, message=f"unknown clause {cid!r}"))
             covered.add(cid)
         if vector.level == vector_pb2.LEVEL_UNSPECIFIED:

@@ -20,8 +20,8 @@ from oracle.errors import (
     ShoeExhaustedError,
 )
 from oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
-from oracle.profile import Profile
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
+from oracle.profile import Citations, Profile
+from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
 
 
@@ -52,9 +52,9 @@ class BetKind(enum.Enum):
 class BaccaratRules:
     """The baccarat parameters of one profile, typed.
 
-    The ``*_clauses`` fields are the clause IDs the profile cites for its deck
-    count and its limits (B.decks, C.bac.decks, D.decks; B.limits), so a round
-    can say which clause its checks applied.
+    ``cite`` answers which clauses the profile cites for a parameter's rule (B.decks,
+    C.bac.decks or D.decks for the deck count; TABLE.limits for the limits), so a round
+    can say which clause each of its checks applied.
     """
 
     profile_id: str
@@ -67,8 +67,7 @@ class BaccaratRules:
     tie_pushes: bool
     rounding: Rounding
     limits: Limits
-    decks_clauses: tuple[str, ...] = ()
-    limits_clauses: tuple[str, ...] = ()
+    cite: Citations
 
     @classmethod
     def from_profile(cls, profile: Profile) -> BaccaratRules:
@@ -90,18 +89,8 @@ class BaccaratRules:
             tie_pushes=profile.flag("tie_pushes"),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
-            decks_clauses=_cited(profile, "decks"),
-            limits_clauses=_cited(profile, "min_bet", "max_bet"),
+            cite=profile.citations(),
         )
-
-
-def _cited(profile: Profile, *names: str) -> tuple[str, ...]:
-    found: dict[str, None] = {}
-    for name in names:
-        param = profile.parameter(name)
-        if param is not None:
-            found.update(dict.fromkeys(param.clauses))
-    return tuple(found)
 
 
 # --- cards and totals ---------------------------------------------------------
@@ -204,14 +193,17 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
+def play_coup(
+    tableau: Tableau, shoe: Sequence[Card], *, tableau_clauses: tuple[str, ...] | None = None
+) -> Coup:
     """Deal one coup from the front of a forced shoe and decide it.
 
     Order P, B, P, B, then the player's third card, then the banker's
     (BAC.deal); naturals first (BAC.natural), then BAC.player-draw, then
     BAC.banker-stood or BAC.banker-tableau, then BAC.outcome. The shoe's
     composition is not checked here; a shoe too short raises
-    ``ShoeExhaustedError``.
+    ``ShoeExhaustedError``. ``tableau_clauses`` are the clauses the profile cites for its
+    tableau (document B's first).
     """
     size = len(shoe)
     if size < 4:
@@ -262,7 +254,9 @@ def play_coup(tableau: Tableau, shoe: Sequence[Card]) -> Coup:
             )
 
         banker_clauses = (
-            _BANKER_STOOD_CLAUSES if player_third is None else _TABLEAU_CLAUSES[tableau]
+            _BANKER_STOOD_CLAUSES
+            if player_third is None
+            else tableau_clauses or _TABLEAU_CLAUSES[tableau]
         )
         if banker_draws(tableau, banker_total, player_third):
             index = len(player) + 2
@@ -385,20 +379,29 @@ def _settle(
     stake = bet.amount
     if bet.kind is BetKind.TIE:
         if outcome is Outcome.TIE:
-            return win(stake, rules.tie_pays, rules.rounding), ("BAC.pay-tie", "BAC.outcome")
+            return win(stake, rules.tie_pays, rules.rounding), (
+                *rules.cite("tie_pays"),
+                "BAC.outcome",
+            )
         return lose(stake), ("BAC.outcome",)
     if outcome is Outcome.TIE:
         if rules.tie_pushes:
-            return push(stake), ("BAC.tie-push",)
-        return lose(stake), ("BAC.tie-push", "BAC.outcome")
+            return push(stake), rules.cite("tie_pushes")
+        return lose(stake), (*rules.cite("tie_pushes"), "BAC.outcome")
     if bet.kind is BetKind.PLAYER:
         if outcome is Outcome.PLAYER:
-            return win(stake, rules.player_pays, rules.rounding), ("BAC.pay-player", "BAC.outcome")
+            return win(stake, rules.player_pays, rules.rounding), (
+                *rules.cite("player_pays"),
+                "BAC.outcome",
+            )
         return lose(stake), ("BAC.outcome",)
     if outcome is Outcome.BANKER:
         # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
         gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
-        return returns(stake, stake + gain, rules.rounding), ("BAC.pay-banker", "BAC.outcome")
+        return returns(stake, stake + gain, rules.rounding), (
+            *rules.cite("banker_pays", "banker_commission"),
+            "BAC.outcome",
+        )
     return lose(stake), ("BAC.outcome",)
 
 
@@ -420,25 +423,31 @@ def play_round(
     steps = [
         Step(
             action="check-bets",
-            clauses=rules.limits_clauses,
+            clauses=rules.cite("min_bet", "max_bet"),
             detail=f"{len(seats)} seat(s), stakes within {rules.limits.min_bet} to "
             f"{rules.limits.max_bet} and covered by the balances",
         ),
         Step(
             action="check-shoe",
-            clauses=rules.decks_clauses,
+            clauses=rules.cite("decks"),
             detail=f"{len(shoe)} card(s), no more copies of a card than {rules.decks} deck(s) hold",
         ),
     ]
 
-    coup = play_coup(rules.tableau, shoe)
+    coup = play_coup(rules.tableau, shoe, tableau_clauses=rules.cite("tableau"))
     steps.extend(coup.steps)
     lines: list[SettlementLine] = []
     for index, seat in enumerate(seats):
         for bet in seat.bets:
             payout, clauses = _settle(rules, coup.outcome, bet)
             lines.append(
-                SettlementLine(seat=index, bet=bet.kind.value, payout=payout, clauses=clauses)
+                settled(
+                    seat=index,
+                    bet=bet.kind.value,
+                    payout=payout,
+                    clauses=clauses,
+                    rounding=rules.cite("rounding"),
+                )
             )
             steps.append(
                 Step(

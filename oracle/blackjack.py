@@ -15,7 +15,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
 from typing import TYPE_CHECKING
 
 from oracle.cards import Card, Rank, format_cards
@@ -28,13 +27,13 @@ from oracle.errors import (
     ShoeExhaustedError,
 )
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
+from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from oracle.profile import Profile
+    from oracle.profile import Citations, Profile
 
 
 class Action(enum.Enum):
@@ -94,32 +93,6 @@ class BlackjackVsAce(enum.Enum):
     NOTHING = "nothing"
 
 
-# Where a profile does not list a parameter, these clauses still name the rule it applies.
-_DEFAULT_CITES: dict[str, tuple[str, ...]] = {
-    "dealer_hits_soft_17": ("C.bj.dealer-draw",),
-    "blackjack_pays": ("BJ.nat-pays",),
-    "insurance": ("A.insurance",),
-    "insurance_pays": ("A.insurance",),
-    "blackjack_vs_ace": ("A.even-money",),
-    "no_double_split_after_insurance": ("C.bj.insurance",),
-    "peek": ("A.peek",),
-    "natural_paid_at_once": ("A.nat-immediate",),
-    "dealer_blackjack_takes": ("C.bj.peek",),
-    "double_after_split": ("C.bj.double",),
-    "split_pairs": ("C.bj.split",),
-    "max_hands": ("C.bj.split",),
-    "hit_split_aces": ("C.bj.split",),
-    "split_21_is_blackjack": ("C.bj.split",),
-    "surrender": ("C.bj.surrender",),
-    "surrender_after_split": ("C.bj.surrender",),
-    "half_stake_rounding": ("BJ.half-stakes",),
-    "auto_stand_21": ("BJ.auto-stand",),
-    "dealer_draws_when_not_needed": ("BJ.dealer-needed",),
-    "extra_stakes_need_funds": ("BJ.funds",),
-    "rounding": ("BJ.nat-pays",),
-}
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BlackjackRules:
     """A blackjack profile's parameters, typed, with the clauses each one cites."""
@@ -148,7 +121,7 @@ class BlackjackRules:
     extra_stakes_need_funds: bool
     rounding: Rounding
     limits: Limits
-    cites: tuple[tuple[str, tuple[str, ...]], ...]
+    cite: Citations
 
     @classmethod
     def from_profile(cls, profile: Profile) -> BlackjackRules:
@@ -158,9 +131,6 @@ class BlackjackRules:
                 f"profile {profile.id!r} is a {profile.game.value} profile, not blackjack",
                 profile=profile.id,
             )
-        cites = dict(_DEFAULT_CITES)
-        for param in profile.parameters:
-            cites[param.name] = param.clauses
         return cls(
             profile_id=profile.id,
             decks=profile.integer("decks"),
@@ -186,24 +156,8 @@ class BlackjackRules:
             extra_stakes_need_funds=profile.flag("extra_stakes_need_funds"),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
-            cites=tuple(sorted(cites.items())),
+            cite=profile.citations(),
         )
-
-    def cite(self, *parameters: str) -> tuple[str, ...]:
-        """The clauses behind these parameters, as the profile states them."""
-        return _cite(self.cites, parameters)
-
-
-@cache
-def _cite(
-    cites: tuple[tuple[str, tuple[str, ...]], ...], parameters: tuple[str, ...]
-) -> tuple[str, ...]:
-    # Every step of every round cites; a profile has few distinct questions, so answer each once.
-    table = dict(cites)
-    found: dict[str, None] = {}
-    for name in parameters:
-        found.update(dict.fromkeys(table[name]))
-    return tuple(found)
 
 
 # --- hand arithmetic -----------------------------------------------------------------
@@ -407,7 +361,11 @@ def deal(
         raise InvalidRoundError("a blackjack round needs at least one seat")
     for index, seat in enumerate(seats):
         check_seat_stakes(
-            seat=index, balance=seat.balance, stakes=(("main", seat.stake),), limits=rules.limits
+            seat=index,
+            balance=seat.balance,
+            stakes=(("main", seat.stake),),
+            limits=rules.limits,
+            funds_clause=rules.cite("extra_stakes_need_funds")[0],
         )
     check_composition(tuple(shoe), rules.decks)
     needed = 2 * len(seats) + 2
@@ -462,14 +420,15 @@ def _offer_actions(state: BlackjackState, seat: int) -> tuple[Action, ...]:
         return ()
     seat_state = state.seats[seat]
     hand = seat_state.hands[0]
+    # BJ.half-stakes: an offer whose half stake rounds to 0 is not made, even money included.
+    cost = _insurance_stake(state, seat)
     if hand.status is HandStatus.BLACKJACK:
         if rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY:
-            return (Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY)
+            return (Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY) if cost > 0 else ()
         if rules.blackjack_vs_ace is BlackjackVsAce.NOTHING:
             return ()
     if not rules.insurance:
         return ()
-    cost = _insurance_stake(state, seat)
     if cost <= 0 or (rules.extra_stakes_need_funds and cost > seat_state.free_funds):
         return ()
     return (Action.INSURANCE, Action.DECLINE_INSURANCE)
@@ -805,15 +764,26 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
 
 def _settle(state: BlackjackState) -> BlackjackState:
     lines: list[SettlementLine] = []
+    rounding = state.rules.cite("rounding")
     for seat, seat_state in enumerate(state.seats):
         for index, hand in enumerate(seat_state.hands):
             payout, clauses = _settle_hand(state, seat_state, index, hand)
             lines.append(
-                SettlementLine(seat=seat, bet=f"hand {index}", payout=payout, clauses=clauses)
+                settled(
+                    seat=seat,
+                    bet=f"hand {index}",
+                    payout=payout,
+                    clauses=clauses,
+                    rounding=rounding,
+                )
             )
         if seat_state.insurance:
             payout, clauses = _settle_insurance(state, seat_state.insurance)
-            lines.append(SettlementLine(seat=seat, bet="insurance", payout=payout, clauses=clauses))
+            lines.append(
+                settled(
+                    seat=seat, bet="insurance", payout=payout, clauses=clauses, rounding=rounding
+                )
+            )
     state = replace(state, phase=Phase.COMPLETE, turn=None, settlement=tuple(lines))
     total = sum(line.payout.returned for line in lines)
     return _log(state, "settle", ("BJ.compare",), f"{len(lines)} line(s), {total} returned")

@@ -25,11 +25,12 @@ class Clause:
     """One numbered rule of RULES.md."""
 
     id: str
-    game: Game
+    #: The game the clause belongs to; None for the clauses of every game (money, limits).
+    game: Game | None
     title: str
 
 
-_BJ, _BAC, _ROU = Game.BLACKJACK, Game.BACCARAT, Game.ROULETTE
+_BJ, _BAC, _ROU, _ALL = Game.BLACKJACK, Game.BACCARAT, Game.ROULETTE, None
 
 CLAUSES: tuple[Clause, ...] = tuple(
     Clause(id=cid, game=game, title=title)
@@ -81,10 +82,39 @@ CLAUSES: tuple[Clause, ...] = tuple(
         ("C.rou.zero-loses", _ROU, "Zero makes outside bets lose"),
         ("C.rou.geometry", _ROU, "A bet that is not a shape of the layout is refused"),
         ("C.rou.history", _ROU, "The board shows the 13 previous results"),
+        ("US.rou.wheel", _ROU, "American: 38 pockets, 0 and 00, C's colours (assumed)"),
+        ("US.rou.geometry", _ROU, "American: C's shapes and odds, this layout's zero shapes"),
+        ("US.rou.zero-loses", _ROU, "American: 0 and 00 make outside bets lose (assumed)"),
+        ("MONEY.rounding", _ALL, "Exact amounts, rounded once by the profile's rule"),
+        ("TABLE.limits", _ALL, "Every stake within the profile's minimum and maximum bet"),
+        ("TABLE.currency", _ALL, "One currency for every amount of a round"),
     )
 )
 
 BY_ID: dict[str, Clause] = {clause.id: clause for clause in CLAUSES}
+
+#: What the contract itself requires, cited where no rule of RULES.md decides: protocol
+#: failures, request syntax, the round lifecycle. ``proto/croupier/conformance/v1/vector.proto``
+#: documents the same labels.
+CONTRACT: dict[str, str] = {
+    "CONTRACT.timeout": "The engine gave no answer within the call's deadline.",
+    "CONTRACT.crash": "The engine process died, or the connection dropped during the call.",
+    "CONTRACT.unreachable": "No engine answered at the address, or it did not start.",
+    "CONTRACT.malformed": "The answer does not decode as the call's response message.",
+    "CONTRACT.round-id": "The answer names another round or profile than the request.",
+    "CONTRACT.status-code": "A refusal carries another status code than its reason's.",
+    "CONTRACT.error-reason": "A refusal has no ErrorInfo, or another reason than the contract's.",
+    "CONTRACT.refusal": "A request the rules accept was refused.",
+    "CONTRACT.totals": "A settlement's totals are not the sums of its lines.",
+    "CONTRACT.request": "Ids, seat and bet counts, cards, pockets, profile and bet kinds.",
+    "CONTRACT.lifecycle": "Round ids are unique; Decide and Settle need an open round.",
+    "CONTRACT.balance": "A seat's stakes together must not exceed its balance.",
+}
+
+
+def citable(cid: str) -> bool:
+    """Whether a report may cite this ID: a RULES.md clause or a contract label."""
+    return cid in BY_ID or cid in CONTRACT
 
 
 def clause(clause_id: str) -> Clause:

@@ -36,6 +36,8 @@ class ParamSpec:
     kind: Kind
     default: bool | int | str
     help: str
+    #: The clauses the parameter's rule is cited by when a profile does not list it.
+    clauses: tuple[str, ...]
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
@@ -86,6 +88,7 @@ class ParamSpec:
 def _rounding(help_text: str) -> ParamSpec:
     return ParamSpec(
         name="rounding",
+        clauses=("MONEY.rounding",),
         kind=Kind.ROUNDING,
         default="down",
         choices=tuple(r.value for r in Rounding),
@@ -95,10 +98,16 @@ def _rounding(help_text: str) -> ParamSpec:
 
 _LIMITS = (
     ParamSpec(
-        name="min_bet", kind=Kind.INT, default=1, minimum=1, help="Smallest stake, in minor units."
+        name="min_bet",
+        clauses=("TABLE.limits",),
+        kind=Kind.INT,
+        default=1,
+        minimum=1,
+        help="Smallest stake, in minor units.",
     ),
     ParamSpec(
         name="max_bet",
+        clauses=("TABLE.limits",),
         kind=Kind.INT,
         default=10**12,
         minimum=1,
@@ -108,26 +117,45 @@ _LIMITS = (
 
 BLACKJACK: tuple[ParamSpec, ...] = (
     ParamSpec(
-        name="decks", kind=Kind.INT, default=6, minimum=1, maximum=8, help="Decks in the shoe."
+        name="decks",
+        clauses=("BJ.deal",),
+        kind=Kind.INT,
+        default=6,
+        minimum=1,
+        maximum=8,
+        help="Decks in the shoe.",
     ),
     ParamSpec(
         name="dealer_hits_soft_17",
+        clauses=("C.bj.dealer-draw",),
         kind=Kind.BOOL,
         default=False,
         help="The dealer draws on a soft 17.",
     ),
     ParamSpec(
-        name="blackjack_pays", kind=Kind.ODDS, default="3:2", help="Net odds of a player blackjack."
+        name="blackjack_pays",
+        clauses=("BJ.nat-pays",),
+        kind=Kind.ODDS,
+        default="3:2",
+        help="Net odds of a player blackjack.",
     ),
     ParamSpec(
         name="insurance",
+        clauses=("A.insurance",),
         kind=Kind.BOOL,
         default=True,
         help="Insurance is offered against a dealer ace.",
     ),
-    ParamSpec(name="insurance_pays", kind=Kind.ODDS, default="2:1", help="Net odds of insurance."),
+    ParamSpec(
+        name="insurance_pays",
+        clauses=("A.insurance",),
+        kind=Kind.ODDS,
+        default="2:1",
+        help="Net odds of insurance.",
+    ),
     ParamSpec(
         name="blackjack_vs_ace",
+        clauses=("A.even-money",),
         kind=Kind.CHOICE,
         default="even-money",
         choices=("even-money", "insurance", "nothing"),
@@ -135,12 +163,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="no_double_split_after_insurance",
+        clauses=("C.bj.insurance",),
         kind=Kind.BOOL,
         default=False,
         help="A seat that took insurance may neither double nor split.",
     ),
     ParamSpec(
         name="peek",
+        clauses=("A.peek",),
         kind=Kind.CHOICE,
         default="ace-or-ten",
         choices=("none", "ace", "ace-or-ten"),
@@ -148,12 +178,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="natural_paid_at_once",
+        clauses=("A.nat-immediate",),
         kind=Kind.BOOL,
         default=True,
         help="A blackjack that cannot be tied is paid at once, without turning the hole card.",
     ),
     ParamSpec(
         name="dealer_blackjack_takes",
+        clauses=("C.bj.peek",),
         kind=Kind.CHOICE,
         default="all-stakes",
         choices=("all-stakes", "original-stake"),
@@ -161,12 +193,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="double_after_split",
+        clauses=("C.bj.double",),
         kind=Kind.BOOL,
         default=True,
         help="A two-card hand formed by a split may double.",
     ),
     ParamSpec(
         name="split_pairs",
+        clauses=("C.bj.split",),
         kind=Kind.CHOICE,
         default="same-rank",
         choices=("same-rank", "same-rank-or-pictures", "same-value"),
@@ -174,6 +208,7 @@ BLACKJACK: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="max_hands",
+        clauses=("C.bj.split",),
         kind=Kind.INT,
         default=2,
         minimum=2,
@@ -181,44 +216,58 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         help="Most hands a seat may hold through splits (2 means no re-split).",
     ),
     ParamSpec(
-        name="hit_split_aces", kind=Kind.BOOL, default=True, help="Split aces may take more cards."
+        name="hit_split_aces",
+        clauses=("C.bj.split",),
+        kind=Kind.BOOL,
+        default=True,
+        help="Split aces may take more cards.",
     ),
     ParamSpec(
         name="split_21_is_blackjack",
+        clauses=("C.bj.split",),
         kind=Kind.BOOL,
         default=False,
         help="An ace and a ten on a split hand count as a blackjack.",
     ),
     ParamSpec(
         name="surrender",
+        clauses=("C.bj.surrender",),
         kind=Kind.BOOL,
         default=False,
         help="Surrender is offered on the first two cards.",
     ),
     ParamSpec(
         name="surrender_after_split",
+        clauses=("C.bj.surrender",),
         kind=Kind.BOOL,
         default=False,
         help="A hand formed by a split may surrender.",
     ),
     ParamSpec(
         name="half_stake_rounding",
+        clauses=("BJ.half-stakes",),
         kind=Kind.ROUNDING,
         default="down",
         choices=tuple(r.value for r in Rounding),
         help="Rounding of the insurance stake and the surrender refund.",
     ),
     ParamSpec(
-        name="auto_stand_21", kind=Kind.BOOL, default=True, help="A hand that reaches 21 stands."
+        name="auto_stand_21",
+        clauses=("BJ.auto-stand",),
+        kind=Kind.BOOL,
+        default=True,
+        help="A hand that reaches 21 stands.",
     ),
     ParamSpec(
         name="dealer_draws_when_not_needed",
+        clauses=("BJ.dealer-needed",),
         kind=Kind.BOOL,
         default=False,
         help="The dealer draws even when no hand waits for the dealer's total.",
     ),
     ParamSpec(
         name="extra_stakes_need_funds",
+        clauses=("BJ.funds",),
         kind=Kind.BOOL,
         default=True,
         help="Split, double and insurance need the seat's uncommitted funds.",
@@ -229,35 +278,53 @@ BLACKJACK: tuple[ParamSpec, ...] = (
 
 BACCARAT: tuple[ParamSpec, ...] = (
     ParamSpec(
-        name="decks", kind=Kind.INT, default=8, minimum=1, maximum=8, help="Decks in the shoe."
+        name="decks",
+        clauses=("D.decks",),
+        kind=Kind.INT,
+        default=8,
+        minimum=1,
+        maximum=8,
+        help="Decks in the shoe.",
     ),
     ParamSpec(
         name="tableau",
+        clauses=("BAC.banker-tableau",),
         kind=Kind.CHOICE,
         default="standard",
         choices=("standard", "document-b"),
         help="The banker's third-card tableau: the standard one, or document B's as printed.",
     ),
     ParamSpec(
-        name="player_pays", kind=Kind.ODDS, default="1:1", help="Net odds of a winning player bet."
+        name="player_pays",
+        clauses=("BAC.pay-player",),
+        kind=Kind.ODDS,
+        default="1:1",
+        help="Net odds of a winning player bet.",
     ),
     ParamSpec(
         name="banker_pays",
+        clauses=("BAC.pay-banker",),
         kind=Kind.ODDS,
         default="1:1",
         help="Net odds of a winning banker bet, before commission.",
     ),
     ParamSpec(
         name="banker_commission",
+        clauses=("BAC.pay-banker",),
         kind=Kind.FRACTION,
         default="0.05",
         help="Share of a winning banker bet's win kept as commission.",
     ),
     ParamSpec(
-        name="tie_pays", kind=Kind.ODDS, default="8:1", help="Net odds of a winning tie bet."
+        name="tie_pays",
+        clauses=("BAC.pay-tie",),
+        kind=Kind.ODDS,
+        default="8:1",
+        help="Net odds of a winning tie bet.",
     ),
     ParamSpec(
         name="tie_pushes",
+        clauses=("BAC.tie-push",),
         kind=Kind.BOOL,
         default=True,
         help="On a tie, player and banker bets push.",
@@ -269,6 +336,7 @@ BACCARAT: tuple[ParamSpec, ...] = (
 ROULETTE: tuple[ParamSpec, ...] = (
     ParamSpec(
         name="wheel",
+        clauses=("C.rou.wheel",),
         kind=Kind.CHOICE,
         default="european",
         choices=("european", "american"),
@@ -276,6 +344,7 @@ ROULETTE: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="zero_rule",
+        clauses=("C.rou.zero-loses",),
         kind=Kind.CHOICE,
         default="loses",
         choices=("loses", "half-back"),
@@ -283,6 +352,7 @@ ROULETTE: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="history_length",
+        clauses=("C.rou.history",),
         kind=Kind.INT,
         default=13,
         minimum=1,
@@ -291,42 +361,70 @@ ROULETTE: tuple[ParamSpec, ...] = (
     ),
     ParamSpec(
         name="straight_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="35:1",
         help="Net odds of a straight (one number).",
     ),
     ParamSpec(
-        name="split_pays", kind=Kind.ODDS, default="17:1", help="Net odds of a split (two numbers)."
+        name="split_pays",
+        clauses=("C.rou.wheel",),
+        kind=Kind.ODDS,
+        default="17:1",
+        help="Net odds of a split (two numbers).",
     ),
     ParamSpec(
         name="street_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="11:1",
         help="Net odds of a street or trio (three numbers).",
     ),
     ParamSpec(
         name="corner_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="8:1",
         help="Net odds of a corner (four numbers).",
     ),
     ParamSpec(
         name="first_four_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="8:1",
         help="Net odds of 0-1-2-3 (European).",
     ),
     ParamSpec(
         name="top_line_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="6:1",
         help="Net odds of 0-00-1-2-3 (American).",
     ),
-    ParamSpec(name="line_pays", kind=Kind.ODDS, default="5:1", help="Net odds of a six line."),
-    ParamSpec(name="column_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a column."),
-    ParamSpec(name="dozen_pays", kind=Kind.ODDS, default="2:1", help="Net odds of a dozen."),
+    ParamSpec(
+        name="line_pays",
+        clauses=("C.rou.wheel",),
+        kind=Kind.ODDS,
+        default="5:1",
+        help="Net odds of a six line.",
+    ),
+    ParamSpec(
+        name="column_pays",
+        clauses=("C.rou.wheel",),
+        kind=Kind.ODDS,
+        default="2:1",
+        help="Net odds of a column.",
+    ),
+    ParamSpec(
+        name="dozen_pays",
+        clauses=("C.rou.wheel",),
+        kind=Kind.ODDS,
+        default="2:1",
+        help="Net odds of a dozen.",
+    ),
     ParamSpec(
         name="even_chance_pays",
+        clauses=("C.rou.wheel",),
         kind=Kind.ODDS,
         default="1:1",
         help="Net odds of red/black, even/odd, low/high.",

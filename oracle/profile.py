@@ -119,6 +119,50 @@ class Profile:
         """Every clause some parameter of the profile cites."""
         return frozenset(c for p in self.parameters for c in p.clauses)
 
+    def citations(self) -> Citations:
+        """The clauses each parameter's rule is cited by, under this profile."""
+        return _citations(self)
+
+
+class Citations:
+    """The clauses behind a profile's parameters: as the profile lists them, else the default.
+
+    Every step of every round cites, and a profile asks few distinct questions, so each
+    answer is computed once.
+    """
+
+    __slots__ = ("_answers", "_table")
+
+    def __init__(self, table: Mapping[str, tuple[str, ...]]) -> None:
+        self._table = dict(table)
+        self._answers: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def __call__(self, *names: str) -> tuple[str, ...]:
+        """The clauses of these parameters, in order, each once."""
+        found = self._answers.get(names)
+        if found is None:
+            merged: dict[str, None] = {}
+            for name in names:
+                merged.update(dict.fromkeys(self._table[name]))
+            found = self._answers[names] = tuple(merged)
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Citations) and self._table == other._table
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._table.items())))
+
+    def __repr__(self) -> str:
+        return f"Citations({self._table!r})"
+
+
+@cache
+def _citations(profile: Profile) -> Citations:
+    table = {name: spec.clauses for name, spec in SPECS[profile.game].items()}
+    table.update((param.name, param.clauses) for param in profile.parameters)
+    return Citations(table)
+
 
 def _typed(value: object, kind: type[_T], name: str) -> _T:
     if not isinstance(value, kind):

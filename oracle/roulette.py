@@ -1,7 +1,9 @@
 """Roulette: the wheel, the layout's bet shapes, settlement and the table's board.
 
 Implements RULES.md "Roulette C" (C.rou.wheel, C.rou.zero-loses,
-C.rou.geometry, C.rou.history) and the assumed-standard "Roulette, American".
+C.rou.geometry, C.rou.history) and "Roulette, American" (US.rou.wheel,
+US.rou.geometry, US.rou.zero-loses). The clauses a round cites come from its
+profile, except the layout's shapes, which belong to the wheel.
 A pocket is an ``int``: 0 to 36, and ``DOUBLE_ZERO`` (37) for 00, as in the
 portable spin stream (``oracle.shoe.seeded_spins``).
 """
@@ -18,17 +20,11 @@ from typing import Final
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, InvalidRoundError, ProfileError
 from oracle.money import Odds, Payout, Rounding, lose, portion, win
-from oracle.profile import Profile
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes
+from oracle.profile import Citations, Profile
+from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 
 DOUBLE_ZERO: Final = 37
 """The pocket number standing for 00 on the American wheel."""
-
-_WHEEL = "C.rou.wheel"
-_ZERO_LOSES = "C.rou.zero-loses"
-_GEOMETRY = "C.rou.geometry"
-_HISTORY = "C.rou.history"
-_LIMITS = "B.limits"
 
 _HALF: Final = Fraction(1, 2)
 
@@ -43,6 +39,11 @@ class Wheel(enum.Enum):
     def pockets(self) -> int:
         """How many pockets the wheel has: 37 or 38."""
         return 37 if self is Wheel.EUROPEAN else 38
+
+    @property
+    def geometry(self) -> str:
+        """The clause that fixes this layout's shapes (C.rou.geometry, US.rou.geometry)."""
+        return "C.rou.geometry" if self is Wheel.EUROPEAN else "US.rou.geometry"
 
     @property
     def zeros(self) -> frozenset[int]:
@@ -369,6 +370,7 @@ class RouletteRules:
     odds: tuple[tuple[BetKind, Odds], ...]
     rounding: Rounding
     limits: Limits
+    cite: Citations
 
     def __post_init__(self) -> None:
         missing = [k.value for k in BetKind if k not in dict(self.odds)]
@@ -396,11 +398,16 @@ class RouletteRules:
             odds=tuple((kind, profile.odds(_ODDS_PARAMETER[kind])) for kind in BetKind),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
+            cite=profile.citations(),
         )
 
     def odds_for(self, kind: BetKind) -> Odds:
         """The net odds a winning bet of this kind is paid (C.rou.wheel table)."""
         return dict(self.odds)[kind]
+
+    def odds_clauses(self, kind: BetKind) -> tuple[str, ...]:
+        """The clauses the profile cites for the odds of this kind of bet."""
+        return self.cite(_ODDS_PARAMETER[kind])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -473,12 +480,15 @@ def _settle(
 ) -> tuple[Payout, tuple[str, ...]]:
     """One bet's payout and the clauses that decided it (C.rou.wheel, C.rou.zero-loses)."""
     if pocket in cover:
-        return win(bet.amount, rules.odds_for(bet.kind), rules.rounding), (_WHEEL,)
+        return win(bet.amount, rules.odds_for(bet.kind), rules.rounding), rules.odds_clauses(
+            bet.kind
+        )
     if pocket in rules.wheel.zeros and not bet.kind.is_inside:
+        clauses = rules.cite("zero_rule", "wheel")
         if bet.kind.is_even_chance and not rules.zero_loses:
-            return portion(bet.amount, _HALF, rules.rounding), (_ZERO_LOSES, _WHEEL)
-        return lose(bet.amount), (_ZERO_LOSES, _WHEEL)
-    return lose(bet.amount), (_WHEEL,)
+            return portion(bet.amount, _HALF, rules.rounding), clauses
+        return lose(bet.amount), clauses
+    return lose(bet.amount), rules.cite("wheel")
 
 
 def _board(results: Iterable[int]) -> str:
@@ -521,7 +531,15 @@ def spin_round(
     for index, (seat, seat_covers) in enumerate(zip(seats, covers, strict=True)):
         for bet, cover in zip(seat.bets, seat_covers, strict=True):
             payout, clauses = _settle(rules, pocket, bet, cover)
-            lines.append(SettlementLine(seat=index, bet=bet.label, payout=payout, clauses=clauses))
+            lines.append(
+                settled(
+                    seat=index,
+                    bet=bet.label,
+                    payout=payout,
+                    clauses=clauses,
+                    rounding=rules.cite("rounding"),
+                )
+            )
 
     board = history.after(pocket, rules.history_length)
     staked = sum(line.payout.stake for line in lines)
@@ -530,12 +548,12 @@ def spin_round(
     steps = (
         Step(
             action="bets",
-            clauses=(_GEOMETRY, _LIMITS),
+            clauses=(wheel.geometry, *rules.cite("min_bet", "max_bet")),
             detail=f"{bets} bet(s) on {len(seats)} seat(s) accepted, {staked} staked",
         ),
         Step(
             action="spin",
-            clauses=(_WHEEL,),
+            clauses=rules.cite("wheel"),
             detail=f"pocket {_text(pocket)} ({colour(pocket).value})",
         ),
         Step(
@@ -545,7 +563,7 @@ def spin_round(
         ),
         Step(
             action="board",
-            clauses=(_HISTORY,),
+            clauses=rules.cite("history_length"),
             detail=f"table {board.table_id}, oldest first: {_board(board.results)}",
         ),
     )

@@ -145,6 +145,7 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
             f"currency code {request.currency!r} must be three capital letters (ISO 4217)",
             field="currency_code",
             value=request.currency,
+            clause="TABLE.currency",
         )
     if not request.seats:
         raise InvalidRoundError("a round needs at least one seat", field="seats")

@@ -12,18 +12,23 @@ from oracle.profile import Profile
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
-    """Table limits on a single stake, in minor units (B.limits)."""
+    """Table limits on a single stake, in minor units, and the clauses that set them."""
 
     min_bet: int
     max_bet: int
+    clauses: tuple[str, ...] = ("TABLE.limits",)
 
     @classmethod
     def of(cls, profile: Profile) -> Limits:
-        """The limits a profile sets."""
-        return cls(min_bet=profile.integer("min_bet"), max_bet=profile.integer("max_bet"))
+        """The limits a profile sets (TABLE.limits, B.limits)."""
+        return cls(
+            min_bet=profile.integer("min_bet"),
+            max_bet=profile.integer("max_bet"),
+            clauses=profile.citations()("min_bet", "max_bet"),
+        )
 
     def check(self, *, seat: int, bet: str, amount: int) -> None:
-        """Refuse a stake outside the limits (B.limits)."""
+        """Refuse a stake outside the limits, 0 and negative stakes included (TABLE.limits)."""
         if not self.min_bet <= amount <= self.max_bet:
             raise BetOutOfLimitsError(
                 f"seat {seat}: the {bet} stake {amount} is outside the table limits "
@@ -33,27 +38,34 @@ class Limits:
                 amount=amount,
                 min_bet=self.min_bet,
                 max_bet=self.max_bet,
+                clause=self.clauses[0],
             )
 
 
 def check_seat_stakes(
-    *, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: Limits
+    *,
+    seat: int,
+    balance: int,
+    stakes: Sequence[tuple[str, int]],
+    limits: Limits,
+    funds_clause: str = "CONTRACT.balance",
 ) -> None:
-    """Check a seat's opening stakes: positive, within limits, covered by its balance."""
+    """Check a seat's opening stakes: within the limits, together covered by its balance.
+
+    ``funds_clause`` is the rule that asks the balance to cover the stakes (BJ.funds for
+    blackjack; the contract elsewhere).
+    """
     if balance < 0:
         raise InvalidRoundError(
-            f"seat {seat}: balance {balance} is negative", seat=seat, balance=balance
+            f"seat {seat}: balance {balance} is negative",
+            field=f"seats[{seat}].balance",
+            seat=seat,
+            balance=balance,
+            clause="CONTRACT.request",
         )
     if not stakes:
-        raise InvalidRoundError(f"seat {seat} has no bet", seat=seat)
+        raise InvalidRoundError(f"seat {seat} has no bet", seat=seat, clause="CONTRACT.request")
     for bet, amount in stakes:
-        if amount <= 0:
-            raise InvalidRoundError(
-                f"seat {seat}: the {bet} stake must be positive, got {amount}",
-                seat=seat,
-                bet=bet,
-                amount=amount,
-            )
         limits.check(seat=seat, bet=bet, amount=amount)
     total = sum(amount for _, amount in stakes)
     if total > balance:
@@ -62,6 +74,7 @@ def check_seat_stakes(
             seat=seat,
             stake=total,
             balance=balance,
+            clause=funds_clause,
         )
 
 
@@ -77,6 +90,18 @@ class SettlementLine:
     bet: str
     payout: Payout
     clauses: tuple[str, ...]
+
+
+def settled(
+    *, seat: int, bet: str, payout: Payout, clauses: tuple[str, ...], rounding: tuple[str, ...]
+) -> SettlementLine:
+    """A settlement line; a payout that rounding changed cites the rounding rule too.
+
+    ``rounding`` is what the profile cites for its rounding rule (MONEY.rounding).
+    """
+    if payout.returned != payout.returned_exact:
+        clauses = (*clauses, *(c for c in rounding if c not in clauses))
+    return SettlementLine(seat=seat, bet=bet, payout=payout, clauses=clauses)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -236,9 +236,10 @@ class BlackjackDealer(House):
         if rank(game.dealer[0]) != "A":
             return []
         box = game.boxes[seat]
-        if box.hands[0].status == "blackjack" and game.rules.natural_vs_ace == "even-money":
-            return ["even-money", "decline-even-money"]
+        # Half of a 1-unit stake rounds to nothing: no offer at all, even money included.
         cost = self.half_stake(box.bet)
+        if box.hands[0].status == "blackjack" and game.rules.natural_vs_ace == "even-money":
+            return ["even-money", "decline-even-money"] if cost > 0 else []
         if cost > 0 and self.can_afford(box, cost):
             return ["insurance", "decline-insurance"]
         return []

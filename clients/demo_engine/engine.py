@@ -51,7 +51,10 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
         self.profile_ids: Sequence[str] = tuple(self.tables)
 
     def check_format(self, request: DealInput) -> None:
-        """Values malformed in themselves, before any rule: cards, pocket texts, negative amounts."""
+        """Values malformed in themselves, before any rule: cards, pocket texts, negative balances.
+
+        A negative stake is not malformed: it is below the table minimum (BET_OUT_OF_LIMITS).
+        """
         if request.shoe is not None:
             check_cards(request.shoe)
         if request.pocket is not None and request.pocket not in pockets("american"):
@@ -66,10 +69,6 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                     "INVALID_ROUND", f"seat {index}: the balance is negative", seat=index
                 )
             for bet in seat.bets:
-                if bet.stake < 0:
-                    raise EngineError(
-                        "INVALID_ROUND", f"seat {index}: a stake is negative", seat=index
-                    )
                 if bet.game == "roulette":
                     check_bet_format(index, bet)
 

@@ -27,18 +27,14 @@ class House:
     def check_stakes(
         self, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: tuple[int, int]
     ) -> None:
-        """A seat's opening stakes: at least one, positive, within the limits, covered by its balance."""
+        """A seat's opening stakes: at least one, within the limits, covered by its balance.
+
+        A stake of 0 or less is below the minimum, like any other stake under it.
+        """
         if not stakes:
             raise EngineError("INVALID_ROUND", f"seat {seat} has no bet", seat=seat)
         low, high = limits
         for bet, stake in stakes:
-            if stake <= 0:
-                raise EngineError(
-                    "INVALID_ROUND",
-                    f"seat {seat}: the {bet} stake must be positive, got {stake}",
-                    seat=seat,
-                    bet=bet,
-                )
             if not low <= stake <= high:
                 raise EngineError(
                     "BET_OUT_OF_LIMITS",

@@ -364,7 +364,7 @@ _ZOO: tuple[Mutant, ...] = (
     ),
     Mutant(
         name="top-line-pays-8-1",
-        clause="C.rou.wheel",
+        clause="US.rou.geometry",
         profile="roulette-american",
         description="The American top line (0-00-1-2-3) pays 8:1 instead of 6:1.",
         factory=_settings(

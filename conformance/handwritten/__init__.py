@@ -16,14 +16,25 @@ from conformance.handwritten import (
     roulette_american,
     roulette_c,
 )
+from conformance.handwritten._table import table_cases
+from oracle.clauses import Game
+
+_LIMITS = ("TABLE.limits",)
+_BJ, _BAC, _ROU = Game.BLACKJACK, Game.BACCARAT, Game.ROULETTE
 
 #: Every hand-written case, by profile id.
 CASES: dict[str, tuple[Case, ...]] = {
-    "blackjack-a": blackjack_a.CASES,
-    "blackjack-c": blackjack_c.CASES,
-    "baccarat-b": baccarat_b.CASES,
-    "baccarat-c": baccarat_c.CASES,
-    "baccarat-d": baccarat_d.CASES,
-    "roulette-c": roulette_c.CASES,
-    "roulette-american": roulette_american.CASES,
+    "blackjack-a": (*blackjack_a.CASES, *table_cases("blackjack-a", "bja", _BJ, limits=_LIMITS)),
+    "blackjack-c": (*blackjack_c.CASES, *table_cases("blackjack-c", "bjc", _BJ, limits=_LIMITS)),
+    "baccarat-b": (
+        *baccarat_b.CASES,
+        *table_cases("baccarat-b", "bab", _BAC, limits=("TABLE.limits", "B.limits")),
+    ),
+    "baccarat-c": (*baccarat_c.CASES, *table_cases("baccarat-c", "bac", _BAC, limits=_LIMITS)),
+    "baccarat-d": (*baccarat_d.CASES, *table_cases("baccarat-d", "bad", _BAC, limits=_LIMITS)),
+    "roulette-c": (*roulette_c.CASES, *table_cases("roulette-c", "rou", _ROU, limits=_LIMITS)),
+    "roulette-american": (
+        *roulette_american.CASES,
+        *table_cases("roulette-american", "rua", _ROU, limits=_LIMITS),
+    ),
 }

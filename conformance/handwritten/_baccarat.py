@@ -14,23 +14,14 @@ start at ``h050``, so neither list renumbers the other.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound
+from conformance.cases import Case, CaseRound, case_maker
 
 
 def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
     """The shared cases, named and numbered for one baccarat profile."""
-
-    def case(
-        n: int, topic: str, clauses: tuple[str, ...], description: str, *rounds: CaseRound
-    ) -> Case:
-        return Case(
-            id=f"{prefix}-h{n:03d}",
-            name=f"{profile}/{topic}",
-            profile=profile,
-            clauses=clauses,
-            description=description,
-            rounds=rounds,
-        )
+    # TABLE.limits is every game's; document B words it itself (B.limits).
+    limits = ("TABLE.limits", "B.limits") if profile == "baccarat-b" else ("TABLE.limits",)
+    case = case_maker(profile, prefix, {"TABLE.limits": limits})
 
     return (
         case(
@@ -203,10 +194,10 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
         case(
             17,
             "money/banker-commission-rounds-down",
-            ("BAC.pay-banker",),
+            ("MONEY.rounding", "BAC.pay-banker"),
             "A banker win on 25 is exactly 48.75, rounded down to 48.",
             # Banker natural 9 beats player 5. 25 + 25 * 0.95 = 25 + 23.75 = 48.75 exact;
-            # RULES.md "Money": rounded down, 48.
+            # MONEY.rounding: rounded down, 48.
             CaseRound(seats=("1000:banker=25",), shoe="2S 9H 3D KC 5C 2D", returns=(48,)),
         ),
         case(
@@ -225,7 +216,7 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
         case(
             19,
             "limits/stake-at-max-bet",
-            ("B.limits", "BAC.pay-player"),
+            ("TABLE.limits", "BAC.pay-player"),
             "A stake exactly at the table maximum of 1000000 is taken and paid.",
             # 1000000 = max_bet: accepted. Player 9 beats banker 7: 2000000.
             CaseRound(
@@ -235,7 +226,7 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
         case(
             20,
             "limits/stake-over-max-bet",
-            ("B.limits",),
+            ("TABLE.limits",),
             "A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
             # 1000001 > max_bet 1000000.
             CaseRound(
@@ -247,7 +238,7 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
         case(
             21,
             "limits/stake-at-min-bet",
-            ("B.limits", "BAC.pay-player"),
+            ("TABLE.limits", "BAC.pay-player"),
             "A stake of 1, the table minimum, is taken and paid.",
             # 1 = min_bet: accepted. Player 9 beats banker 7: 1 + 1 = 2.
             CaseRound(seats=("1:player=1",), shoe="TS 3H KD 4C 9C 2D", returns=(2,)),
@@ -255,7 +246,7 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
         case(
             22,
             "limits/stakes-over-balance",
-            ("B.limits",),
+            ("CONTRACT.balance",),
             "Stakes of 60 and 60 on a balance of 100 are refused: INSUFFICIENT_BALANCE.",
             # 60 + 60 = 120 > 100.
             CaseRound(

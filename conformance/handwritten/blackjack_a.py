@@ -108,9 +108,9 @@ CASES: tuple[Case, ...] = (
         id="bja-h008",
         name="blackjack-a/natural/three-to-two-odd-stake-rounds-down",
         profile=P,
-        clauses=("BJ.nat-pays", "A.nat-immediate"),
+        clauses=("MONEY.rounding", "BJ.nat-pays", "A.nat-immediate"),
         description="A blackjack on a stake of 15 pays exactly 37.5, rounded down to 37.",
-        # 15 + 15 * 3/2 = 15 + 22.5 = 37.5 exact; RULES.md "Money": rounded down, 37.
+        # 15 + 15 * 3/2 = 15 + 22.5 = 37.5 exact; MONEY.rounding: rounded down, 37.
         rounds=(CaseRound(seats=("1000:15",), shoe="AS 7H KD 9C 5C", returns=(37,)),),
     ),
     # --- insurance and the peek: A4 ------------------------------------------------------
@@ -521,7 +521,7 @@ CASES: tuple[Case, ...] = (
         id="bja-h035",
         name="blackjack-a/limits/stake-at-max-bet",
         profile=P,
-        clauses=("B.limits", "BJ.compare"),
+        clauses=("TABLE.limits", "BJ.compare"),
         description="A stake exactly at the table maximum of 1000000 is taken and paid.",
         # 1000000 = max_bet: accepted. 19 > 17: 1000000 + 1000000 = 2000000.
         rounds=(
@@ -537,7 +537,7 @@ CASES: tuple[Case, ...] = (
         id="bja-h036",
         name="blackjack-a/limits/stake-over-max-bet",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("TABLE.limits",),
         description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
         # 1000001 > max_bet 1000000.
         rounds=(
@@ -548,7 +548,7 @@ CASES: tuple[Case, ...] = (
         id="bja-h037",
         name="blackjack-a/limits/stake-at-min-bet",
         profile=P,
-        clauses=("B.limits", "BJ.compare"),
+        clauses=("TABLE.limits", "BJ.compare"),
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. 19 > 17: 1 + 1 = 2.
         rounds=(CaseRound(seats=("1:1",), shoe="TS 7H 9D TC 5C", decisions="stand", returns=(2,)),),
@@ -577,6 +577,30 @@ CASES: tuple[Case, ...] = (
                 decisions="double",
                 returns=(400,),
             ),
+        ),
+    ),
+    # --- BJ.half-stakes: a half stake that rounds to nothing ----------------------------------
+    Case(
+        id="bja-h040",
+        name="blackjack-a/half-stakes/one-unit-blackjack-gets-no-even-money",
+        profile=P,
+        clauses=("BJ.half-stakes", "A.even-money", "MONEY.rounding"),
+        description="A 1-unit blackjack against an ace is offered no even money; paid 3:2 after the peek.",
+        # AS KD against AH: half of 1 rounds to 0, so no even-money offer (BJ.half-stakes).
+        # The peek finds 7C, no dealer blackjack; the blackjack is paid at once: 1 + 1.5 = 2.5
+        # exact, MONEY.rounding down: 2.
+        rounds=(CaseRound(seats=("1000:1",), shoe="AS AH KD 7C 5C", returns=(2,)),),
+    ),
+    Case(
+        id="bja-h041",
+        name="blackjack-a/half-stakes/one-unit-stake-gets-no-insurance",
+        profile=P,
+        clauses=("BJ.half-stakes", "A.insurance"),
+        description="A 1-unit stake against an ace is offered no insurance; play goes straight on.",
+        # 9S 7D = 16 against AH: half of 1 rounds to 0, no insurance offer. Peek: 8C, no
+        # blackjack. Stand; dealer A+8 = soft 19 stands; 16 loses: 0.
+        rounds=(
+            CaseRound(seats=("1000:1",), shoe="9S AH 7D 8C 5C", decisions="stand", returns=(0,)),
         ),
     ),
 )

@@ -38,9 +38,12 @@ CASES: tuple[Case, ...] = (
         id="bjc-h003",
         name="blackjack-c/natural/odd-stake-rounds-down",
         profile=P,
-        clauses=("BJ.nat-pays",),
+        clauses=(
+            "MONEY.rounding",
+            "BJ.nat-pays",
+        ),
         description="A blackjack on a stake of 15 pays exactly 37.5, rounded down to 37.",
-        # 15 + 15 * 3/2 = 37.5 exact; RULES.md "Money": rounded down, 37.
+        # 15 + 15 * 3/2 = 37.5 exact; MONEY.rounding: rounded down, 37.
         rounds=(CaseRound(seats=("1000:15",), shoe="AS 7H KD 9C 5C", returns=(37,)),),
     ),
     # --- the late dealer blackjack under a ten -----------------------------------------------
@@ -622,7 +625,7 @@ CASES: tuple[Case, ...] = (
         id="bjc-h041",
         name="blackjack-c/limits/stake-at-max-bet",
         profile=P,
-        clauses=("B.limits", "BJ.compare"),
+        clauses=("TABLE.limits", "BJ.compare"),
         description="A stake exactly at the table maximum of 1000000 is taken and paid.",
         # 1000000 = max_bet: accepted. 19 > 17: 2000000.
         rounds=(
@@ -638,7 +641,7 @@ CASES: tuple[Case, ...] = (
         id="bjc-h042",
         name="blackjack-c/limits/stake-over-max-bet",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("TABLE.limits",),
         description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
         # 1000001 > 1000000.
         rounds=(
@@ -649,7 +652,7 @@ CASES: tuple[Case, ...] = (
         id="bjc-h043",
         name="blackjack-c/limits/stake-at-min-bet",
         profile=P,
-        clauses=("B.limits", "BJ.compare"),
+        clauses=("TABLE.limits", "BJ.compare"),
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. 19 > 17: 2.
         rounds=(CaseRound(seats=("1:1",), shoe="TS 7H 9D TC 5C", decisions="stand", returns=(2,)),),
@@ -679,5 +682,28 @@ CASES: tuple[Case, ...] = (
                 returns=(250, 0),
             ),
         ),
+    ),
+    # --- BJ.half-stakes: a half stake that rounds to nothing ----------------------------------
+    Case(
+        id="bjc-h046",
+        name="blackjack-c/half-stakes/one-unit-stake-gets-no-insurance",
+        profile=P,
+        clauses=("BJ.half-stakes", "C.bj.insurance"),
+        description="A 1-unit stake against an ace is offered no insurance; play goes straight on.",
+        # 9S 7D = 16 against AH: half of 1 rounds to 0, no insurance offer. The dealer looks:
+        # 8C, no blackjack. Stand; dealer A+8 = soft 19 stands; 16 loses: 0.
+        rounds=(
+            CaseRound(seats=("1000:1",), shoe="9S AH 7D 8C 5C", decisions="stand", returns=(0,)),
+        ),
+    ),
+    Case(
+        id="bjc-h047",
+        name="blackjack-c/half-stakes/one-unit-blackjack-gets-no-insurance",
+        profile=P,
+        clauses=("BJ.half-stakes", "C.bj.insurance", "MONEY.rounding"),
+        description="A 1-unit blackjack against an ace is offered no insurance and wins 3:2, rounded.",
+        # AS KD against AH: no insurance offer (half of 1 rounds to 0). The dealer looks: 7C,
+        # soft 18, no blackjack; the blackjack wins: 1 + 1.5 = 2.5 exact, rounded down: 2.
+        rounds=(CaseRound(seats=("1000:1",), shoe="AS AH KD 7C 5C", returns=(2,)),),
     ),
 )

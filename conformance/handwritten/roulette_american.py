@@ -1,7 +1,7 @@
 """Hand-written vectors of profile roulette-american (0 and 00, assumed standard).
 
 Amounts are "returned" figures, stake included: a winning stake s at net odds n:1 returns
-s + s * n (C.rou.wheel table, the same odds on this wheel, the top line 0-00-1-2-3 at 6:1).
+s + s * n (US.rou.geometry: C.rou.wheel's odds on this wheel, the top line 0-00-1-2-3 at 6:1).
 Red: 1 3 5 7 9 12 14 16 18 19 21 23 25 27 30 32 34 36; the other numbers 1-36 are black; 0 and
 00 are green and make every outside bet lose. The comment above each round shows the hand
 arithmetic from RULES.md.
@@ -38,7 +38,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h001",
         name="roulette-american/payout/straight-double-zero",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="A straight on 00 pays 35:1 when 00 comes; a straight on 0 does not win.",
         # Pocket 00: straight 00: 10 + 350 = 360; straight 0: 0.
         rounds=(
@@ -49,7 +49,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h002",
         name="roulette-american/payout/zero-splits",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="The 0-00 and 00-3 splits pay 17:1 on 00; 0-1 loses.",
         # Pocket 00: 0-00: 10 + 170 = 180; 00-3: 180; 0-1: 0.
         rounds=(
@@ -64,7 +64,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h003",
         name="roulette-american/payout/zero-trios",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="The trios 0-00-2 and 00-2-3 pay 11:1 on 00; 0-1-2 loses.",
         # Pocket 00: 0-00-2: 10 + 110 = 120; 00-2-3: 120; 0-1-2: 0.
         rounds=(
@@ -79,7 +79,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h004",
         name="roulette-american/payout/top-line",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="The top line 0-00-1-2-3 pays 6:1, on 00 as on 3.",
         # Pocket 00: 10 + 10 * 6 = 70; pocket 3: 70.
         rounds=(
@@ -91,7 +91,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h005",
         name="roulette-american/zero/outside-bets-lose-on-double-zero",
         profile=P,
-        clauses=("C.rou.zero-loses",),
+        clauses=("US.rou.zero-loses",),
         description="00 makes every column, dozen and even-money bet lose.",
         # Pocket 00 is green and in no column or dozen: all eight bets return 0.
         rounds=(
@@ -108,7 +108,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h006",
         name="roulette-american/zero/outside-bets-lose-on-zero",
         profile=P,
-        clauses=("C.rou.zero-loses",),
+        clauses=("US.rou.zero-loses",),
         description="0 makes every column, dozen and even-money bet lose too.",
         # Pocket 0: all eight outside bets return 0.
         rounds=(
@@ -126,7 +126,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h007",
         name="roulette-american/payout/inside-bets-on-a-number",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="On 17: straight 35:1, split 17:1, street 11:1, corner 8:1, line 5:1.",
         # Pocket 17: straight 360, split 17-20 180, street 16-17-18 120, corner 13-14-16-17 90,
         # line 13-18 60, straight 0 lost 0.
@@ -147,7 +147,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h008",
         name="roulette-american/payout/outside-bets-on-a-number",
         profile=P,
-        clauses=("C.rou.wheel",),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="On 17: column 2 and dozen 2 pay 2:1; black, odd and low pay 1:1.",
         # 17 is black, odd, low, in column 2 (2, 5, ..., 35) and dozen 2 (13-24). Column 2:
         # 10 + 20 = 30, dozen 2: 30, column 1: 0, red 0, black 20, even 0, odd 20, low 20,
@@ -170,7 +170,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h009",
         name="roulette-american/geometry/split-1-5-refused",
         profile=P,
-        clauses=("C.rou.geometry",),
+        clauses=("US.rou.geometry",),
         description="1-5 is not a split of the layout: the bet is refused, never settled.",
         # 1 and 5 are neither side by side nor one above the other: INVALID_BET_LAYOUT.
         rounds=(CaseRound(seats=("1000:split 1-5=10",), pocket="1", error="INVALID_BET_LAYOUT"),),
@@ -179,7 +179,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h010",
         name="roulette-american/geometry/first-four-refused",
         profile=P,
-        clauses=("C.rou.geometry", "C.rou.wheel"),
+        clauses=("US.rou.geometry", "US.rou.wheel"),
         description="0-1-2-3 is not a bet of the American layout, whose top line has five numbers.",
         # With 00 beside 0 the four 0-1-2-3 do not meet at a corner: INVALID_BET_LAYOUT.
         rounds=(
@@ -192,7 +192,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h011",
         name="roulette-american/geometry/split-0-3-refused",
         profile=P,
-        clauses=("C.rou.geometry",),
+        clauses=("US.rou.geometry",),
         description="On the American layout 3 touches 00, not 0: 0-3 is no split.",
         # The zero splits are 0-1, 0-2, 00-2, 00-3 and 0-00: INVALID_BET_LAYOUT.
         rounds=(CaseRound(seats=("1000:split 0-3=10",), pocket="3", error="INVALID_BET_LAYOUT"),),
@@ -202,7 +202,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h012",
         name="roulette-american/history/fourteen-spins-keep-thirteen",
         profile=P,
-        clauses=("C.rou.history", "C.rou.wheel", "C.rou.zero-loses"),
+        clauses=("C.rou.history", "US.rou.wheel", "US.rou.zero-loses"),
         description="Fourteen spins at one table: the board then shows only the last 13 results.",
         # After spin 14 the board drops the first result (00) and shows, oldest first:
         # 27 10 25 29 12 8 19 31 18 6 21 33 0. Each round's returns are in _HISTORY_SPINS.
@@ -216,7 +216,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h013",
         name="roulette-american/limits/stake-at-max-bet",
         profile=P,
-        clauses=("B.limits", "C.rou.wheel"),
+        clauses=("TABLE.limits", "US.rou.wheel"),
         description="A stake exactly at the table maximum of 1000000 is taken and paid.",
         # 1000000 = max_bet: accepted. Pocket 36 is red: 2000000.
         rounds=(CaseRound(seats=("1000000:red=1000000",), pocket="36", returns=(2000000,)),),
@@ -225,7 +225,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h014",
         name="roulette-american/limits/stake-over-max-bet",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("TABLE.limits",),
         description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
         # 1000001 > max_bet 1000000.
         rounds=(CaseRound(seats=("2000000:red=1000001",), pocket="36", error="BET_OUT_OF_LIMITS"),),
@@ -234,7 +234,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h015",
         name="roulette-american/limits/stake-at-min-bet",
         profile=P,
-        clauses=("B.limits", "C.rou.wheel"),
+        clauses=("TABLE.limits", "US.rou.wheel"),
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. Straight 00 on 00: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 00=1",), pocket="00", returns=(36,)),),
@@ -243,7 +243,7 @@ CASES: tuple[Case, ...] = (
         id="rua-h016",
         name="roulette-american/limits/stakes-over-balance",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("CONTRACT.balance",),
         description="Stakes of 60 and 60 on a balance of 100 are refused: INSUFFICIENT_BALANCE.",
         # 60 + 60 = 120 > 100.
         rounds=(

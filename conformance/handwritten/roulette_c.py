@@ -318,7 +318,7 @@ CASES: tuple[Case, ...] = (
         id="rou-h020",
         name="roulette-c/limits/stake-at-max-bet",
         profile=P,
-        clauses=("B.limits", "C.rou.wheel"),
+        clauses=("TABLE.limits", "C.rou.wheel"),
         description="A stake exactly at the table maximum of 1000000 is taken and paid.",
         # 1000000 = max_bet: accepted. Pocket 36 is red: 1000000 + 1000000 = 2000000.
         rounds=(CaseRound(seats=("1000000:red=1000000",), pocket="36", returns=(2000000,)),),
@@ -327,7 +327,7 @@ CASES: tuple[Case, ...] = (
         id="rou-h021",
         name="roulette-c/limits/stake-over-max-bet",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("TABLE.limits",),
         description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
         # 1000001 > max_bet 1000000.
         rounds=(CaseRound(seats=("2000000:red=1000001",), pocket="36", error="BET_OUT_OF_LIMITS"),),
@@ -336,7 +336,7 @@ CASES: tuple[Case, ...] = (
         id="rou-h022",
         name="roulette-c/limits/stake-at-min-bet",
         profile=P,
-        clauses=("B.limits", "C.rou.wheel"),
+        clauses=("TABLE.limits", "C.rou.wheel"),
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. Straight 36 on 36: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 36=1",), pocket="36", returns=(36,)),),
@@ -345,7 +345,7 @@ CASES: tuple[Case, ...] = (
         id="rou-h023",
         name="roulette-c/limits/stakes-over-balance",
         profile=P,
-        clauses=("B.limits",),
+        clauses=("CONTRACT.balance",),
         description="Stakes of 60 and 60 on a balance of 100 are refused: INSUFFICIENT_BALANCE.",
         # 60 + 60 = 120 > 100.
         rounds=(

@@ -117,16 +117,17 @@ def cards_from(texts: Iterable[str], field: str = "shoe.cards") -> tuple[Card, .
 
 
 def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
-    """Minor units of an amount in the round's currency."""
+    """Minor units of an amount in the round's currency (TABLE.currency).
+
+    The sign is left to the rules: a stake below the minimum is out of the limits
+    (TABLE.limits), a negative balance is not a balance.
+    """
     if amount.currency_code and amount.currency_code != currency:
         raise InvalidRoundError(
             f"{field} is in {amount.currency_code}, but the round is in {currency}",
             field=field,
             currency=amount.currency_code,
-        )
-    if amount.minor_units < 0:
-        raise InvalidRoundError(
-            f"{field} is negative ({amount.minor_units})", field=field, amount=amount.minor_units
+            clause="TABLE.currency",
         )
     return amount.minor_units
 

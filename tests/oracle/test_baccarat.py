@@ -85,9 +85,10 @@ def test_rules_from_profile_b() -> None:
     assert b.tie_pays == Odds(win=Fraction(8))
     assert b.tie_pushes is True
     assert b.rounding is Rounding.DOWN
-    assert b.limits == Limits(min_bet=1, max_bet=1_000_000)
-    assert b.decks_clauses == ("B.decks",)
-    assert b.limits_clauses == ("B.limits",)
+    assert b.limits == Limits(min_bet=1, max_bet=1_000_000, clauses=("TABLE.limits", "B.limits"))
+    assert b.cite("decks") == ("B.decks",)
+    assert b.cite("min_bet", "max_bet") == ("TABLE.limits", "B.limits")
+    assert b.cite("tableau") == ("B.tableau", "BAC.banker-tableau")
 
 
 @pytest.mark.parametrize(
@@ -101,7 +102,8 @@ def test_rules_from_profiles_c_and_d(
     profile_id: str, decks: int, tableau: Tableau, decks_clause: str
 ) -> None:
     r = rules(profile_id)
-    assert (r.decks, r.tableau, r.decks_clauses) == (decks, tableau, (decks_clause,))
+    assert (r.decks, r.tableau, r.cite("decks")) == (decks, tableau, (decks_clause,))
+    assert r.cite("min_bet") == ("TABLE.limits",)
 
 
 def test_rules_refuse_a_profile_of_another_game() -> None:
@@ -481,7 +483,9 @@ def test_bac_pay_banker_commission_rounding(stake: int, exact: Fraction, returne
     assert line.payout.stake == stake
     assert line.payout.returned_exact == exact
     assert line.payout.returned == returned
-    assert line.clauses == ("BAC.pay-banker", "BAC.outcome")
+    # A rounded payout cites the rounding rule after the rule that decided the amount.
+    rounded = ("MONEY.rounding",) if returned != exact else ()
+    assert line.clauses == ("BAC.pay-banker", "BAC.outcome", *rounded)
 
 
 def test_bac_pay_banker_commission_is_on_the_win_not_the_stake() -> None:
@@ -665,9 +669,11 @@ def test_no_seats() -> None:
 
 
 @pytest.mark.parametrize("amount", [0, -5])
-def test_stake_must_be_positive(amount: int) -> None:
-    with pytest.raises(InvalidRoundError, match="positive"):
+def test_stake_below_the_minimum_is_out_of_limits(amount: int) -> None:
+    """TABLE.limits: 0 and negative stakes are below the minimum, refused like any other."""
+    with pytest.raises(BetOutOfLimitsError) as err:
         play_round(rules("baccarat-d"), parse_cards(PLAYER_WINS), [seat((BetKind.TIE, amount))])
+    assert err.value.metadata["clause"] == "TABLE.limits"
 
 
 def test_a_seat_without_bets_is_refused() -> None:

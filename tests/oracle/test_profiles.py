@@ -75,9 +75,9 @@ def test_every_listed_parameter_has_clauses_and_status(profile_id: str) -> None:
         assert len(set(param.clauses)) == len(param.clauses), param.name
         for cid in param.clauses:
             assert cid in BY_ID, (param.name, cid)
-            # A parameter cites its own game's clauses; only the table limits borrow
-            # baccarat B's B.limits "by analogy" (the profiles' own notes say so).
-            assert BY_ID[cid].game is profile.game or cid == "B.limits", (param.name, cid)
+            # A parameter cites its own game's clauses or a clause of every game (money,
+            # limits); no profile borrows another game's clause by analogy any more.
+            assert BY_ID[cid].game in (profile.game, None), (param.name, cid)
         assert isinstance(param.status, Status)
         assert profile[param.name] == param.value
 
@@ -153,9 +153,9 @@ KEY_PARAMETERS = [
     ("roulette-c", "zero_rule", "loses", Status.DOCUMENTED, "C.rou.zero-loses"),
     ("roulette-c", "history_length", 13, Status.DOCUMENTED, "C.rou.history"),
     # American roulette: "assumed standard", top line 0-00-1-2-3 at 6:1.
-    ("roulette-american", "wheel", "american", Status.ASSUMED, "C.rou.wheel"),
-    ("roulette-american", "top_line_pays", "6:1", Status.ASSUMED, "C.rou.wheel"),
-    ("roulette-american", "zero_rule", "loses", Status.ASSUMED, "C.rou.zero-loses"),
+    ("roulette-american", "wheel", "american", Status.ASSUMED, "US.rou.wheel"),
+    ("roulette-american", "top_line_pays", "6:1", Status.ASSUMED, "US.rou.geometry"),
+    ("roulette-american", "zero_rule", "loses", Status.ASSUMED, "US.rou.zero-loses"),
 ]
 
 
@@ -201,8 +201,14 @@ def test_unlisted_parameter_takes_the_spec_default() -> None:
     rou_c = shipped_profile("roulette-c")
     assert rou_c.parameter("top_line_pays") is None
     assert rou_c["top_line_pays"] == Odds(win=Fraction(6), per=1)
-    assert rou_c.parameter("rounding") is None
-    assert rou_c["rounding"] is Rounding.DOWN
+    # An unlisted parameter's rule is cited by its spec's clause; a listed one by its own.
+    assert rou_c.citations()("top_line_pays") == ("C.rou.wheel",)
+    assert bj_a.citations()("surrender_after_split") == ("C.bj.surrender",)
+    assert bj_a.citations()("extra_stakes_need_funds", "rounding") == (
+        "BJ.funds",
+        "A.split",
+        "MONEY.rounding",
+    )
     assert shipped_profile("roulette-american")["first_four_pays"] == Odds(win=Fraction(8), per=1)
 
 
@@ -237,6 +243,8 @@ def test_clause_ids() -> None:
         "BAC.pay-banker",
         "BAC.pay-tie",
         "BAC.tie-push",
+        "MONEY.rounding",
+        "TABLE.limits",
         "B.limits",
     }
 

@@ -235,7 +235,12 @@ def test_wheel_each_bet_returns(
     assert line.payout.stake == 10
     assert line.payout.returned == returned
     assert line.payout.returned_exact == returned
-    assert "C.rou.wheel" in line.clauses
+    # The European odds are C.rou.wheel's table; the American wheel's are US.rou.geometry's
+    # when a bet wins, and the pocket it lands on is US.rou.wheel's when it loses.
+    if rules.wheel is Wheel.EUROPEAN:
+        assert line.clauses == ("C.rou.wheel",)
+    else:
+        assert line.clauses == (("US.rou.geometry",) if returned else ("US.rou.wheel",))
 
 
 def test_wheel_dozen_misprint_would_return_less() -> None:
@@ -337,9 +342,7 @@ OUTSIDE = [
         for kind, numbers in OUTSIDE
     ]
     + [
-        pytest.param(
-            AMERICAN, p, kind, numbers, id=f"C.rou.zero-loses-us-{p}-{kind.value}-{numbers}"
-        )
+        pytest.param(AMERICAN, p, kind, numbers, id=f"US.rou.zero-loses-{p}-{kind.value}-{numbers}")
         for p in (0, ZZ)
         for kind, numbers in OUTSIDE
     ],
@@ -350,7 +353,10 @@ def test_zero_loses_outside_bets(
     line = _one(rules, pocket, kind, numbers, amount=10)
     assert line.payout.returned == 0
     assert line.payout.returned_exact == 0
-    assert line.clauses == ("C.rou.zero-loses", "C.rou.wheel")
+    if rules.wheel is Wheel.EUROPEAN:
+        assert line.clauses == ("C.rou.zero-loses", "C.rou.wheel")
+    else:
+        assert line.clauses == ("US.rou.zero-loses", "US.rou.wheel")
 
 
 def test_zero_loses_does_not_touch_inside_bets_on_zero() -> None:
@@ -693,10 +699,12 @@ def test_round_seat_needs_a_bet() -> None:
 
 
 @pytest.mark.parametrize("amount", [0, -5])
-def test_round_stake_must_be_positive(amount: int) -> None:
+def test_round_stake_below_the_minimum_is_out_of_limits(amount: int) -> None:
+    """TABLE.limits: 0 and negative stakes are below the minimum."""
     seat = RouletteSeat(balance=10, bets=(RouletteBet(kind=BetKind.RED, amount=amount),))
-    with pytest.raises(InvalidRoundError):
+    with pytest.raises(BetOutOfLimitsError) as err:
         spin_round(C, TableHistory.new("t"), 1, (seat,))
+    assert err.value.metadata["clause"] == "TABLE.limits"
 
 
 def test_round_stake_above_the_maximum() -> None:
