@@ -37,13 +37,14 @@ generate: $(STAMP) ## Regenerate the Python code of the .proto files (committed 
 checkgenerate: $(STAMP) ## Fail if regenerating would change the committed generated code.
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PROTOC) --python_out="$$tmp" --mypy_out="$$tmp" --grpc_python_out="$$tmp" --mypy_grpc_out="$$tmp" $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true); \
-	diff -r -q -x '*.proto' -x '__init__.py' -x 'py.typed' -x '__pycache__' -x 'status.py' "$$tmp/croupier" proto/croupier \
+	diff -r -q -x '*.proto' -x '__init__.py' -x 'py.typed' -x '__pycache__' "$$tmp/croupier" proto/croupier \
 	  || { echo "generated code is stale: run 'make generate' and commit"; exit 1; }
 
-lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, buf lint and format, generated code freshness.
+lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, import contracts, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
-	$(PY) -m mypy oracle conformance clients bench proto/croupier/status.py
+	$(PY) -m mypy oracle conformance clients bench
+	$(VENV)/bin/lint-imports --no-cache
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 
@@ -68,7 +69,7 @@ demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then o
 	$(PY) -m clients.demo
 
 mutants: $(STAMP) ## The mutant zoo: certify every mutant of the demo engine; each must fail with its clause.
-	$(PY) -m clients.mutants.zoo
+	$(PY) -m conformance.zoo
 
 clean: ## Remove the virtualenv, node_modules and caches.
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -21,11 +21,11 @@ from croupier.v1 import round_pb2
 
 from clients.audit import AuditWriter
 from conformance.vectors import campaign
-from oracle import wire
 from oracle.blackjack import Decision
 from oracle.profile import Profile, shipped_profiles
 from oracle.roulette import TableHistory
 from oracle.rounds import RoundRequest, apply_decision, start_round
+from oracle.service import convert
 
 Play = tuple[RoundRequest, list[Decision]]
 
@@ -42,7 +42,10 @@ def bench_oracle(rounds: int) -> None:
     for profile in shipped_profiles():
         vectors = campaign(profile, "bench", rounds, "b")
         plays = [
-            (wire.round_request_from(vr.deal), [wire.decision_from(s.decision) for s in vr.steps])
+            (
+                convert.round_request_from(vr.deal),
+                [convert.decision_from(s.decision) for s in vr.steps],
+            )
             for v in vectors
             for vr in v.rounds
         ]
@@ -106,11 +109,11 @@ def write_log(path: Path, records: int) -> None:
         for vector in campaign(profile, "bench-log", 200, profile.id):
             board = None
             for vr in vector.rounds:
-                current = start_round(profile, wire.round_request_from(vr.deal), board)
+                current = start_round(profile, convert.round_request_from(vr.deal), board)
                 for step in vr.steps:
-                    current = apply_decision(current, wire.decision_from(step.decision))
+                    current = apply_decision(current, convert.decision_from(step.decision))
                 board = getattr(current.game, "history", board)
-                base.append(wire.round_record(current))
+                base.append(convert.round_record(current))
     writer = AuditWriter.open(path, "binary")
     for index in range(records):
         record = round_pb2.RoundRecord()

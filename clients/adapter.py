@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import grpc
-from croupier.status import error_status
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from clients.audit import AuditWriter
+from clients.status import error_status
 
 # --- what the vendor receives -----------------------------------------------------------------
 

@@ -18,7 +18,6 @@ from types import TracebackType
 from typing import Any
 
 import grpc
-from croupier.status import error_info
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -26,6 +25,8 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
+
+from clients.status import error_info
 
 
 class CroupierError(Exception):

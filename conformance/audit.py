@@ -24,12 +24,13 @@ from typing import IO, Any
 from croupier.v1 import round_pb2
 
 from clients.audit import Entry, detect_format, link, read_log
-from oracle import roulette, wire
+from oracle import roulette
 from oracle.errors import InvalidBetLayoutError, OracleError
 from oracle.profile import Profile, load_profile_file, resolve_profile
 from oracle.roulette import TableHistory
+from oracle.service import convert
+from oracle.service.attribution import final_state_discrepancy
 from oracle.verify import verify_record
-from oracle.wire.attribution import final_state_discrepancy
 
 SHARD_SIZE = 2000
 #: How many recent records' links are remembered to tell a reordered record from a missing one.
@@ -100,7 +101,7 @@ def verify_one(
     )
     try:
         profile = _profile(record.profile_id, lab_files)
-        recorded = wire.record_from(record)
+        recorded = convert.record_from(record)
         history = (
             TableHistory(table_id=record.table_id, results=board) if board is not None else None
         )

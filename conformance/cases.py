@@ -25,11 +25,12 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 
 from conformance.vectors import play_round
-from oracle import roulette, wire
+from oracle import roulette
 from oracle.baccarat import BaccaratBet, BetKind
 from oracle.clauses import Game, citable
 from oracle.profile import Profile
 from oracle.rounds import BlackjackWager, Wager
+from oracle.service import convert
 
 _DECISIONS = {
     "hit": round_pb2.DECISION_KIND_HIT,
@@ -141,8 +142,8 @@ def seats_message(
         wagers = [_wager(game, b) for b in bets.split(",") if b.strip()]
         out.append(
             round_pb2.Seat(
-                balance=wire.amount(int(balance), currency),
-                bets=[wire.bet(w, stake_currency or currency) for w in wagers],
+                balance=convert.amount(int(balance), currency),
+                bets=[convert.bet(w, stake_currency or currency) for w in wagers],
             )
         )
     return out

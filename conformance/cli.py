@@ -51,7 +51,7 @@ from oracle.cards import format_cards
 from oracle.errors import OracleError
 from oracle.profile import Profile, Status, resolve_profile, shipped_profiles
 from oracle.roulette import DOUBLE_ZERO, pocket_text
-from oracle.server import OracleServer, ServerConfig, TlsFiles
+from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 from oracle.shoe import seeded_shoe, seeded_spins
 
 console = Console()

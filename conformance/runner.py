@@ -27,15 +27,15 @@ from pathlib import Path
 
 import grpc
 from croupier.conformance.v1 import vector_pb2
-from croupier.status import error_info
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.message import DecodeError, Message
 
 from clients.client import Tls
+from clients.status import error_info
 from conformance.vectors import LoadedVector
 from oracle.errors import OracleError
 from oracle.profile import Profile
-from oracle.wire.attribution import Difference, clause_for, first_difference
+from oracle.service.attribution import Difference, clause_for, first_difference
 
 READY_PREFIX = "CROUPIER_ENGINE "
 

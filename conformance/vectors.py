@@ -18,11 +18,12 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 
-from oracle import baccarat, roulette, wire
+from oracle import baccarat, roulette
 from oracle.clauses import BY_ID, Game, citable
 from oracle.errors import OracleError
 from oracle.profile import Profile
 from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
+from oracle.service import convert
 from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
 
 #: The shipped corpus.
@@ -56,11 +57,11 @@ def play_round(
     """
     out = vector_pb2.VectorRound(deal=deal)
     try:
-        current: Round = start_round(profile, wire.round_request_from(deal), board)
+        current: Round = start_round(profile, convert.round_request_from(deal), board)
     except OracleError as exc:
         out.expected_error = exc.reason
         return Outcome(round=out, history=board)
-    out.expected_state.CopyFrom(wire.round_state(current))
+    out.expected_state.CopyFrom(convert.round_state(current))
     pending = list(script)
     while pending or (policy is not None and not current.complete):
         if pending:
@@ -68,21 +69,21 @@ def play_round(
         else:
             assert policy is not None  # noqa: S101 - the loop condition guarantees it
             choose, stream = policy
-            decision = choose(wire.round_state(current), stream)
+            decision = choose(convert.round_state(current), stream)
         step = out.steps.add(decision=decision)
         try:
-            current = apply_decision(current, wire.decision_from(decision))
+            current = apply_decision(current, convert.decision_from(decision))
         except OracleError as exc:
             out.expected_error = exc.reason
             return Outcome(round=out, history=board)
-        step.expected_state.CopyFrom(wire.round_state(current))
+        step.expected_state.CopyFrom(convert.round_state(current))
     if not current.complete:
         # The script ends before the round does: Settle must be refused.
         out.expected_error = "ROUND_NOT_COMPLETE"
         return Outcome(round=out, history=board)
     settle = engine_service_pb2.SettleResponse(
-        settlement=wire.settlement(current.settlement, current.request.currency),
-        state=wire.round_state(current),
+        settlement=convert.settlement(current.settlement, current.request.currency),
+        state=convert.round_state(current),
     )
     out.expected_settle.CopyFrom(settle)
     history = getattr(current.game, "history", board)
@@ -147,7 +148,7 @@ def _campaign_seats(profile: Profile, stream: SeededStream) -> list[round_pb2.Se
         if profile.game is not Game.BLACKJACK:
             balance += sum(w.amount for w in wagers)
         seats.append(SeatRequest(balance=balance, wagers=tuple(wagers)))
-    return wire.seats(seats, "EUR")
+    return convert.seats(seats, "EUR")
 
 
 def _roulette_bets(

@@ -2,12 +2,12 @@
 
 Each ``Mutant`` names its bug, the profile whose vectors catch it, and the RULES.md clause
 the conformance runner must cite when it kills it. ``python -m clients.mutants NAME`` serves
-one mutant through the adapter kit; ``python -m clients.mutants.zoo`` certifies them all.
+one mutant through the adapter kit; ``python -m conformance.zoo`` certifies them all.
 
 A bug that is a house-rule setting gone wrong is the demo engine under ``variant(profile,
 **changes)``; any other bug is one overridden method (``clients.mutants.bugs``). No mutant
-imports the oracle or the conformance suite (only the zoo runner does): a mutant is a vendor
-engine like any other.
+imports the oracle or the conformance suite (the zoo driver, ``conformance.zoo``, does): a
+mutant is a vendor engine like any other.
 """
 
 from __future__ import annotations

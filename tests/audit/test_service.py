@@ -16,7 +16,7 @@ import pytest
 from croupier.v1 import oracle_service_pb2, round_pb2
 
 from clients.client import CroupierClient
-from oracle.server import ServerConfig
+from oracle.service.server import ServerConfig
 from tests.audit.support import DamagedLog
 from tests.service.support import LoopThread, start_server
 

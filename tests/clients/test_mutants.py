@@ -17,9 +17,9 @@ from rich.console import Console
 from clients.demo_engine import HOUSE_RULES, DemoEngine
 from clients.demo_engine.engine import game_of
 from clients.mutants import MUTANTS
-from clients.mutants.zoo import Verdict, run_zoo, split_corpus, verdict_table
 from conformance.runner import BAD
 from conformance.vectors import load_corpus
+from conformance.zoo import Verdict, run_zoo, split_corpus, verdict_table
 from oracle.clauses import BY_ID
 
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")

@@ -38,7 +38,7 @@ from croupier.v1 import engine_service_pb2
 
 from oracle.profile import Profile, load_profile_text, shipped_profiles
 from oracle.rounds import RoundBook
-from oracle.server import EngineServicer
+from oracle.service.server import EngineServicer
 
 #: This file, for ``--launch`` commands.
 SCRIPT = Path(__file__).resolve()

@@ -9,7 +9,7 @@ import grpc
 import pytest
 from croupier.v1 import engine_service_pb2_grpc, oracle_service_pb2_grpc
 
-from oracle.server import ServerConfig
+from oracle.service.server import ServerConfig
 from tests.service.support import LoopThread, RunningServer, ServeFactory, start_server
 
 

@@ -22,7 +22,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from oracle.cards import Card
-from oracle.server import OracleServer, ServerConfig
+from oracle.service.server import OracleServer, ServerConfig
 
 #: The ErrorInfo domain the contract names.
 DOMAIN = "croupier.dev"

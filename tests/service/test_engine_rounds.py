@@ -15,11 +15,12 @@ import pytest
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
 import oracle
-from oracle import baccarat, blackjack, roulette, wire
+from oracle import baccarat, blackjack, roulette
 from oracle.cards import Card, Rank
 from oracle.profile import Profile, shipped_profile
 from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager, apply_decision
 from oracle.rounds import start_round as start_in_process
+from oracle.service import convert
 from oracle.shoe import seeded_shoe, seeded_spins
 from tests.service.support import (
     PROFILE_IDS,
@@ -216,7 +217,7 @@ def play(
 ) -> Round:
     """Deal, decide at random among the legal decisions, settle; compare every step."""
     state = engine.Deal(spec.message, timeout=TIMEOUT).state
-    assert wire_bytes(state) == wire_bytes(wire.round_state(expected))
+    assert wire_bytes(state) == wire_bytes(convert.round_state(expected))
     decisions = 0
     while state.phase != round_pb2.ROUND_PHASE_COMPLETE:
         assert state.legal_decisions, "a round waiting for a decision offers none"
@@ -232,15 +233,15 @@ def play(
         expected = apply_decision(
             expected, blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action_of(kind))
         )
-        assert wire_bytes(state) == wire_bytes(wire.round_state(expected))
+        assert wire_bytes(state) == wire_bytes(convert.round_state(expected))
         decisions += 1
         assert decisions < 60, "a round that never ends"
     settled = engine.Settle(
         engine_service_pb2.SettleRequest(round_id=spec.message.round_id), timeout=TIMEOUT
     )
-    want = wire.settlement(expected.settlement, CURRENCY)
+    want = convert.settlement(expected.settlement, CURRENCY)
     assert wire_bytes(settled.settlement) == wire_bytes(want)
-    assert wire_bytes(settled.state) == wire_bytes(wire.round_state(expected))
+    assert wire_bytes(settled.state) == wire_bytes(convert.round_state(expected))
     # The totals are the sums of the lines (common.proto), whoever computed them.
     lines = settled.settlement.lines
     assert settled.settlement.total_staked.minor_units == sum(x.stake.minor_units for x in lines)

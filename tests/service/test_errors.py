@@ -21,11 +21,12 @@ from croupier.v1 import (
 )
 from google.rpc import error_details_pb2
 
-from oracle import blackjack, wire
+from oracle import blackjack
 from oracle.cards import parse_cards
 from oracle.profile import shipped_profile
 from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, apply_decision
 from oracle.rounds import start_round as start_in_process
+from oracle.service import convert
 from tests.service.support import (
     TIMEOUT,
     amount,
@@ -279,12 +280,12 @@ def test_illegal_decision_lists_the_legal_ones_and_changes_nothing(
         shoe=cards,
     )
     expected = start_in_process(shipped_profile("blackjack-a"), request)
-    assert wire_bytes(state) == wire_bytes(wire.round_state(expected))
+    assert wire_bytes(state) == wire_bytes(convert.round_state(expected))
     stood = engine.Decide(decide(round_id, 0, 0, STAND), timeout=TIMEOUT).state
     expected = apply_decision(
         expected, blackjack.Decision(seat=0, hand=0, action=blackjack.Action.STAND)
     )
-    assert wire_bytes(stood) == wire_bytes(wire.round_state(expected))
+    assert wire_bytes(stood) == wire_bytes(convert.round_state(expected))
     # The dealer's 9 7 = 16 draws the 2C: 18; the 20 wins 1:1.
     assert list(stood.blackjack.dealer.cards) == ["9C", "7S", "2C"]
     # The round is over: no decision is legal, and the legal list says so.
@@ -296,7 +297,9 @@ def test_illegal_decision_lists_the_legal_ones_and_changes_nothing(
         legal="",
     )
     settled = settle(engine, round_id)
-    assert wire_bytes(settled.settlement) == wire_bytes(wire.settlement(expected.settlement, "EUR"))
+    assert wire_bytes(settled.settlement) == wire_bytes(
+        convert.settlement(expected.settlement, "EUR")
+    )
     assert settled.settlement.lines[0].returned.minor_units == 200
 
 

@@ -26,11 +26,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from oracle import blackjack, wire
+from oracle import blackjack
 from oracle.errors import OracleError
 from oracle.profile import shipped_profile
 from oracle.rounds import Round, apply_decision
 from oracle.rounds import start_round as start_in_process
+from oracle.service import convert
 from tests.service.support import TIMEOUT, error_info, new_id, wire_bytes
 from tests.strategies import (
     SERVICE_PROFILE_IDS,
@@ -153,12 +154,12 @@ def check_deal(model: Model, request: engine_service_pb2.DealRequest, got: Outco
         return
     expected, reason = oracle_outcome(
         lambda: start_in_process(
-            shipped_profile(request.profile_id), wire.round_request_from(request)
+            shipped_profile(request.profile_id), convert.round_request_from(request)
         )
     )
     assert reason is None, f"the server dealt a round the oracle refuses with {reason}"
     assert expected is not None
-    assert wire_bytes(state) == wire_bytes(wire.round_state(expected))
+    assert wire_bytes(state) == wire_bytes(convert.round_state(expected))
     model.open[round_id] = expected
 
 
@@ -172,11 +173,11 @@ def check_decide(model: Model, request: engine_service_pb2.DecideRequest, got: O
         assert got.reason == "ILLEGAL_DECISION"
         return
     expected, reason = oracle_outcome(
-        lambda: apply_decision(current, wire.decision_from(request.decision))
+        lambda: apply_decision(current, convert.decision_from(request.decision))
     )
     assert got.reason == reason
     if expected is not None:
-        assert wire_bytes(got.response.state) == wire_bytes(wire.round_state(expected))
+        assert wire_bytes(got.response.state) == wire_bytes(convert.round_state(expected))
         model.open[round_id] = expected
 
 
@@ -191,7 +192,7 @@ def check_settle(model: Model, request: engine_service_pb2.SettleRequest, got: O
         return
     assert got.reason is None
     if current is not None:
-        want = wire.settlement(current.settlement, current.request.currency)
+        want = convert.settlement(current.settlement, current.request.currency)
         assert wire_bytes(got.response.settlement) == wire_bytes(want)
     del model.open[round_id]
     model.closed.add(round_id)
@@ -213,7 +214,9 @@ def legal_decide(model: Model, data: st.DataObject) -> engine_service_pb2.Decide
     action = data.draw(st.sampled_from(current.legal))
     return engine_service_pb2.DecideRequest(
         round_id=round_id,
-        decision=wire.decision(blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)),
+        decision=convert.decision(
+            blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)
+        ),
     )
 
 

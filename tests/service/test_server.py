@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from oracle.cards import parse_cards
-from oracle.server import ServerConfig, TlsFiles
+from oracle.service.server import ServerConfig, TlsFiles
 from tests.service.support import (
     TIMEOUT,
     ServeFactory,

@@ -8,10 +8,11 @@ import grpc
 import pytest
 from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 
-from oracle import baccarat, blackjack, roulette, wire
+from oracle import baccarat, blackjack, roulette
 from oracle.profile import shipped_profile
 from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, apply_decision
 from oracle.rounds import start_round as start_in_process
+from oracle.service import convert
 from oracle.shoe import seeded_shoe, seeded_spins
 from tests.service.support import PROFILE_IDS, TIMEOUT, expect_error, new_id, wire_bytes
 
@@ -90,7 +91,7 @@ def test_verify_round_accepts_a_correct_record_and_pinpoints_a_wrong_payout(
     oracle_stub: oracle_service_pb2_grpc.OracleServiceStub, profile_id: str
 ) -> None:
     current = played_round(profile_id, f"verify/{profile_id}")
-    record = wire.round_record(current)
+    record = convert.round_record(current)
     verdict = verify(oracle_stub, record)
     assert verdict.round_id == record.round_id
     assert verdict.conformant
@@ -127,10 +128,10 @@ def test_verify_round_finds_a_wrong_banker_commission_by_hand(
     shoe = ("2C", "3D", "4H", "4S")  # player 2C 4H = 6, banker 3D 4S = 7
     seats = [
         round_pb2.Seat(
-            balance=wire.amount(200, "EUR"),
+            balance=convert.amount(200, "EUR"),
             bets=[
                 round_pb2.Bet(
-                    stake=wire.amount(99, "EUR"),
+                    stake=convert.amount(99, "EUR"),
                     baccarat=round_pb2.BaccaratBet(kind=round_pb2.BACCARAT_BET_KIND_BANKER),
                 )
             ],
@@ -150,7 +151,7 @@ def test_verify_round_finds_a_wrong_banker_commission_by_hand(
         ),
     )
     line = common_pb2.SettlementLine(
-        seat=0, bet="banker", stake=wire.amount(99, "EUR"), returned=wire.amount(198, "EUR")
+        seat=0, bet="banker", stake=convert.amount(99, "EUR"), returned=convert.amount(198, "EUR")
     )
     record = round_pb2.RoundRecord(
         round_id="bac-by-hand",
@@ -202,7 +203,7 @@ def roulette_records(
         )
         current = start_in_process(profile, request, history)
         history = current.game.history  # type: ignore[union-attr]
-        records.append(wire.round_record(current))
+        records.append(convert.round_record(current))
     return records
 
 
@@ -273,7 +274,7 @@ def test_verify_rounds_keeps_one_board_per_table(
 def test_verify_rounds_takes_1000_records_and_refuses_1001(
     oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
 ) -> None:
-    record = wire.round_record(played_round("baccarat-d", "batch"))
+    record = convert.round_record(played_round("baccarat-d", "batch"))
     response = oracle_stub.VerifyRounds(
         oracle_service_pb2.VerifyRoundsRequest(records=[record] * 1000), timeout=TIMEOUT
     )
@@ -292,7 +293,7 @@ def test_verify_rounds_takes_1000_records_and_refuses_1001(
 def test_verify_rounds_gives_a_malformed_record_its_own_verdict(
     oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
 ) -> None:
-    good = wire.round_record(played_round("baccarat-d", "mixed"))
+    good = convert.round_record(played_round("baccarat-d", "mixed"))
     unknown = round_pb2.RoundRecord()
     unknown.CopyFrom(good)
     unknown.profile_id = "no-such-profile"
@@ -316,7 +317,7 @@ def test_verify_rounds_gives_a_malformed_record_its_own_verdict(
 def test_verify_round_compares_the_recorded_final_state(
     oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
 ) -> None:
-    record = wire.round_record(played_round("blackjack-c", "state"))
+    record = convert.round_record(played_round("blackjack-c", "state"))
     hand = record.final_state.blackjack.seats[0].hands[0]
     first = hand.cards[0]
     # Same rank, other suit: the settlement cannot change, only the recorded state does.

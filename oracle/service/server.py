@@ -1,6 +1,6 @@
 """The reference oracle as a gRPC server: EngineService and OracleService, thin adapters.
 
-Each method converts the request (``oracle.wire``), calls the core, converts
+Each method converts the request (``oracle.service.convert``), calls the core, converts
 back. Every ``OracleError`` becomes a canonical status code with one
 ``google.rpc.ErrorInfo`` whose ``reason`` is the error's stable reason
 (AIP-193). The server also serves health checking and reflection, bounds the
@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
-from croupier.status import error_status
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -30,7 +29,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import oracle
-from oracle import blackjack, wire
+from clients.status import error_status
+from oracle import blackjack
 from oracle.errors import (
     BatchTooLargeError,
     IllegalDecisionError,
@@ -39,8 +39,9 @@ from oracle.errors import (
 )
 from oracle.profile import Profile, resolve_profile, shipped_profiles
 from oracle.rounds import RoundBook
+from oracle.service import convert
+from oracle.service.attribution import with_final_state
 from oracle.verify import verify_record
-from oracle.wire.attribution import with_final_state
 
 log = logging.getLogger("croupier.server")
 
@@ -107,8 +108,8 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.DealRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> engine_service_pb2.DealResponse:
         """Start a round from its forced outcome."""
-        current = self._book.deal(wire.round_request_from(request))
-        return engine_service_pb2.DealResponse(state=wire.round_state(current))
+        current = self._book.deal(convert.round_request_from(request))
+        return engine_service_pb2.DealResponse(state=convert.round_state(current))
 
     @_guard
     async def Decide(
@@ -116,12 +117,12 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DecideResponse:
         """Apply one decision to the hand whose turn it is."""
         current = self._book.decide(request.round_id, self._decision(request))
-        return engine_service_pb2.DecideResponse(state=wire.round_state(current))
+        return engine_service_pb2.DecideResponse(state=convert.round_state(current))
 
     def _decision(self, request: engine_service_pb2.DecideRequest) -> blackjack.Decision:
         """The request's decision; a kind that is not one still names the round's legal ones."""
         try:
-            return wire.decision_from(request.decision)
+            return convert.decision_from(request.decision)
         except IllegalDecisionError as exc:
             # ROUND_NOT_FOUND comes first; else the error lists what the hand may do now.
             legal = ",".join(a.value for a in self._book.get(request.round_id).legal)
@@ -136,8 +137,8 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         """Settle and close a complete round."""
         current = self._book.settle(request.round_id)
         return engine_service_pb2.SettleResponse(
-            settlement=wire.settlement(current.settlement, current.request.currency),
-            state=wire.round_state(current),
+            settlement=convert.settlement(current.settlement, current.request.currency),
+            state=convert.round_state(current),
         )
 
 
@@ -164,7 +165,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.ListProfilesResponse:
         """Every profile, in canonical order."""
         return oracle_service_pb2.ListProfilesResponse(
-            profiles=[wire.profile(p) for p in self._profiles.values()]
+            profiles=[convert.profile(p) for p in self._profiles.values()]
         )
 
     @_guard
@@ -175,7 +176,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.GetProfileResponse:
         """One profile with its parameters."""
         return oracle_service_pb2.GetProfileResponse(
-            profile=wire.profile(self._profile(request.profile_id))
+            profile=convert.profile(self._profile(request.profile_id))
         )
 
     @_guard
@@ -187,9 +188,11 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
         """Replay one record and report its discrepancies."""
         record = request.record
         profile = self._profile(record.profile_id)
-        result = with_final_state(profile, verify_record(profile, wire.record_from(record)), record)
+        result = with_final_state(
+            profile, verify_record(profile, convert.record_from(record)), record
+        )
         return oracle_service_pb2.VerifyRoundResponse(
-            verdict=wire.verdict(result, record.currency_code)
+            verdict=convert.verdict(result, record.currency_code)
         )
 
     @_guard
@@ -211,15 +214,15 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
             try:
                 profile = self._profile(record.profile_id)
                 key = f"{profile.id}/{record.table_id}"
-                result = verify_record(profile, wire.record_from(record), boards.get(key))
+                result = verify_record(profile, convert.record_from(record), boards.get(key))
                 result = with_final_state(profile, result, record)
             except OracleError as exc:
                 # One malformed record must not cost the batch its other verdicts.
-                verdicts.append(wire.malformed_verdict(record.round_id, exc))
+                verdicts.append(convert.malformed_verdict(record.round_id, exc))
                 continue
             if result.history is not None:
                 boards[key] = result.history
-            verdicts.append(wire.verdict(result, record.currency_code))
+            verdicts.append(convert.verdict(result, record.currency_code))
         return oracle_service_pb2.VerifyRoundsResponse(verdicts=verdicts)
 
 

@@ -1,14 +1,14 @@
 """The mutant zoo: certify every mutant against the shipped corpus and check who kills it.
 
-``python -m clients.mutants.zoo [NAME...] [--jobs N]`` (``make mutants``) launches each
+``python -m conformance.zoo [NAME...] [--jobs N]`` (``make mutants``) launches each
 mutant as the runner's ``--launch`` engine and plays, first, the hand-written vectors sorted
 by id one at a time, stopping at the first failure; a mutant they do not kill then gets the
 generated campaigns, also stopping at the first failure. It prints one row per mutant: the
 clause it breaks, whether it was killed, the first failing vector and the clause the runner
 cited for it. Exit code 1 if a mutant survives or is killed with the wrong clause.
 
-This is the one module of ``clients/`` that imports the conformance suite and the oracle:
-it is the suite's test of itself, not part of any engine.
+The suite's test of itself: it drives the mutants of ``clients/mutants`` (vendor-style
+engines that import neither the oracle nor the suite) through the conformance runner.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def verdict_table(verdicts: Sequence[Verdict]) -> Table:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the zoo and print its table; 0 if every mutant is killed with the right clause."""
     parser = argparse.ArgumentParser(
-        prog="python -m clients.mutants.zoo",
+        prog="python -m conformance.zoo",
         description="Certify every mutant of the demo engine against the shipped corpus.",
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="mutants to run (default: all)")

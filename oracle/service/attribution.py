@@ -5,7 +5,7 @@ field, and record verification compares a recorded final state with the
 replayed one; the first differing field gives a path like
 ``state.blackjack.dealer.cards`` and, through this module, the RULES.md clause
 that decides that field under the profile. Part of the protobuf edge
-(``oracle.wire``): the rules core never sees these messages.
+(``oracle.service``): the rules core never sees these messages.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from oracle.clauses import Game
 from oracle.profile import Profile
 from oracle.roulette import pocket_text
 from oracle.rounds import blackjack_rules
+from oracle.service.convert import round_state
 from oracle.verify import Discrepancy, Verdict
-from oracle.wire import round_state
 
 #: Fields an engine may leave empty; the oracle fills them for people, not for comparison.
 IGNORED_FIELDS = frozenset({"clauses", "returned_exact"})

@@ -1,0 +1,109 @@
+"""Who may import whom: the import-linter contracts of ``make lint`` hold, and they bite.
+
+The contracts live in ``pyproject.toml`` (``[tool.importlinter]``). Each bad import below is
+planted in a scratch copy of the tree, and ``lint-imports`` must then fail naming the broken
+contract: a contract that a bad import cannot break checks nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{tree / 'proto'}"}
+    return subprocess.run(  # noqa: S603 - our own venv's lint-imports, on our own tree
+        [str(LINT_IMPORTS), "--no-cache", str(tree / "pyproject.toml")],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the packages and the contracts, to plant bad imports in."""
+    tree = tmp_path_factory.mktemp("tree")
+    ignore = shutil.ignore_patterns("__pycache__", "vectors", "*.jsonl")
+    for package in ("oracle", "clients", "conformance"):
+        shutil.copytree(ROOT / package, tree / package, ignore=ignore)
+    shutil.copytree(ROOT / "proto" / "croupier", tree / "proto" / "croupier", ignore=ignore)
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    return tree
+
+
+def test_the_tree_keeps_every_contract(scratch: Path) -> None:
+    result = _lint(scratch)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+BAD_IMPORTS = [
+    pytest.param("oracle/blackjack.py", "import grpc", "The rules core", id="core-imports-grpc"),
+    pytest.param(
+        "oracle/rounds.py",
+        "from croupier.v1 import round_pb2",
+        "The rules core",
+        id="core-imports-generated-code",
+    ),
+    pytest.param(
+        "oracle/verify.py",
+        "from oracle.service import convert",
+        "Inside oracle/",
+        id="core-imports-its-edge",
+    ),
+    pytest.param(
+        "oracle/blackjack.py",
+        "from oracle import roulette",
+        "Inside oracle/",
+        id="one-game-imports-another",
+    ),
+    pytest.param(
+        "clients/demo_engine/rules.py",
+        "from oracle import cards",
+        "clients/",
+        id="demo-engine-imports-the-oracle",
+    ),
+    pytest.param(
+        "clients/adapter.py",
+        "from conformance import runner",
+        "Layers",
+        id="kit-imports-the-suite",
+    ),
+    pytest.param(
+        "oracle/service/server.py",
+        "from conformance import vectors",
+        "Layers",
+        id="service-imports-the-suite",
+    ),
+]
+
+
+@pytest.mark.parametrize(("module", "statement", "contract"), BAD_IMPORTS)
+def test_a_bad_import_breaks_a_contract(
+    scratch: Path, module: str, statement: str, contract: str
+) -> None:
+    path = scratch / module
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(f"{statement}  # planted by the test\n{original}", encoding="utf-8")
+        result = _lint(scratch)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert result.returncode != 0, result.stdout
+    # The report lists the broken contracts by name after its summary.
+    _, _, broken = result.stdout.partition("Broken contracts")
+    assert contract in broken, result.stdout
+    assert "(l.1)" in broken, result.stdout  # the planted line is the one named
