@@ -28,9 +28,7 @@ from oracle import roulette
 from oracle.errors import InvalidBetLayoutError, OracleError
 from oracle.profile import Profile, load_profile_file, resolve_profile
 from oracle.roulette import TableHistory
-from oracle.service import convert
-from oracle.service.attribution import final_state_discrepancy
-from oracle.verify import verify_record
+from oracle.service import records
 
 SHARD_SIZE = 2000
 #: How many recent records' links are remembered to tell a reordered record from a missing one.
@@ -101,14 +99,13 @@ def verify_one(
     )
     try:
         profile = _profile(record.profile_id, lab_files)
-        recorded = convert.record_from(record)
         history = (
             TableHistory(table_id=record.table_id, results=board) if board is not None else None
         )
-        verdict = verify_record(profile, recorded, history)
+        verdict = records.verify(profile, record, history)
     except OracleError as exc:
         return result(expected_paid=None, malformed=f"{exc.reason}: {exc}")
-    findings = [
+    findings = tuple(
         Finding(
             record=number,
             round_id=record.round_id,
@@ -119,25 +116,11 @@ def verify_one(
             message=d.message,
         )
         for d in verdict.discrepancies
-    ]
+    )
     expected_paid = (
         sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
     )
-    if not findings:
-        found = final_state_discrepancy(profile, verdict, record)
-        if found is not None:
-            findings.append(
-                Finding(
-                    record=number,
-                    round_id=record.round_id,
-                    clause=found.clause,
-                    path=found.path,
-                    expected=found.expected,
-                    actual=found.actual,
-                    message=found.message,
-                )
-            )
-    return result(expected_paid=expected_paid, findings=tuple(findings))
+    return result(expected_paid=expected_paid, findings=findings)
 
 
 def verify_shard(

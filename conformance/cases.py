@@ -24,7 +24,7 @@ from typing import Protocol
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 
-from conformance.vectors import play_round
+from conformance.vectors import play_round, share_citations
 from oracle import roulette
 from oracle.baccarat import BaccaratBet, BetKind
 from oracle.clauses import Game, citable
@@ -193,6 +193,7 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
         board = outcome.history
         _check(case, index, cround, outcome.round)
         vector.rounds.append(outcome.round)
+    share_citations(vector)
     return vector
 
 

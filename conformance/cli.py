@@ -413,13 +413,6 @@ def _resolver(profile_files: tuple[str, ...]) -> Callable[[str], Profile]:
     help="Run only vectors whose id or name matches this glob (repeatable).",
 )
 @click.option(
-    "--profile-file",
-    "profile_files",
-    multiple=True,
-    metavar="FILE",
-    help="A lab profile the vectors use (repeatable).",
-)
-@click.option(
     "--known-failures",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Lines 'pattern  # reason'; listed vectors are expected to fail.",
@@ -483,7 +476,6 @@ def certify(
     vector_paths: tuple[Path, ...],
     profile_filter: tuple[str, ...],
     vector_filter: tuple[str, ...],
-    profile_files: tuple[str, ...],
     known_failures: Path | None,
     certify_mode: bool,
     concurrency: int,
@@ -519,7 +511,6 @@ def certify(
     tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
     engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
     vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
-    files_arg = "".join(f" --profile-file {shlex.quote(f)}" for f in profile_files)
     # The same connection as this run: TLS files and a non-default deadline go along.
     tls_arg = "".join(
         f" {flag} {shlex.quote(str(path))}"
@@ -530,7 +521,7 @@ def certify(
 
     def reproduce(vector: vector_pb2.Vector) -> str:
         return (
-            f"croupier certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg}{files_arg} "
+            f"croupier certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg} "
             f"--vector {shlex.quote(vector.id)}"
         )
 
@@ -553,7 +544,6 @@ def certify(
 
         config = RunConfig(
             vectors=loaded,
-            resolve=_resolver(profile_files),
             target=target,
             launch=launch,
             tls=tls,

@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 
 from google.protobuf import json_format
 
-from conformance.runner import Outcome, Result, RunReport
+from conformance.results import Result, RunReport, VectorOutcome
 
 #: The suite's version, written in every report's first line.
 SUITE_VERSION = "1.0.0"
@@ -21,7 +21,7 @@ def summary_line(report: RunReport) -> str:
     """One line: the verdict and the count of every outcome that occurred."""
     counts = ", ".join(
         f"{report.count(outcome)} {outcome.value.lower().replace('_', ' ')}"
-        for outcome in Outcome
+        for outcome in VectorOutcome
         if report.count(outcome)
     )
     verdict = "conformant" if report.conformant else "NOT conformant"
@@ -82,7 +82,7 @@ def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
             json.dumps(
                 {
                     "summary": summary_line(report),
-                    "counts": {o.value: report.count(o) for o in Outcome},
+                    "counts": {o.value: report.count(o) for o in VectorOutcome},
                     "unmatched_known_failures": [
                         {"pattern": k.pattern, "line": k.line} for k in report.unmatched_patterns
                     ],
@@ -100,9 +100,17 @@ def write_junit(path: Path, report: RunReport) -> None:
     suites = ET.Element("testsuites", name="croupier-conformance")
     for profile_id in sorted(by_profile):
         results = sorted(by_profile[profile_id], key=lambda r: r.vector_id)
-        failures = sum(r.outcome in (Outcome.FAIL, Outcome.UNEXPECTED_PASS) for r in results)
-        errors = sum(r.outcome in (Outcome.ERROR, Outcome.CRASH, Outcome.TIMEOUT) for r in results)
-        skipped = sum(r.outcome in (Outcome.NOT_APPLICABLE, Outcome.EXPECTED_FAIL) for r in results)
+        failures = sum(
+            r.outcome in (VectorOutcome.FAIL, VectorOutcome.UNEXPECTED_PASS) for r in results
+        )
+        errors = sum(
+            r.outcome in (VectorOutcome.ERROR, VectorOutcome.CRASH, VectorOutcome.TIMEOUT)
+            for r in results
+        )
+        skipped = sum(
+            r.outcome in (VectorOutcome.NOT_APPLICABLE, VectorOutcome.EXPECTED_FAIL)
+            for r in results
+        )
         suite = ET.SubElement(
             suites,
             "testsuite",
@@ -126,26 +134,26 @@ def write_junit(path: Path, report: RunReport) -> None:
                 f"got {result.actual}\n{result.message}\nreproduce: {result.reproduce}"
             )
             match result.outcome:
-                case Outcome.FAIL | Outcome.UNEXPECTED_PASS:
+                case VectorOutcome.FAIL | VectorOutcome.UNEXPECTED_PASS:
                     ET.SubElement(
                         case,
                         "failure",
                         message=result.message or result.outcome.value,
                         type=result.outcome.value,
                     ).text = detail
-                case Outcome.ERROR | Outcome.CRASH | Outcome.TIMEOUT:
+                case VectorOutcome.ERROR | VectorOutcome.CRASH | VectorOutcome.TIMEOUT:
                     ET.SubElement(
                         case,
                         "error",
                         message=result.message or result.outcome.value,
                         type=result.outcome.value,
                     ).text = detail
-                case Outcome.NOT_APPLICABLE | Outcome.EXPECTED_FAIL:
+                case VectorOutcome.NOT_APPLICABLE | VectorOutcome.EXPECTED_FAIL:
                     ET.SubElement(
                         case,
                         "skipped",
                         message=result.message or result.known_failure or result.outcome.value,
                     )
-                case Outcome.PASS:
+                case VectorOutcome.PASS:
                     pass
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from oracle import baccarat, roulette
 from oracle.clauses import BY_ID, Game, citable
 from oracle.errors import OracleError
 from oracle.profile import Profile
+from oracle.provenance import compact, merged, prefixed
 from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
 from oracle.service import convert
 from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
@@ -36,11 +37,24 @@ Decide = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
-    """What the oracle answers for one round's requests."""
+class PlayedRound:
+    """What the oracle answers for one round's requests, and the table's board after it."""
 
     round: vector_pb2.VectorRound
     history: roulette.TableHistory | None
+
+
+def _cite(
+    target: MutableMapping[str, vector_pb2.Clauses], *parts: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Fill an answer's citations, in as few keys as answer the same (``compact``)."""
+    for path, clauses in sorted(compact(merged(*parts)).items()):
+        target[path].ids[:] = clauses
+
+
+def _refused(exc: OracleError) -> dict[str, tuple[str, ...]]:
+    """Why a call must fail: the clause of the rule that refuses it."""
+    return {"error": (exc.clause,)}
 
 
 def play_round(
@@ -49,8 +63,8 @@ def play_round(
     script: Sequence[round_pb2.Decision],
     board: roulette.TableHistory | None = None,
     policy: tuple[Decide, SeededStream] | None = None,
-) -> Outcome:
-    """Play one round's requests through the oracle and record every answer.
+) -> PlayedRound:
+    """Play one round's requests through the oracle and record every answer and its citations.
 
     The decisions come from ``script``, or, for generated campaigns, from a
     ``policy`` that picks each one from the current state with a seeded stream.
@@ -60,8 +74,10 @@ def play_round(
         current: Round = start_round(profile, convert.round_request_from(deal), board)
     except OracleError as exc:
         out.expected_error = exc.reason
-        return Outcome(round=out, history=board)
+        _cite(out.deal_citations, _refused(exc))
+        return PlayedRound(round=out, history=board)
     out.expected_state.CopyFrom(convert.round_state(current))
+    _cite(out.deal_citations, prefixed(current.citations(), "state"), current.accepted())
     pending = list(script)
     while pending or (policy is not None and not current.complete):
         if pending:
@@ -71,23 +87,66 @@ def play_round(
             choose, stream = policy
             decision = choose(convert.round_state(current), stream)
         step = out.steps.add(decision=decision)
+        before = current.citations()
         try:
             current = apply_decision(current, convert.decision_from(decision))
         except OracleError as exc:
             out.expected_error = exc.reason
-            return Outcome(round=out, history=board)
+            _cite(step.citations, _refused(exc))
+            return PlayedRound(round=out, history=board)
         step.expected_state.CopyFrom(convert.round_state(current))
+        # Why the decision is not refused: the option the rules recorded for it before.
+        legal = before.get(f"legal_decisions[{convert.decision_from(decision).action.value}]", ())
+        _cite(
+            step.citations,
+            prefixed(current.citations(), "state"),
+            {"error=ILLEGAL_DECISION": legal} if legal else {},
+        )
     if not current.complete:
         # The script ends before the round does: Settle must be refused.
         out.expected_error = "ROUND_NOT_COMPLETE"
-        return Outcome(round=out, history=board)
+        _cite(out.settle_citations, {"error": ("CONTRACT.lifecycle",)})
+        return PlayedRound(round=out, history=board)
     settle = engine_service_pb2.SettleResponse(
         settlement=convert.settlement(current.settlement, current.request.currency),
         state=convert.round_state(current),
     )
     out.expected_settle.CopyFrom(settle)
-    history = getattr(current.game, "history", board)
-    return Outcome(round=out, history=history)
+    state = current.citations()
+    _cite(
+        out.settle_citations,
+        prefixed(current.settlement_citations(), "settlement"),
+        prefixed(state, "state"),
+        {"error=ROUND_NOT_COMPLETE": state["phase"]},
+    )
+    return PlayedRound(round=out, history=current.history or board)
+
+
+def _answer_maps(vector: vector_pb2.Vector) -> list[MutableMapping[str, vector_pb2.Clauses]]:
+    maps: list[MutableMapping[str, vector_pb2.Clauses]] = []
+    for vround in vector.rounds:
+        maps.append(vround.deal_citations)
+        maps.extend(step.citations for step in vround.steps)
+        if vround.HasField("expected_settle") or vround.settle_citations:
+            maps.append(vround.settle_citations)
+    return maps
+
+
+def share_citations(vector: vector_pb2.Vector) -> None:
+    """Keep once, in the vector's own map, the citations every answer holds alike."""
+    maps = _answer_maps(vector)
+    if len(maps) < 2:
+        return
+    shared = {
+        path: tuple(clauses.ids)
+        for path, clauses in maps[0].items()
+        if all(path in other and other[path].ids == clauses.ids for other in maps[1:])
+    }
+    for path, clauses in sorted(shared.items()):
+        vector.citations[path].ids[:] = clauses
+    for answer in maps:
+        for path in shared:
+            del answer[path]
 
 
 def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
@@ -95,11 +154,13 @@ def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
     rebuilt = vector_pb2.Vector()
     rebuilt.CopyFrom(vector)
     del rebuilt.rounds[:]
+    rebuilt.ClearField("citations")
     board: roulette.TableHistory | None = None
     for old in vector.rounds:
         outcome = play_round(profile, old.deal, [s.decision for s in old.steps], board)
         board = outcome.history
         rebuilt.rounds.append(outcome.round)
+    share_citations(rebuilt)
     return rebuilt
 
 
@@ -248,6 +309,7 @@ def _trim_shoes(vector: vector_pb2.Vector) -> None:
 
 
 def _finish(vector: vector_pb2.Vector) -> None:
+    share_citations(vector)
     clauses: dict[str, None] = {}
     for vround in vector.rounds:
         clauses.update(dict.fromkeys(round_clauses(vround)))
@@ -259,7 +321,8 @@ def _finish(vector: vector_pb2.Vector) -> None:
 
 def dump_line(vector: vector_pb2.Vector) -> str:
     """One vector as one JSON line (protobuf JSON mapping, compact, stable key order)."""
-    return json.dumps(json_format.MessageToDict(vector), separators=(",", ":"), sort_keys=False)
+    # Keys sorted: a map's order is not stable from one build to the next, a file must be.
+    return json.dumps(json_format.MessageToDict(vector), separators=(",", ":"), sort_keys=True)
 
 
 def write_vectors(path: Path, vectors: Iterable[vector_pb2.Vector]) -> int:

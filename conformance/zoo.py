@@ -28,7 +28,6 @@ from rich.table import Table
 from clients.mutants import MUTANTS, Mutant
 from conformance.runner import BAD, Result, RunConfig, run
 from conformance.vectors import CORPUS_DIR, LoadedVector, load_corpus
-from oracle.profile import resolve_profile
 
 #: Vectors in flight at once while a mutant plays the campaigns (the hand-written ones go one by one).
 CAMPAIGN_CONCURRENCY = 8
@@ -42,7 +41,7 @@ def launch_command(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Verdict:
+class MutantVerdict:
     """How one mutant fared: the first vector that failed on it, if any."""
 
     mutant: Mutant
@@ -88,7 +87,7 @@ async def certify_mutant(
     generated: Sequence[LoadedVector],
     *,
     timeout: float = TIMEOUT,
-) -> Verdict:
+) -> MutantVerdict:
     """Play the hand-written vectors then, if it survives them, the campaigns against one mutant."""
     started = time.monotonic()
     command = launch_command(mutant.name)
@@ -104,7 +103,6 @@ async def certify_mutant(
             report = await run(
                 RunConfig(
                     vectors=vectors,
-                    resolve=resolve_profile,
                     launch=command,
                     concurrency=concurrency,
                     timeout=timeout,
@@ -113,7 +111,7 @@ async def certify_mutant(
                 )
             )
         except Exception as exc:  # noqa: BLE001 - one mutant's trouble must not stop the zoo
-            return Verdict(
+            return MutantVerdict(
                 mutant=mutant,
                 first=None,
                 seconds=time.monotonic() - started,
@@ -124,10 +122,10 @@ async def certify_mutant(
             # One at a time, the hand-written stage has exactly one; the campaigns may have a
             # few in flight when the first fails: the smallest id is the reproducible answer.
             first = bad[0] if concurrency == 1 else min(bad, key=lambda r: r.vector_id)
-            return Verdict(
+            return MutantVerdict(
                 mutant=mutant, first=first, stage=stage, seconds=time.monotonic() - started
             )
-    return Verdict(mutant=mutant, first=None, seconds=time.monotonic() - started)
+    return MutantVerdict(mutant=mutant, first=None, seconds=time.monotonic() - started)
 
 
 async def run_zoo(
@@ -135,13 +133,13 @@ async def run_zoo(
     *,
     jobs: int = 3,
     corpus: Sequence[LoadedVector] | None = None,
-    progress: Callable[[Verdict], None] | None = None,
-) -> list[Verdict]:
+    progress: Callable[[MutantVerdict], None] | None = None,
+) -> list[MutantVerdict]:
     """Certify every mutant, ``jobs`` at a time; verdicts in the order of ``mutants``."""
     hand, generated = split_corpus(load_corpus(CORPUS_DIR) if corpus is None else corpus)
     semaphore = asyncio.Semaphore(max(1, jobs))
 
-    async def one(mutant: Mutant) -> Verdict:
+    async def one(mutant: Mutant) -> MutantVerdict:
         async with semaphore:
             verdict = await certify_mutant(mutant, hand, generated)
         if progress is not None:
@@ -151,7 +149,7 @@ async def run_zoo(
     return list(await asyncio.gather(*(one(m) for m in mutants)))
 
 
-def verdict_table(verdicts: Sequence[Verdict]) -> Table:
+def verdict_table(verdicts: Sequence[MutantVerdict]) -> Table:
     """One row per mutant: its clause, killed or not, the first failing vector and its clause."""
     table = Table(title="The mutant zoo", title_justify="left")
     for column in ("mutant", "breaks", "killed", "first failing vector", "step", "cited", "match"):
@@ -200,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     done = [0]
 
-    def tick(verdict: Verdict) -> None:
+    def tick(verdict: MutantVerdict) -> None:
         done[0] += 1
         state = "killed" if verdict.killed else "SURVIVED"
         errors.print(

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from oracle.cards import Card, Rank
 from oracle.clauses import Game
+from oracle.decision import Action
 from oracle.errors import (
     InvalidBetLayoutError,
     InvalidRoundError,
@@ -21,6 +22,7 @@ from oracle.errors import (
 )
 from oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
 from oracle.profile import Citations, Profile
+from oracle.provenance import ABSENT
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
 
@@ -156,19 +158,6 @@ def banker_draws(tableau: Tableau, banker_total: int, player_third: Card | None)
 # --- the coup -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Coup:
-    """The cards of one coup, before any money (BAC.deal, BAC.outcome)."""
-
-    player: tuple[Card, ...]
-    banker: tuple[Card, ...]
-    player_total: int
-    banker_total: int
-    outcome: Outcome
-    dealt: tuple[Card, ...]
-    steps: tuple[Step, ...]
-
-
 _DEAL_CLAUSES = ("BAC.deal", "BAC.values")
 _NATURAL_CLAUSES = ("BAC.natural",)
 _PLAYER_CLAUSES = ("BAC.player-draw",)
@@ -178,6 +167,25 @@ _TABLEAU_CLAUSES: dict[Tableau, tuple[str, ...]] = {
     Tableau.DOCUMENT_B: ("BAC.banker-tableau", "B.tableau"),
 }
 _OUTCOME_CLAUSES = ("BAC.outcome",)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Coup:
+    """The cards of one coup, before any money (BAC.deal, BAC.outcome).
+
+    ``why_player_third`` and ``why_banker_third`` are the clauses that decided whether each
+    hand took a third card (BAC.natural, BAC.player-draw, BAC.banker-stood, the tableau).
+    """
+
+    player: tuple[Card, ...]
+    banker: tuple[Card, ...]
+    player_total: int
+    banker_total: int
+    outcome: Outcome
+    dealt: tuple[Card, ...]
+    steps: tuple[Step, ...]
+    why_player_third: tuple[str, ...] = _NATURAL_CLAUSES
+    why_banker_third: tuple[str, ...] = _NATURAL_CLAUSES
 
 
 def _exhausted(needed: int, shoe: Sequence[Card], what: str, clause: str) -> ShoeExhaustedError:
@@ -221,6 +229,8 @@ def play_coup(
         )
     ]
 
+    why_player: tuple[str, ...] = _NATURAL_CLAUSES
+    why_banker: tuple[str, ...] = _NATURAL_CLAUSES
     if player_total >= 8 or banker_total >= 8:
         steps.append(
             Step(
@@ -253,11 +263,13 @@ def play_coup(
                 )
             )
 
+        why_player = _PLAYER_CLAUSES
         banker_clauses = (
             _BANKER_STOOD_CLAUSES
             if player_third is None
             else tableau_clauses or _TABLEAU_CLAUSES[tableau]
         )
+        why_banker = banker_clauses
         if banker_draws(tableau, banker_total, player_third):
             index = len(player) + 2
             if size <= index:
@@ -305,6 +317,8 @@ def play_coup(
         outcome=outcome,
         dealt=dealt,
         steps=tuple(steps),
+        why_player_third=why_player,
+        why_banker_third=why_banker,
     )
 
 
@@ -336,6 +350,25 @@ class BaccaratRound:
     seats: tuple[BaccaratSeat, ...]
     settlement: tuple[SettlementLine, ...]
     steps: tuple[Step, ...]
+
+    @property
+    def complete(self) -> bool:
+        """A coup is complete as soon as it is dealt."""
+        return True
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        """Every card the coup took, in dealing order."""
+        return self.coup.dealt
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """A coup takes no decisions."""
+        return ()
+
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """The clauses behind every value of the coup's state (``oracle.provenance``)."""
+        return citations(self)
 
 
 def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
@@ -419,7 +452,7 @@ def play_round(
         raise InvalidRoundError("a baccarat round needs at least one seat", seats=0)
     for index, seat in enumerate(seats):
         _check_seat(rules, index, seat)
-    check_composition(shoe, rules.decks)
+    check_composition(shoe, rules.decks, clause=rules.cite("decks")[0])
     steps = [
         Step(
             action="check-bets",
@@ -464,3 +497,48 @@ def play_round(
         settlement=tuple(lines),
         steps=tuple(steps),
     )
+
+
+# --- what decided each value ----------------------------------------------------------
+
+
+def citations(played: BaccaratRound) -> dict[str, tuple[str, ...]]:
+    """The clauses that decided every value of the coup's state, by path (``oracle.provenance``).
+
+    A card where both accounts have one but differ was dealt out of order (BAC.deal), as is
+    any fourth card; whether a hand took its third card is what the coup recorded.
+    """
+    coup = played.coup
+    deal = ("BAC.deal",)
+    out: dict[str, tuple[str, ...]] = {
+        "phase": deal,
+        "turn": deal,
+        "cards_dealt": deal,
+        "legal_decisions": deal,
+        "baccarat.player_cards": deal,
+        "baccarat.banker_cards": deal,
+        "baccarat.player_total": ("BAC.values",),
+        "baccarat.banker_total": ("BAC.values",),
+        "baccarat.outcome": _OUTCOME_CLAUSES,
+    }
+    # Why the coup takes no card beyond those dealt: the banker's rule, else three at most.
+    out["cards_dealt+"] = coup.why_banker_third if len(coup.banker) == 2 else deal
+    for hand, cards, why in (
+        ("player", coup.player, coup.why_player_third),
+        ("banker", coup.banker, coup.why_banker_third),
+    ):
+        if len(cards) > 2:
+            out[f"baccarat.{hand}_cards[2]={ABSENT}"] = why
+        else:
+            out[f"baccarat.{hand}_cards[2]"] = why
+    return out
+
+
+def accepted(rules: BaccaratRules) -> dict[str, tuple[str, ...]]:
+    """Why a deal the rules take is not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
+    return {
+        "error=BET_OUT_OF_LIMITS": rules.limits.clauses,
+        "error=INSUFFICIENT_BALANCE": ("CONTRACT.balance",),
+        "error=SHOE_NOT_IN_PROFILE": rules.cite("decks"),
+        "error=SHOE_EXHAUSTED": ("BAC.deal",),
+    }

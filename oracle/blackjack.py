@@ -19,6 +19,10 @@ from typing import TYPE_CHECKING
 
 from oracle.cards import Card, Rank, format_cards
 from oracle.clauses import Game
+
+# Blackjack is the game of decisions: its module re-exports them (``blackjack.Action``).
+from oracle.decision import Action as Action  # noqa: PLC0414
+from oracle.decision import Decision as Decision  # noqa: PLC0414
 from oracle.errors import (
     IllegalDecisionError,
     InvalidRoundError,
@@ -27,6 +31,7 @@ from oracle.errors import (
     ShoeExhaustedError,
 )
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
+from oracle.provenance import ABSENT
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
 
@@ -34,20 +39,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from oracle.profile import Citations, Profile
-
-
-class Action(enum.Enum):
-    """A player decision (DESIGN.md "Rounds, seats, money")."""
-
-    HIT = "hit"
-    STAND = "stand"
-    DOUBLE = "double"
-    SPLIT = "split"
-    SURRENDER = "surrender"
-    INSURANCE = "insurance"
-    DECLINE_INSURANCE = "decline-insurance"
-    EVEN_MONEY = "even-money"
-    DECLINE_EVEN_MONEY = "decline-even-money"
 
 
 class Phase(enum.Enum):
@@ -191,6 +182,12 @@ def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
 
 # --- state -----------------------------------------------------------------------------
 
+#: A reason: the clauses that decided a value, deciding clause first.
+Why = tuple[str, ...]
+
+_DEAL: Why = ("BJ.deal",)
+_ORDER: Why = ("BJ.deal-order",)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BlackjackSeat:
@@ -202,7 +199,7 @@ class BlackjackSeat:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hand:
-    """One hand of a seat."""
+    """One hand of a seat; ``why`` is what decided its status, and that it takes no more cards."""
 
     cards: tuple[Card, ...]
     stake: int
@@ -212,6 +209,7 @@ class Hand:
     status: HandStatus = HandStatus.PLAYING
     even_money: bool = False
     paid_early: bool = False
+    why: Why = _DEAL
 
     @property
     def total(self) -> int:
@@ -247,13 +245,19 @@ class SeatState:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dealer:
-    """The dealer's cards: up card, hole card, then draws."""
+    """The dealer's cards: up card, hole card, then draws.
+
+    ``why_hole`` is what decided that the hole card is face down, or turned; ``why_stopped``
+    what decided that the dealer takes no more cards, once the dealer has played.
+    """
 
     up: Card
     hole: Card
     draws: tuple[Card, ...] = ()
     hole_revealed: bool = False
     peeked: bool = False
+    why_hole: Why = _DEAL
+    why_stopped: Why = ()
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -280,17 +284,13 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Decision:
-    """One decision, addressed to the seat and hand whose turn it is."""
-
-    seat: int
-    hand: int
-    action: Action
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BlackjackState:
-    """An immutable snapshot of a round."""
+    """An immutable snapshot of a round.
+
+    ``why`` is what decided where the round stands (its phase and turn): the first rule that
+    moved it on since the last decision (an offer withheld, the peek, a hand that stands), or,
+    when nothing moved it, what keeps it waiting where it is.
+    """
 
     rules: BlackjackRules
     shoe: tuple[Card, ...]
@@ -301,6 +301,7 @@ class BlackjackState:
     turn: Turn | None
     steps: tuple[Step, ...]
     settlement: tuple[SettlementLine, ...] = ()
+    why: Why = ()
 
     @property
     def dealt(self) -> tuple[Card, ...]:
@@ -316,6 +317,10 @@ class BlackjackState:
     def legal(self) -> tuple[Action, ...]:
         """The decisions the hand to act may take now; empty once the round is complete."""
         return legal_decisions(self)
+
+    def citations(self) -> dict[str, Why]:
+        """The clauses behind every value of the round state (``oracle.provenance``)."""
+        return citations(self)
 
 
 # --- dealing and drawing ---------------------------------------------------------------
@@ -339,6 +344,11 @@ def _log(
     return replace(state, steps=(*state.steps, Step(action=action, clauses=clauses, detail=detail)))
 
 
+def _note(state: BlackjackState, why: Why) -> BlackjackState:
+    """Record what moved the round on, unless something did already since the last decision."""
+    return state if state.why else replace(state, why=why)
+
+
 def _with_hand(state: BlackjackState, seat: int, index: int, hand: Hand) -> BlackjackState:
     seat_state = state.seats[seat]
     hands = (*seat_state.hands[:index], hand, *seat_state.hands[index + 1 :])
@@ -358,7 +368,7 @@ def deal(
     a second card to each seat, the dealer's hole card.
     """
     if not seats:
-        raise InvalidRoundError("a blackjack round needs at least one seat")
+        raise InvalidRoundError("a blackjack round needs at least one seat", field="seats")
     for index, seat in enumerate(seats):
         check_seat_stakes(
             seat=index,
@@ -367,7 +377,7 @@ def deal(
             limits=rules.limits,
             funds_clause=rules.cite("extra_stakes_need_funds")[0],
         )
-    check_composition(tuple(shoe), rules.decks)
+    check_composition(tuple(shoe), rules.decks, clause=rules.cite("decks")[0])
     needed = 2 * len(seats) + 2
     if len(shoe) < needed:
         raise ShoeExhaustedError(
@@ -381,8 +391,15 @@ def deal(
     seat_states = []
     for seat, first, second in zip(seats, firsts, seconds, strict=True):
         cards = (first, second)
-        status = HandStatus.BLACKJACK if is_two_card_21(cards) else HandStatus.PLAYING
-        hand = Hand(cards=cards, stake=seat.stake, status=status)
+        if is_two_card_21(cards):
+            hand = Hand(
+                cards=cards,
+                stake=seat.stake,
+                status=HandStatus.BLACKJACK,
+                why=("BJ.natural", *rules.cite("auto_stand_21")),
+            )
+        else:
+            hand = Hand(cards=cards, stake=seat.stake, status=HandStatus.PLAYING, why=_DEAL)
         seat_states.append(SeatState(balance=seat.balance, stake=seat.stake, hands=(hand,)))
     state = BlackjackState(
         rules=rules,
@@ -413,25 +430,91 @@ def deal(
 # --- legal decisions -------------------------------------------------------------------
 
 
-def _offer_actions(state: BlackjackState, seat: int) -> tuple[Action, ...]:
-    """The insurance or even-money offer a seat gets against an ace (A.insurance, A.even-money, C.bj.insurance)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """Whether one decision is open to the hand to act now, and the clauses that decide it."""
+
+    open: bool
+    why: Why
+
+
+_OFFERS = (Action.INSURANCE, Action.DECLINE_INSURANCE, Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY)
+_PLAYS = (Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
+
+
+def _pair(offer: Action, decline: Action, option: Option) -> dict[Action, Option]:
+    return {offer: option, decline: option}
+
+
+def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
+    """The insurance and even-money offers of a seat against an ace.
+
+    A.insurance, A.even-money, C.bj.insurance; BJ.half-stakes: an offer whose half stake rounds
+    to 0 is not made, even money included; BJ.funds: insurance needs the uncommitted funds.
+    """
     rules = state.rules
+    insurance_rule, even_money_rule = rules.cite("insurance"), rules.cite("blackjack_vs_ace")
     if state.dealer.up.rank is not Rank.ACE:
-        return ()
+        return {
+            **_pair(
+                Action.INSURANCE, Action.DECLINE_INSURANCE, Option(open=False, why=insurance_rule)
+            ),
+            **_pair(
+                Action.EVEN_MONEY,
+                Action.DECLINE_EVEN_MONEY,
+                Option(open=False, why=even_money_rule),
+            ),
+        }
     seat_state = state.seats[seat]
     hand = seat_state.hands[0]
-    # BJ.half-stakes: an offer whose half stake rounds to 0 is not made, even money included.
     cost = _insurance_stake(state, seat)
-    if hand.status is HandStatus.BLACKJACK:
+    half_is_nothing = ("BJ.half-stakes", *insurance_rule)
+    even_money = Option(open=False, why=even_money_rule)
+    insurance: Option
+    if (
+        hand.status is HandStatus.BLACKJACK
+        and rules.blackjack_vs_ace is not BlackjackVsAce.INSURANCE
+    ):
         if rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY:
-            return (Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY) if cost > 0 else ()
-        if rules.blackjack_vs_ace is BlackjackVsAce.NOTHING:
-            return ()
-    if not rules.insurance:
-        return ()
-    if cost <= 0 or (rules.extra_stakes_need_funds and cost > seat_state.free_funds):
-        return ()
-    return (Action.INSURANCE, Action.DECLINE_INSURANCE)
+            even_money = (
+                Option(open=True, why=even_money_rule)
+                if cost > 0
+                else Option(open=False, why=("BJ.half-stakes", *even_money_rule))
+            )
+        insurance = Option(open=False, why=even_money_rule)
+    elif not rules.insurance:
+        insurance = Option(open=False, why=insurance_rule)
+    elif cost <= 0:
+        insurance = Option(open=False, why=half_is_nothing)
+    elif not _funds_cover(state, seat, cost):
+        insurance = Option(
+            open=False, why=(*rules.cite("extra_stakes_need_funds"), *insurance_rule)
+        )
+    else:
+        insurance = Option(open=True, why=insurance_rule)
+    return {
+        **_pair(Action.INSURANCE, Action.DECLINE_INSURANCE, insurance),
+        **_pair(Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY, even_money),
+    }
+
+
+def _offer_made(options: dict[Action, Option]) -> Option | None:
+    """The offer a seat gets, if any (even money or insurance)."""
+    for action in (Action.EVEN_MONEY, Action.INSURANCE):
+        if options[action].open:
+            return options[action]
+    return None
+
+
+def _offer_withheld(state: BlackjackState, seat: int, options: dict[Action, Option]) -> Why:
+    """Why a seat gets no offer: its blackjack's rule, else the insurance rule."""
+    hand = state.seats[seat].hands[0]
+    if (
+        hand.status is HandStatus.BLACKJACK
+        and state.rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY
+    ):
+        return options[Action.EVEN_MONEY].why
+    return options[Action.INSURANCE].why
 
 
 def _insurance_stake(state: BlackjackState, seat: int) -> int:
@@ -444,45 +527,111 @@ def _funds_cover(state: BlackjackState, seat: int, amount: int) -> bool:
     return not state.rules.extra_stakes_need_funds or amount <= state.seats[seat].free_funds
 
 
-def _play_actions(state: BlackjackState, seat: int, index: int) -> tuple[Action, ...]:
+def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, Option]:
+    """The play decisions of one hand, each open or withheld with its clause.
+
+    The first rule that withholds a decision is the one cited: a 10-5 is not a pair before
+    any question of funds.
+    """
     rules = state.rules
     seat_state = state.seats[seat]
     hand = seat_state.hands[index]
     if hand.status is not HandStatus.PLAYING:
-        return ()
-    actions = [Action.HIT, Action.STAND]
-    if hand.split_aces and not rules.hit_split_aces:
-        actions.remove(Action.HIT)
+        return dict.fromkeys(_PLAYS, Option(open=False, why=hand.why))
+    no_hits = hand.split_aces and not rules.hit_split_aces
     two_cards = len(hand.cards) == 2 and not hand.doubled
-    insured_block = rules.no_double_split_after_insurance and seat_state.insurance > 0
-    if (
-        two_cards
-        and (not hand.from_split or rules.double_after_split)
-        and not insured_block
-        and not (hand.split_aces and not rules.hit_split_aces)
-        and _funds_cover(state, seat, hand.stake)
-    ):
-        actions.append(Action.DOUBLE)
-    if (
-        two_cards
-        and is_pair(rules.split_pairs, hand.cards[0], hand.cards[1])
-        and len(seat_state.hands) < rules.max_hands
-        and not insured_block
-        and _funds_cover(state, seat, hand.stake)
-    ):
-        actions.append(Action.SPLIT)
-    if rules.surrender and two_cards and (not hand.from_split or rules.surrender_after_split):
-        actions.append(Action.SURRENDER)
-    return tuple(actions)
+    insured = rules.no_double_split_after_insurance and seat_state.insurance > 0
+    funds = _funds_cover(state, seat, hand.stake)
+    double_rule, split_rule = rules.cite("double_after_split"), rules.cite("split_pairs")
+    surrender_rule = rules.cite("surrender")
+
+    def first(checks: Sequence[tuple[bool, Why]], opened: Why) -> Option:
+        for failed, why in checks:
+            if failed:
+                return Option(open=False, why=why)
+        return Option(open=True, why=opened)
+
+    return {
+        Action.HIT: first([(no_hits, rules.cite("hit_split_aces"))], ("BJ.values",)),
+        Action.STAND: Option(open=True, why=("BJ.compare",)),
+        Action.DOUBLE: first(
+            [
+                (not two_cards, double_rule),
+                (hand.from_split and not rules.double_after_split, double_rule),
+                (insured, rules.cite("no_double_split_after_insurance")),
+                (no_hits, rules.cite("hit_split_aces")),
+                (not funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
+            ],
+            double_rule,
+        ),
+        Action.SPLIT: first(
+            [
+                (not two_cards, split_rule),
+                (not is_pair(rules.split_pairs, hand.cards[0], hand.cards[1]), split_rule),
+                (len(seat_state.hands) >= rules.max_hands, rules.cite("max_hands")),
+                (insured, rules.cite("no_double_split_after_insurance")),
+                (not funds, (*rules.cite("extra_stakes_need_funds"), *split_rule)),
+            ],
+            split_rule,
+        ),
+        Action.SURRENDER: first(
+            [
+                (not rules.surrender, surrender_rule),
+                (not two_cards, surrender_rule),
+                (
+                    hand.from_split and not rules.surrender_after_split,
+                    rules.cite("surrender_after_split"),
+                ),
+            ],
+            surrender_rule,
+        ),
+    }
+
+
+def options(state: BlackjackState) -> dict[Action, Option]:
+    """Every decision, open or withheld now, with the clauses that decide it."""
+    rules = state.rules
+    if state.turn is None:
+        return dict.fromkeys(Action, Option(open=False, why=state.why or _ORDER))
+    if state.phase is Phase.OFFERS:
+        offers = _offer_options(state, state.turn.seat)
+        offer = _offer_made(offers)
+        # Offers come first: no play decision while one is open (A.peek, C.bj.insurance).
+        waiting = Option(open=False, why=offer.why if offer else rules.cite("insurance"))
+        return {**offers, **dict.fromkeys(_PLAYS, waiting)}
+    plays = _play_options(state, state.turn.seat, state.turn.hand)
+    return {
+        **plays,
+        **_pair(
+            Action.INSURANCE,
+            Action.DECLINE_INSURANCE,
+            Option(open=False, why=rules.cite("insurance")),
+        ),
+        **_pair(
+            Action.EVEN_MONEY,
+            Action.DECLINE_EVEN_MONEY,
+            Option(open=False, why=rules.cite("blackjack_vs_ace")),
+        ),
+    }
 
 
 def legal_decisions(state: BlackjackState) -> tuple[Action, ...]:
-    """The decisions open to the hand whose turn it is (empty when complete)."""
+    """The decisions open to the hand whose turn it is (empty when complete), in Action order."""
     if state.turn is None:
         return ()
     if state.phase is Phase.OFFERS:
-        return _offer_actions(state, state.turn.seat)
-    return _play_actions(state, state.turn.seat, state.turn.hand)
+        offers = _offer_options(state, state.turn.seat)
+        return tuple(action for action in _OFFERS_ORDER if offers[action].open)
+    plays = _play_options(state, state.turn.seat, state.turn.hand)
+    return tuple(action for action in _PLAYS if plays[action].open)
+
+
+_OFFERS_ORDER = (
+    Action.INSURANCE,
+    Action.DECLINE_INSURANCE,
+    Action.EVEN_MONEY,
+    Action.DECLINE_EVEN_MONEY,
+)
 
 
 # --- advancing -------------------------------------------------------------------------
@@ -493,8 +642,13 @@ def _advance(state: BlackjackState) -> BlackjackState:
     if state.phase is Phase.OFFERS:
         start = 0 if state.turn is None else state.turn.seat
         for seat in range(start, len(state.seats)):
-            if not state.seats[seat].offer_done and _offer_actions(state, seat):
-                return replace(state, turn=Turn(seat=seat, hand=0))
+            if state.seats[seat].offer_done or state.dealer.up.rank is not Rank.ACE:
+                continue
+            offers = _offer_options(state, seat)
+            offer = _offer_made(offers)
+            if offer is not None:
+                return replace(_note(state, offer.why), turn=Turn(seat=seat, hand=0))
+            state = _note(state, _offer_withheld(state, seat, offers))
         state = _after_offers(state)
         if state.phase is Phase.COMPLETE:
             return state
@@ -521,10 +675,21 @@ def _peeks(rules: BlackjackRules, up: Card) -> bool:
 def _after_offers(state: BlackjackState) -> BlackjackState:
     """Peek if the profile says so; pay naturals that can no longer be tied."""
     rules, dealer = state.rules, state.dealer
+    if _dealer_can_have_blackjack(dealer.up):
+        # Under an ace or a ten, whether the dealer looks is the peek rule's to say.
+        state = _note(state, rules.cite("peek"))
     if _peeks(rules, dealer.up):
-        state = replace(state, dealer=replace(dealer, peeked=True))
+        state = replace(state, dealer=replace(dealer, peeked=True, why_hole=rules.cite("peek")))
         if dealer.blackjack:
-            state = replace(state, dealer=replace(state.dealer, hole_revealed=True))
+            state = replace(
+                state,
+                dealer=replace(
+                    state.dealer,
+                    hole_revealed=True,
+                    why_hole=rules.cite("peek"),
+                    why_stopped=("BJ.natural", *rules.cite("peek")),
+                ),
+            )
             state = _log(
                 state,
                 "peek",
@@ -543,6 +708,7 @@ def _after_offers(state: BlackjackState) -> BlackjackState:
                 clauses = ("BJ.nat-pays", *rules.cite("natural_paid_at_once"))
                 if dealer.up.rank.is_ten_valued:
                     clauses = (*clauses, "A.nat-vs-ten")
+                state = _note(state, rules.cite("natural_paid_at_once"))
                 state = _log(state, "natural paid", clauses, f"seat {seat}: blackjack paid at once")
     return state
 
@@ -559,23 +725,25 @@ def _next_hand(state: BlackjackState) -> BlackjackState:
         if hand.status is HandStatus.WAITING:
             state = _deal_split_card(state, seat, index)
             hand = state.seats[seat].hands[index]
-        if _play_actions(state, seat, index):
-            return replace(state, turn=Turn(seat=seat, hand=index))
+        if any(option.open for option in _play_options(state, seat, index).values()):
+            return replace(_note(state, hand.why), turn=Turn(seat=seat, hand=index))
         if hand.status is HandStatus.PLAYING:
             # Nothing is legal (split aces without hits): the hand stands as it is.
-            state = _with_hand(state, seat, index, replace(hand, status=HandStatus.STOOD))
+            hand = replace(hand, status=HandStatus.STOOD, why=state.rules.cite("hit_split_aces"))
+            state = _with_hand(state, seat, index, hand)
+        state = _note(state, hand.why)
         index += 1
     return replace(state, turn=None)
 
 
-def _settle_card_status(state: BlackjackState, hand: Hand) -> HandStatus:
-    """A hand's status after it receives a card: bust, 21 or still playing."""
+def _after_card(state: BlackjackState, hand: Hand) -> Hand:
+    """A hand after it receives a card: bust, 21 or still playing, and the clause that says so."""
     total = hand.total
     if total > 21:
-        return HandStatus.BUST
+        return replace(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
     if total == 21 and state.rules.auto_stand_21:
-        return HandStatus.STOOD
-    return HandStatus.PLAYING
+        return replace(hand, status=HandStatus.STOOD, why=state.rules.cite("auto_stand_21"))
+    return replace(hand, status=HandStatus.PLAYING, why=("BJ.values",))
 
 
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
@@ -583,17 +751,19 @@ def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackS
     hand = state.seats[seat].hands[index]
     card, state = _draw(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
     cards = (*hand.cards, card)
-    hand = replace(hand, cards=cards, status=HandStatus.PLAYING)
+    hand = replace(hand, cards=cards)
     clauses: tuple[str, ...] = ("BJ.deal-order",)
     if is_two_card_21(cards) and rules.split_21_is_blackjack:
-        hand = replace(hand, status=HandStatus.BLACKJACK)
+        hand = replace(hand, status=HandStatus.BLACKJACK, why=rules.cite("split_21_is_blackjack"))
         clauses = (*clauses, *rules.cite("split_21_is_blackjack"))
     else:
-        hand = replace(hand, status=_settle_card_status(state, hand))
+        hand = _after_card(state, hand)
         if is_two_card_21(cards):
+            # A two-card 21 on a split hand is a plain 21 (A.split, C.bj.split), which stands
+            # by BJ.auto-stand: its status is the auto-stand's, not the split rule's.
             clauses = (*clauses, *rules.cite("split_21_is_blackjack"), "BJ.auto-stand")
     if hand.split_aces and not rules.hit_split_aces and hand.status is HandStatus.PLAYING:
-        hand = replace(hand, status=HandStatus.STOOD)
+        hand = replace(hand, status=HandStatus.STOOD, why=rules.cite("hit_split_aces"))
         clauses = (*clauses, *rules.cite("hit_split_aces"))
     state = _with_hand(state, seat, index, hand)
     return _log(state, "split card", clauses, f"seat {seat} hand {index} receives {card}")
@@ -603,15 +773,19 @@ def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackS
 
 
 def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
-    """Apply one decision and advance; an illegal one raises and changes nothing."""
-    legal = legal_decisions(state)
+    """Apply one decision and advance; an illegal one raises and changes nothing.
+
+    The error's ``clause`` is the rule that withholds the decision now.
+    """
     turn = state.turn
     if turn is None:
         raise IllegalDecisionError(
             f"the round is complete; {decision.action.value} is not legal",
             action=decision.action.value,
             legal="",
+            clause="CONTRACT.lifecycle",
         )
+    legal = legal_decisions(state)
     if (decision.seat, decision.hand) != (turn.seat, turn.hand):
         raise IllegalDecisionError(
             f"it is seat {turn.seat} hand {turn.hand}'s turn, not seat {decision.seat} hand {decision.hand}'s; "
@@ -620,6 +794,7 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             seat=turn.seat,
             hand=turn.hand,
             legal=_names(legal),
+            clause="CONTRACT.request",
         )
     if decision.action not in legal:
         raise IllegalDecisionError(
@@ -629,8 +804,9 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             seat=turn.seat,
             hand=turn.hand,
             legal=_names(legal),
+            clause=options(state)[decision.action].why[0],
         )
-    return _advance(_apply(state, turn.seat, turn.hand, decision.action))
+    return _advance(replace(_apply(state, turn.seat, turn.hand, decision.action), why=()))
 
 
 def _names(actions: Sequence[Action]) -> str:
@@ -656,7 +832,12 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             state = _with_seat(state, seat, replace(seat_state, offer_done=True))
             return _log(state, "decline insurance", rules.cite("insurance"), f"seat {seat}")
         case Action.EVEN_MONEY:
-            hand = replace(hand, even_money=True, paid_early=True)
+            hand = replace(
+                hand,
+                even_money=True,
+                paid_early=True,
+                why=(*hand.why, *rules.cite("blackjack_vs_ace")),
+            )
             state = _with_seat(state, seat, replace(seat_state, offer_done=True, hands=(hand,)))
             return _log(
                 state, "even money", rules.cite("blackjack_vs_ace"), f"seat {seat} takes 1:1 now"
@@ -665,15 +846,20 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             state = _with_seat(state, seat, replace(seat_state, offer_done=True))
             return _log(state, "decline even money", rules.cite("blackjack_vs_ace"), f"seat {seat}")
         case Action.STAND:
-            state = _with_hand(state, seat, index, replace(hand, status=HandStatus.STOOD))
+            hand = replace(hand, status=HandStatus.STOOD, why=("BJ.compare",))
+            state = _with_hand(state, seat, index, hand)
             return _log(state, "stand", ("BJ.compare",), where)
         case Action.SURRENDER:
-            state = _with_hand(state, seat, index, replace(hand, status=HandStatus.SURRENDERED))
+            hand = replace(
+                hand,
+                status=HandStatus.SURRENDERED,
+                why=(*rules.cite("surrender"), "BJ.half-stakes"),
+            )
+            state = _with_hand(state, seat, index, hand)
             return _log(state, "surrender", (*rules.cite("surrender"), "BJ.half-stakes"), where)
         case Action.HIT:
             card, state = _draw(state, f"{where}'s hit", "BJ.deal-order")
-            hand = replace(hand, cards=(*hand.cards, card))
-            hand = replace(hand, status=_settle_card_status(state, hand))
+            hand = _after_card(state, replace(hand, cards=(*hand.cards, card)))
             state = _with_hand(state, seat, index, hand)
             return _log(
                 state,
@@ -684,8 +870,11 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
         case Action.DOUBLE:
             card, state = _draw(state, f"{where}'s double", rules.cite("double_after_split")[0])
             hand = replace(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
-            status = HandStatus.BUST if hand.total > 21 else HandStatus.STOOD
-            hand = replace(hand, status=status)
+            # A doubled hand takes exactly one card (A.double, C.bj.double).
+            if hand.total > 21:
+                hand = replace(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
+            else:
+                hand = replace(hand, status=HandStatus.STOOD, why=rules.cite("double_after_split"))
             state = _with_hand(state, seat, index, hand)
             clauses = (*rules.cite("double_after_split"), "BJ.funds")
             return _log(
@@ -702,6 +891,7 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 from_split=True,
                 split_aces=aces,
                 status=HandStatus.WAITING,
+                why=(*rules.cite("split_pairs"), "BJ.deal-order"),
             )
             second = replace(first, cards=(hand.cards[1],))
             hands = (*seat_state.hands[:index], first, second, *seat_state.hands[index + 1 :])
@@ -740,15 +930,30 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
         hand.status is HandStatus.BLACKJACK and not hand.even_money for hand in hands
     )
     reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
-    if reveal and not state.dealer.hole_revealed:
-        state = replace(state, dealer=replace(state.dealer, hole_revealed=True))
+    state = _note(state, ("BJ.dealer-needed",))
+    if not reveal:
+        # Every hand was paid at once or by even money: the hole card is never shown.
+        paid_by = (
+            rules.cite("blackjack_vs_ace")
+            if all(hand.even_money for hand in hands)
+            else rules.cite("natural_paid_at_once")
+        )
+        state = replace(state, dealer=replace(state.dealer, why_hole=paid_by, why_stopped=paid_by))
+    elif not state.dealer.hole_revealed:
+        why = ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ()))
+        state = replace(
+            state,
+            dealer=replace(state.dealer, hole_revealed=True, why_hole=why, why_stopped=why),
+        )
         state = _log(
             state,
             "hole card",
-            ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ())),
+            why,
             f"dealer turns {state.dealer.hole}: {hand_total(state.dealer.cards[:2])[0]}",
         )
-    if draw and not state.dealer.blackjack:
+    if reveal and state.dealer.blackjack:
+        state = replace(state, dealer=replace(state.dealer, why_stopped=("BJ.natural",)))
+    elif draw:
         cite = (*rules.cite("dealer_hits_soft_17"), "BJ.dealer-needed")
         while True:
             total, soft = hand_total(state.dealer.cards)
@@ -759,6 +964,9 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
             state = _log(
                 state, "dealer draws", cite, f"{card}: {hand_total(state.dealer.cards)[0]}"
             )
+        state = replace(
+            state, dealer=replace(state.dealer, why_stopped=rules.cite("dealer_hits_soft_17"))
+        )
     return _settle(state)
 
 
@@ -872,3 +1080,80 @@ def settle(state: BlackjackState) -> tuple[SettlementLine, ...]:
             legal=_names(state.legal),
         )
     return state.settlement
+
+
+# --- what decided each value ----------------------------------------------------------
+
+
+def citations(state: BlackjackState) -> dict[str, Why]:
+    """The clauses that decided every value of the round state, by path (``oracle.provenance``).
+
+    Read off what the rules recorded as they decided: each hand's and the dealer's reasons,
+    where the round stands, and each decision's option.
+    """
+    rules = state.rules
+    out: dict[str, Why] = {}
+    position = state.why or _ORDER
+    out["phase"] = position
+    out["turn"] = position
+    out["cards_dealt"] = _ORDER
+    for action, option in options(state).items():
+        out[f"legal_decisions[{action.value}]"] = option.why
+    split_rule = rules.cite("split_pairs", "max_hands")
+    # Fields that one rule decides on every hand or seat.
+    out["*.doubled"] = rules.cite("double_after_split")
+    out["*.from_split"] = split_rule
+    out["*.even_money"] = rules.cite("blackjack_vs_ace")
+    out["*.insurance"] = ("BJ.half-stakes", *rules.cite("insurance"))
+    for i, seat in enumerate(state.seats):
+        base = f"blackjack.seats[{i}]"
+        out[f"{base}.hands"] = split_rule
+        for j, hand in enumerate(seat.hands):
+            path = f"{base}.hands[{j}]"
+            # A wrong card where both have one was dealt from the wrong place; a card too many
+            # or too few is decided by whatever ended or continues the hand.
+            out[f"{path}.cards"] = _ORDER
+            if j > 0 and hand.from_split and len(hand.cards) > 1:
+                # A split hand's second card comes when the hand before it is done: what ended
+                # that hand decided it, unless the player did (then the dealing order did).
+                before = seat.hands[j - 1].why
+                out[f"{path}.cards[1]={ABSENT}"] = _ORDER if before == ("BJ.compare",) else before
+            done = hand.status not in (HandStatus.PLAYING, HandStatus.WAITING)
+            out[f"{path}.cards[{len(hand.cards)}]"] = hand.why if done else _ORDER
+            out[f"{path}.status"] = hand.why
+            if hand.status is not HandStatus.BUST:
+                # Not bust: the hand's total by the card values is 21 or less.
+                out[f"{path}.status=bust"] = ("BJ.values",)
+            if hand.from_split and is_two_card_21(hand.cards):
+                # A two-card 21 on a split hand is not a blackjack (A.split, C.bj.split).
+                out[f"{path}.status=blackjack"] = rules.cite("split_21_is_blackjack")
+            if hand.doubled:
+                out[f"{path}.stake"] = rules.cite("double_after_split")
+            elif hand.from_split:
+                out[f"{path}.stake"] = split_rule
+            else:
+                out[f"{path}.stake"] = _DEAL
+    dealer = state.dealer
+    # Why the round takes no card beyond those dealt, once it is complete.
+    out["cards_dealt+"] = dealer.why_stopped or dealer.why_hole
+    out["blackjack.dealer.cards"] = _ORDER
+    out["blackjack.dealer.hole_card_hidden"] = dealer.why_hole
+    if not dealer.hole_revealed:
+        out["blackjack.dealer.cards[1]"] = dealer.why_hole
+        return out
+    out[f"blackjack.dealer.cards[1]={ABSENT}"] = dealer.why_hole
+    drew = (*rules.cite("dealer_hits_soft_17"), "BJ.dealer-needed")
+    for index in range(2, len(dealer.cards)):
+        out[f"blackjack.dealer.cards[{index}]={ABSENT}"] = drew
+    out[f"blackjack.dealer.cards[{len(dealer.cards)}]"] = dealer.why_stopped or drew
+    return out
+
+
+def accepted(rules: BlackjackRules) -> dict[str, Why]:
+    """Why a deal the rules take is not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
+    return {
+        "error=BET_OUT_OF_LIMITS": rules.limits.clauses,
+        "error=INSUFFICIENT_BALANCE": rules.cite("extra_stakes_need_funds"),
+        "error=SHOE_NOT_IN_PROFILE": rules.cite("decks"),
+        "error=SHOE_EXHAUSTED": ("BJ.deal", "BJ.deal-order"),
+    }

@@ -105,7 +105,7 @@ CONTRACT: dict[str, str] = {
     "CONTRACT.status-code": "A refusal carries another status code than its reason's.",
     "CONTRACT.error-reason": "A refusal has no ErrorInfo, or another reason than the contract's.",
     "CONTRACT.refusal": "A request the rules accept was refused.",
-    "CONTRACT.totals": "A settlement's totals are not the sums of its lines.",
+    "CONTRACT.settlement": "One line per bet or hand in order; totals are the sums of the lines.",
     "CONTRACT.request": "Ids, seat and bet counts, cards, pockets, profile and bet kinds.",
     "CONTRACT.lifecycle": "Round ids are unique; Decide and Settle need an open round.",
     "CONTRACT.balance": "A seat's stakes together must not exceed its balance.",

@@ -11,9 +11,15 @@ from collections.abc import Mapping
 
 
 class OracleError(Exception):
-    """Root of every error the oracle raises on bad input."""
+    """Root of every error the oracle raises on bad input.
+
+    ``clause`` is what refuses the input: the RULES.md clause of the rule that decided
+    (``metadata['clause']``, given where the error is raised), else the contract's label
+    for this kind of error (``default_clause``).
+    """
 
     reason = "ORACLE_ERROR"
+    default_clause = "CONTRACT.request"
 
     def __init__(self, message: str, **metadata: object) -> None:
         super().__init__(message)
@@ -22,6 +28,11 @@ class OracleError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def clause(self) -> str:
+        """The clause or contract label that refuses the input."""
+        return self.metadata.get("clause", self.default_clause)
 
 
 class UnknownProfileError(OracleError):
@@ -92,27 +103,32 @@ class RoundNotCompleteError(OracleError):
     """Settlement was asked for a round that still waits for decisions."""
 
     reason = "ROUND_NOT_COMPLETE"
+    default_clause = "CONTRACT.lifecycle"
 
 
 class RoundNotFoundError(OracleError):
     """No open round has this id (never dealt, settled already, or expired)."""
 
     reason = "ROUND_NOT_FOUND"
+    default_clause = "CONTRACT.lifecycle"
 
 
 class RoundExistsError(OracleError):
     """A round with this id is open or was played already; ids are never reused."""
 
     reason = "ROUND_EXISTS"
+    default_clause = "CONTRACT.lifecycle"
 
 
 class TooManyRoundsError(OracleError):
     """The engine holds as many open rounds as it may; settle or let some expire first."""
 
     reason = "TOO_MANY_OPEN_ROUNDS"
+    default_clause = "CONTRACT.lifecycle"
 
 
 class BatchTooLargeError(OracleError):
     """A batch holds more records than the server takes in one call."""
 
     reason = "BATCH_TOO_LARGE"
+    default_clause = "CONTRACT.lifecycle"

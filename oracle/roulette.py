@@ -15,13 +15,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from oracle.clauses import Game
+from oracle.decision import Action
 from oracle.errors import InvalidBetLayoutError, InvalidRoundError, ProfileError
 from oracle.money import Odds, Payout, Rounding, lose, portion, win
 from oracle.profile import Citations, Profile
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
+
+if TYPE_CHECKING:
+    from oracle.cards import Card
 
 DOUBLE_ZERO: Final = 37
 """The pocket number standing for 00 on the American wheel."""
@@ -42,8 +46,13 @@ class Wheel(enum.Enum):
 
     @property
     def geometry(self) -> str:
-        """The clause that fixes this layout's shapes (C.rou.geometry, US.rou.geometry)."""
+        """The clause that refuses a set of numbers that is no shape of this layout."""
         return "C.rou.geometry" if self is Wheel.EUROPEAN else "US.rou.geometry"
+
+    @property
+    def shapes_clause(self) -> str:
+        """The clause whose table lists this layout's shapes (C.rou.wheel, US.rou.geometry)."""
+        return "C.rou.wheel" if self is Wheel.EUROPEAN else "US.rou.geometry"
 
     @property
     def zeros(self) -> frozenset[int]:
@@ -278,6 +287,7 @@ def _refuse(wheel: Wheel, kind: BetKind, numbers: Sequence[int], why: str) -> In
         numbers=shown,
         wheel=wheel.value,
         why=why,
+        clause=wheel.geometry,
     )
 
 
@@ -451,6 +461,26 @@ class RouletteRound:
     settlement: tuple[SettlementLine, ...]
     steps: tuple[Step, ...]
     history: TableHistory
+    rules: RouletteRules
+
+    @property
+    def complete(self) -> bool:
+        """A spin is complete as soon as it is dealt."""
+        return True
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        """A spin takes no cards."""
+        return ()
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """A spin takes no decisions."""
+        return ()
+
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """The clauses behind every value of the spin's state (``oracle.provenance``)."""
+        return citations(self)
 
 
 def _check_pocket(wheel: Wheel, pocket: int, what: str, **metadata: object) -> None:
@@ -574,4 +604,31 @@ def spin_round(
         settlement=tuple(lines),
         steps=steps,
         history=board,
+        rules=rules,
     )
+
+
+# --- what decided each value ----------------------------------------------------------
+
+
+def citations(played: RouletteRound) -> dict[str, tuple[str, ...]]:
+    """The clauses that decided every value of the spin's state, by path (``oracle.provenance``)."""
+    rules = played.rules
+    wheel = rules.cite("wheel")
+    return {
+        "phase": wheel,
+        "turn": wheel,
+        "cards_dealt": wheel,
+        "legal_decisions": wheel,
+        "roulette.pocket": wheel,
+        "roulette.history": rules.cite("history_length"),
+    }
+
+
+def accepted(rules: RouletteRules) -> dict[str, tuple[str, ...]]:
+    """Why a deal the rules take is not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
+    return {
+        "error=BET_OUT_OF_LIMITS": rules.limits.clauses,
+        "error=INSUFFICIENT_BALANCE": ("CONTRACT.balance",),
+        "error=INVALID_BET_LAYOUT": (rules.wheel.shapes_clause,),
+    }

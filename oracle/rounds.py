@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from oracle import baccarat, blackjack, roulette
 from oracle.clauses import Game
+from oracle.decision import Action, Decision
 from oracle.errors import (
     IllegalDecisionError,
     InvalidBetLayoutError,
@@ -27,14 +29,11 @@ from oracle.errors import (
     RoundNotFoundError,
     TooManyRoundsError,
 )
-from oracle.profile import shipped_profile
+from oracle.profile import Profile, shipped_profile
+from oracle.settlement import SettlementLine, settlement_citations
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from oracle.cards import Card
-    from oracle.profile import Profile
-    from oracle.settlement import SettlementLine
 
 _ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
 _CURRENCY = re.compile(r"[A-Z]{3}")
@@ -50,7 +49,35 @@ class BlackjackWager:
 
 
 Wager = BlackjackWager | baccarat.BaccaratBet | roulette.RouletteBet
-GameState = blackjack.BlackjackState | baccarat.BaccaratRound | roulette.RouletteRound
+_Bet = TypeVar("_Bet", baccarat.BaccaratBet, roulette.RouletteBet)
+
+
+class GameRound(Protocol):
+    """What every game's round answers, whichever the game (``BlackjackState``...)."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the round has ended."""
+        ...
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        """Every card taken from the shoe so far, in dealing order."""
+        ...
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The decisions open now."""
+        ...
+
+    @property
+    def settlement(self) -> tuple[SettlementLine, ...]:
+        """The settlement, once complete."""
+        ...
+
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """The clauses behind every value of the round state (``oracle.provenance``)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,44 +101,69 @@ class RoundRequest:
     pocket: int | None = None
 
 
+#: What identifies a round's request, whatever the game: CONTRACT.round-id; and the one
+#: currency of every amount: TABLE.currency.
+_ROUND_CITATIONS: dict[str, tuple[str, ...]] = {
+    "round_id": ("CONTRACT.round-id",),
+    "profile_id": ("CONTRACT.round-id",),
+    "*.currency_code": ("TABLE.currency",),
+}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Round:
     """A round under way or complete: its request, its profile and the game's state."""
 
     request: RoundRequest
     profile: Profile
-    game: GameState
-    decisions: tuple[blackjack.Decision, ...] = ()
+    game: GameRound
+    decisions: tuple[Decision, ...] = ()
 
     @property
     def complete(self) -> bool:
         """Whether the round has ended."""
-        if isinstance(self.game, blackjack.BlackjackState):
-            return self.game.complete
-        return True
+        return self.game.complete
 
     @property
     def settlement(self) -> tuple[SettlementLine, ...]:
         """The settlement; ``RoundNotCompleteError`` while decisions are awaited."""
-        if isinstance(self.game, blackjack.BlackjackState):
-            return blackjack.settle(self.game)
+        if not self.game.complete:
+            legal = ",".join(a.value for a in self.game.legal)
+            raise RoundNotCompleteError(
+                f"round {self.request.round_id!r} is not complete: it waits for a decision "
+                f"({legal})",
+                round_id=self.request.round_id,
+                legal=legal,
+            )
         return self.game.settlement
 
     @property
     def cards_dealt(self) -> tuple[Card, ...]:
         """Every card taken from the shoe so far, in dealing order."""
-        if isinstance(self.game, blackjack.BlackjackState):
-            return self.game.dealt
-        if isinstance(self.game, baccarat.BaccaratRound):
-            return self.game.coup.dealt
-        return ()
+        return self.game.dealt
 
     @property
-    def legal(self) -> tuple[blackjack.Action, ...]:
+    def legal(self) -> tuple[Action, ...]:
         """The decisions open now (blackjack only)."""
-        if isinstance(self.game, blackjack.BlackjackState):
-            return self.game.legal
-        return ()
+        return self.game.legal
+
+    @property
+    def history(self) -> roulette.TableHistory | None:
+        """The table's board after this round, for a roulette round."""
+        return self.game.history if isinstance(self.game, roulette.RouletteRound) else None
+
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Why every value of the round state is what it is, by path (``oracle.provenance``)."""
+        return {**_ROUND_CITATIONS, **self.game.citations()}
+
+    def settlement_citations(self) -> dict[str, tuple[str, ...]]:
+        """Why every line of the settlement returns what it does (``oracle.provenance``)."""
+        rounding = self.profile.citations()("rounding")
+        return settlement_citations(self.settlement, rounding)
+
+    def accepted(self) -> dict[str, tuple[str, ...]]:
+        """Why the deal was not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
+        return _GAMES[self.profile.game].accepted(self.profile)
 
 
 @cache
@@ -153,11 +205,7 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
         raise InvalidRoundError(
             f"a round takes at most {MAX_SEATS} seats, got {len(request.seats)}", field="seats"
         )
-    kinds = {
-        Game.BLACKJACK: (BlackjackWager,),
-        Game.BACCARAT: (baccarat.BaccaratBet,),
-        Game.ROULETTE: (roulette.RouletteBet,),
-    }[profile.game]
+    kind = _GAMES[profile.game]
     for index, seat in enumerate(request.seats):
         if len(seat.wagers) > MAX_BETS_PER_SEAT:
             raise InvalidRoundError(
@@ -165,17 +213,16 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
                 seat=index,
             )
         for wager in seat.wagers:
-            if not isinstance(wager, kinds):
+            if not isinstance(wager, kind.wager):
                 raise InvalidBetLayoutError(
                     f"seat {index}: a {type(wager).__name__} is not a {profile.game.value} bet "
                     f"(profile {profile.id})",
                     seat=index,
                     profile=profile.id,
                 )
-    needs_shoe = profile.game is not Game.ROULETTE
-    if needs_shoe and request.shoe is None:
+    if kind.uses_shoe and request.shoe is None:
         raise InvalidRoundError(f"a {profile.game.value} round needs a shoe", field="shoe")
-    if not needs_shoe and request.pocket is None:
+    if not kind.uses_shoe and request.pocket is None:
         raise InvalidRoundError("a roulette round needs a spin", field="spin")
 
 
@@ -185,55 +232,97 @@ def _shoe(request: RoundRequest) -> tuple[Card, ...]:
     return request.shoe
 
 
+def _start_blackjack(
+    profile: Profile, request: RoundRequest, _board: roulette.TableHistory | None
+) -> GameRound:
+    seats = []
+    for index, seat in enumerate(request.seats):
+        stakes = [w.amount for w in seat.wagers if isinstance(w, BlackjackWager)]
+        if len(stakes) != 1:
+            raise InvalidRoundError(
+                f"blackjack seat {index} must have exactly one bet, got {len(stakes)}",
+                seat=index,
+            )
+        seats.append(blackjack.BlackjackSeat(balance=seat.balance, stake=stakes[0]))
+    return blackjack.deal(blackjack_rules(profile), _shoe(request), seats)
+
+
+def _start_baccarat(
+    profile: Profile, request: RoundRequest, _board: roulette.TableHistory | None
+) -> GameRound:
+    seats = [
+        baccarat.BaccaratSeat(balance=seat.balance, bets=_bets(seat, baccarat.BaccaratBet))
+        for seat in request.seats
+    ]
+    return baccarat.play_round(baccarat_rules(profile), _shoe(request), seats)
+
+
+def _bets(seat: SeatRequest, kind: type[_Bet]) -> tuple[_Bet, ...]:
+    return tuple(w for w in seat.wagers if isinstance(w, kind))
+
+
+def _start_roulette(
+    profile: Profile, request: RoundRequest, board: roulette.TableHistory | None
+) -> GameRound:
+    seats = [
+        roulette.RouletteSeat(balance=seat.balance, bets=_bets(seat, roulette.RouletteBet))
+        for seat in request.seats
+    ]
+    if request.pocket is None:
+        raise InvalidRoundError("a roulette round needs a spin", field="spin")
+    history = board if board is not None else roulette.TableHistory.new(request.table_id)
+    return roulette.spin_round(roulette_rules(profile), history, request.pocket, seats)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _GameKind:
+    """How a round of one game starts: its wager type, outcome source and rules."""
+
+    wager: type[Wager]
+    uses_shoe: bool
+    start: Callable[[Profile, RoundRequest, roulette.TableHistory | None], GameRound]
+    accepted: Callable[[Profile], dict[str, tuple[str, ...]]]
+
+
+_GAMES: dict[Game, _GameKind] = {
+    Game.BLACKJACK: _GameKind(
+        wager=BlackjackWager,
+        uses_shoe=True,
+        start=_start_blackjack,
+        accepted=lambda profile: blackjack.accepted(blackjack_rules(profile)),
+    ),
+    Game.BACCARAT: _GameKind(
+        wager=baccarat.BaccaratBet,
+        uses_shoe=True,
+        start=_start_baccarat,
+        accepted=lambda profile: baccarat.accepted(baccarat_rules(profile)),
+    ),
+    Game.ROULETTE: _GameKind(
+        wager=roulette.RouletteBet,
+        uses_shoe=False,
+        start=_start_roulette,
+        accepted=lambda profile: roulette.accepted(roulette_rules(profile)),
+    ),
+}
+
+
 def start_round(
     profile: Profile, request: RoundRequest, history: roulette.TableHistory | None = None
 ) -> Round:
     """Check a request and play it as far as the rules go without a decision."""
     _check_request(request, profile)
-    game: GameState
-    match profile.game:
-        case Game.BLACKJACK:
-            seats = []
-            for index, seat in enumerate(request.seats):
-                stakes = [w.amount for w in seat.wagers if isinstance(w, BlackjackWager)]
-                if len(stakes) != 1:
-                    raise InvalidRoundError(
-                        f"blackjack seat {index} must have exactly one bet, got {len(stakes)}",
-                        seat=index,
-                    )
-                seats.append(blackjack.BlackjackSeat(balance=seat.balance, stake=stakes[0]))
-            game = blackjack.deal(blackjack_rules(profile), _shoe(request), seats)
-        case Game.BACCARAT:
-            bac_seats = [
-                baccarat.BaccaratSeat(
-                    balance=seat.balance,
-                    bets=tuple(w for w in seat.wagers if isinstance(w, baccarat.BaccaratBet)),
-                )
-                for seat in request.seats
-            ]
-            game = baccarat.play_round(baccarat_rules(profile), _shoe(request), bac_seats)
-        case Game.ROULETTE:
-            rou_seats = [
-                roulette.RouletteSeat(
-                    balance=seat.balance,
-                    bets=tuple(w for w in seat.wagers if isinstance(w, roulette.RouletteBet)),
-                )
-                for seat in request.seats
-            ]
-            if request.pocket is None:
-                raise InvalidRoundError("a roulette round needs a spin", field="spin")
-            board = history if history is not None else roulette.TableHistory.new(request.table_id)
-            game = roulette.spin_round(roulette_rules(profile), board, request.pocket, rou_seats)
+    game = _GAMES[profile.game].start(profile, request, history)
     return Round(request=request, profile=profile, game=game)
 
 
-def apply_decision(current: Round, decision: blackjack.Decision) -> Round:
+def apply_decision(current: Round, decision: Decision) -> Round:
     """Apply one player decision; baccarat and roulette rounds take none."""
     if not isinstance(current.game, blackjack.BlackjackState):
         raise IllegalDecisionError(
             f"a {current.profile.game.value} round takes no decisions",
             action=decision.action.value,
             legal="",
+            clause="CONTRACT.request",
         )
     game = blackjack.decide(current.game, decision)
     return replace(current, game=game, decisions=(*current.decisions, decision))
@@ -326,15 +415,15 @@ class RoundBook:
         # A table's board belongs to one wheel: key it by profile as well as by table.
         table_key = f"{profile.id}/{request.table_id}"
         current = start_round(profile, request, self._tables.get(table_key))
-        if isinstance(current.game, roulette.RouletteRound):
-            self._tables[table_key] = current.game.history
+        if current.history is not None:
+            self._tables[table_key] = current.history
             self._tables.move_to_end(table_key)
             while len(self._tables) > self._max_tables:
                 self._tables.popitem(last=False)
         self._put(current)
         return current
 
-    def decide(self, round_id: str, decision: blackjack.Decision) -> Round:
+    def decide(self, round_id: str, decision: Decision) -> Round:
         """Apply one decision to an open round."""
         current = apply_decision(self._get(round_id), decision)
         self._put(current)

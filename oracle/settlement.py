@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -102,6 +103,29 @@ def settled(
     if payout.returned != payout.returned_exact:
         clauses = (*clauses, *(c for c in rounding if c not in clauses))
     return SettlementLine(seat=seat, bet=bet, payout=payout, clauses=clauses)
+
+
+def settlement_citations(
+    lines: Sequence[SettlementLine], rounding: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """Why each line returns what it does, keyed ``lines[i]``, and the settlement's shape.
+
+    A rounded line also says why it is not rounded the other way: the profile's rounding
+    rule (MONEY.rounding), keyed by the other amount.
+    """
+    shape = ("CONTRACT.settlement",)
+    out: dict[str, tuple[str, ...]] = {
+        "lines": shape,
+        "total_staked": shape,
+        "total_returned": shape,
+    }
+    for index, line in enumerate(lines):
+        out[f"lines[{index}]"] = line.clauses
+        exact = line.payout.returned_exact
+        if exact.denominator != 1:
+            for other in {math.floor(exact), math.ceil(exact)} - {line.payout.returned}:
+                out[f"lines[{index}].returned.minor_units={other}"] = (*rounding, *line.clauses)
+    return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -69,8 +69,13 @@ def seeded_spins(seed: str, count: int, pockets: int) -> tuple[int, ...]:
     return tuple(stream.uniform(pockets) for _ in range(count))
 
 
-def check_composition(cards: Sequence[Card], decks: int) -> None:
-    """Refuse a shoe holding more copies of some card than ``decks`` decks contain."""
+def check_composition(
+    cards: Sequence[Card], decks: int, *, clause: str = "CONTRACT.request"
+) -> None:
+    """Refuse a shoe holding more copies of some card than ``decks`` decks contain.
+
+    ``clause`` is the profile's rule for its deck count (B.decks, C.bac.decks...).
+    """
     counts = Counter(cards)
     for card, count in counts.items():
         if count > decks:
@@ -80,4 +85,5 @@ def check_composition(cards: Sequence[Card], decks: int) -> None:
                 card=str(card),
                 count=count,
                 decks=decks,
+                clause=clause,
             )

@@ -4,8 +4,9 @@ A record gives the seats and bets, the cards as dealt (or the pocket), the
 decisions in order and the settlement the engine paid. The replay deals the
 recorded cards as a forced shoe, applies the recorded decisions, then compares:
 the number of cards the rules use, each decision's legality, and each
-settlement line's stake and amount returned. Each discrepancy names the clause
-that decides the differing value, the field path, and both values.
+settlement line's stake and amount returned. Each discrepancy cites the clause
+the rules recorded when they decided the differing value (``oracle.provenance``),
+with the field path and both values.
 """
 
 from __future__ import annotations
@@ -13,19 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from oracle import baccarat, blackjack, roulette
-from oracle.clauses import Game
+from oracle import roulette
 from oracle.errors import IllegalDecisionError, ShoeExhaustedError
-from oracle.rounds import (
-    Round,
-    RoundRequest,
-    apply_decision,
-    blackjack_rules,
-    roulette_rules,
-    start_round,
-)
+from oracle.provenance import Difference, cite
+from oracle.rounds import Round, RoundRequest, apply_decision, roulette_rules, start_round
 
 if TYPE_CHECKING:
+    from oracle.decision import Decision
     from oracle.profile import Profile
     from oracle.settlement import SettlementLine
 
@@ -45,7 +40,7 @@ class RecordedRound:
     """A round as an audit log holds it; ``request.shoe`` holds the cards as dealt."""
 
     request: RoundRequest
-    decisions: tuple[blackjack.Decision, ...]
+    decisions: tuple[Decision, ...]
     lines: tuple[ClaimedLine, ...]
     history: tuple[int, ...] | None = None
 
@@ -62,7 +57,7 @@ class Discrepancy:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Verdict:
+class RecordVerdict:
     """The outcome of replaying one record."""
 
     round_id: str
@@ -83,23 +78,10 @@ class Verdict:
         return self.replayed.settlement
 
 
-_ACTION_PARAMETER = {
-    blackjack.Action.DOUBLE: "double_after_split",
-    blackjack.Action.SPLIT: "split_pairs",
-    blackjack.Action.SURRENDER: "surrender",
-    blackjack.Action.INSURANCE: "insurance",
-    blackjack.Action.DECLINE_INSURANCE: "insurance",
-    blackjack.Action.EVEN_MONEY: "blackjack_vs_ace",
-    blackjack.Action.DECLINE_EVEN_MONEY: "blackjack_vs_ace",
-    blackjack.Action.HIT: "auto_stand_21",
-    blackjack.Action.STAND: "auto_stand_21",
-}
-
-
 def _missing_cards(exc: ShoeExhaustedError, recorded: int, when: str) -> Discrepancy:
     """The record holds fewer cards than the rules ask for; the error names the asking rule."""
     return Discrepancy(
-        clause=exc.metadata.get("clause", ""),
+        clause=exc.clause,
         path="cards_dealt",
         expected=f"at least {exc.metadata.get('needed', '?')} cards",
         actual=f"{recorded} cards",
@@ -107,18 +89,9 @@ def _missing_cards(exc: ShoeExhaustedError, recorded: int, when: str) -> Discrep
     )
 
 
-def _extra_cards_clause(current: Round) -> str:
-    """The clause that said the round needs no more cards than it used."""
-    game = current.game
-    if isinstance(game, baccarat.BaccaratRound):
-        decisive = [s for s in game.coup.steps if s.action != "outcome"]
-        return decisive[-1].clauses[0]
-    return "BJ.dealer-needed"
-
-
 def verify_record(
     profile: Profile, record: RecordedRound, board: roulette.TableHistory | None = None
-) -> Verdict:
+) -> RecordVerdict:
     """Replay a record and list its discrepancies; ``board`` is the table's history before it.
 
     Raises ``OracleError`` only for a record that cannot be a round at all (a bet
@@ -126,98 +99,87 @@ def verify_record(
     not a discrepancy.
     """
     request = record.request
-    found: list[Discrepancy] = []
+    round_id = request.round_id
     recorded_cards = len(request.shoe or ())
     try:
         current = start_round(profile, request, board)
     except ShoeExhaustedError as exc:
-        found.append(_missing_cards(exc, recorded_cards, "the deal"))
-        return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=None)
+        missing = (_missing_cards(exc, recorded_cards, "the deal"),)
+        return RecordVerdict(round_id=round_id, discrepancies=missing, replayed=None)
 
     for index, decision in enumerate(record.decisions):
         try:
             current = apply_decision(current, decision)
         except IllegalDecisionError as exc:
-            legal = exc.metadata.get("legal", "")
-            clause = _decision_clause(profile, decision.action)
-            found.append(
-                Discrepancy(
-                    clause=clause,
-                    path=f"decisions[{index}]",
-                    expected=legal or "no decision (the round was over)",
-                    actual=f"seat {decision.seat} hand {decision.hand} {decision.action.value}",
-                    message=f"illegal decision: {exc}",
-                )
+            refused = Discrepancy(
+                clause=exc.clause,
+                path=f"decisions[{index}]",
+                expected=exc.metadata.get("legal", "") or "no decision (the round was over)",
+                actual=f"seat {decision.seat} hand {decision.hand} {decision.action.value}",
+                message=f"illegal decision: {exc}",
             )
-            return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=current)
+            return RecordVerdict(round_id=round_id, discrepancies=(refused,), replayed=current)
         except ShoeExhaustedError as exc:
-            found.append(_missing_cards(exc, recorded_cards, f"decision {index}"))
-            return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=current)
+            missing = (_missing_cards(exc, recorded_cards, f"decision {index}"),)
+            return RecordVerdict(round_id=round_id, discrepancies=missing, replayed=current)
 
+    citations = current.citations()
     if not current.complete:
         legal = ",".join(a.value for a in current.legal)
-        found.append(
-            Discrepancy(
-                clause="BJ.deal-order",
-                path=f"decisions[{len(record.decisions)}]",
-                expected=f"a decision among {legal}",
-                actual="end of record",
-                message="the record ends while the round still waits for a decision",
-            )
+        unfinished = Discrepancy(
+            clause=citations["turn"][0],
+            path=f"decisions[{len(record.decisions)}]",
+            expected=f"a decision among {legal}",
+            actual="end of record",
+            message="the record ends while the round still waits for a decision",
         )
-        return Verdict(round_id=request.round_id, discrepancies=tuple(found), replayed=current)
+        return RecordVerdict(round_id=round_id, discrepancies=(unfinished,), replayed=current)
 
+    found: list[Discrepancy] = []
     used = len(current.cards_dealt)
     if request.shoe is not None and used != recorded_cards:
+        # More cards than the rules use: what stopped the round cites; fewer raised above.
         found.append(
             Discrepancy(
-                clause=_extra_cards_clause(current),
+                clause=(citations.get("cards_dealt+") or citations["cards_dealt"])[0],
                 path="cards_dealt",
                 expected=f"{used} cards",
                 actual=f"{recorded_cards} cards",
                 message=f"the rules use {used} cards; the record deals {recorded_cards}",
             )
         )
-
-    found.extend(_compare_lines(current.settlement, record.lines))
-    history = None
-    if isinstance(current.game, roulette.RouletteRound):
-        history = current.game.history
-        differences = _compare_history(profile, board, history, record.history)
+    found.extend(_compare_lines(current, record.lines))
+    history = current.history
+    if history is not None:
+        differences = _compare_history(profile, board, history, record.history, citations)
         found.extend(differences)
         if board is None and record.history is not None and not differences:
             # The earlier spins were unknown; the record's own board, consistent with this spin,
             # is the best account of them for the table's next round.
             history = roulette.TableHistory(table_id=history.table_id, results=record.history)
-    return Verdict(
-        round_id=request.round_id, discrepancies=tuple(found), replayed=current, history=history
+    return RecordVerdict(
+        round_id=round_id, discrepancies=tuple(found), replayed=current, history=history
     )
 
 
-def _decision_clause(profile: Profile, action: blackjack.Action) -> str:
-    if profile.game is not Game.BLACKJACK:
-        return "BAC.deal" if profile.game is Game.BACCARAT else "C.rou.wheel"
-    return blackjack_rules(profile).cite(_ACTION_PARAMETER[action])[0]
-
-
-def _compare_lines(
-    expected: tuple[SettlementLine, ...], claimed: tuple[ClaimedLine, ...]
-) -> list[Discrepancy]:
+def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Discrepancy]:
+    expected = current.settlement
+    citations = current.settlement_citations()
     found: list[Discrepancy] = []
     if len(expected) != len(claimed):
-        clause = expected[0].clauses[0] if expected else "BJ.compare"
+        difference = Difference(
+            path="lines", expected=f"{len(expected)} lines", actual=f"{len(claimed)} lines"
+        )
         found.append(
             Discrepancy(
-                clause=clause,
+                clause=cite(citations, difference)[0],
                 path="settlement.lines",
-                expected=f"{len(expected)} lines",
-                actual=f"{len(claimed)} lines",
+                expected=difference.expected,
+                actual=difference.actual,
                 message="the settlement has a different number of lines",
             )
         )
     for index, (want, got) in enumerate(zip(expected, claimed, strict=False)):
-        clause = want.clauses[0]
-        base = f"settlement.lines[{index}]"
         checks = (
             ("seat", str(want.seat), str(got.seat)),
             ("bet", want.bet, got.bet),
@@ -225,17 +187,19 @@ def _compare_lines(
             ("returned.minor_units", str(want.payout.returned), str(got.returned)),
         )
         for field, exp, act in checks:
-            if exp != act:
-                found.append(
-                    Discrepancy(
-                        clause=clause,
-                        path=f"{base}.{field}",
-                        expected=exp,
-                        actual=act,
-                        message=f"seat {want.seat} {want.bet}: {field.split('.')[0]} differs "
-                        f"(exact amount returned {want.payout.returned_exact})",
-                    )
+            if exp == act:
+                continue
+            difference = Difference(path=f"lines[{index}].{field}", expected=exp, actual=act)
+            found.append(
+                Discrepancy(
+                    clause=cite(citations, difference)[0],
+                    path=f"settlement.{difference.path}",
+                    expected=exp,
+                    actual=act,
+                    message=f"seat {want.seat} {want.bet}: {field.split('.')[0]} differs "
+                    f"(exact amount returned {want.payout.returned_exact})",
                 )
+            )
     return found
 
 
@@ -244,6 +208,7 @@ def _compare_history(
     board: roulette.TableHistory | None,
     expected: roulette.TableHistory,
     claimed: tuple[int, ...] | None,
+    citations: dict[str, tuple[str, ...]],
 ) -> list[Discrepancy]:
     if claimed is None:
         return []
@@ -257,7 +222,7 @@ def _compare_history(
         return []
     return [
         Discrepancy(
-            clause="C.rou.history",
+            clause=citations["roulette.history"][0],
             path="final_state.roulette.history",
             expected=" ".join(roulette.pocket_text(p) for p in expected.results)
             if board is not None

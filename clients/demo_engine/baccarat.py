@@ -56,13 +56,22 @@ class BaccaratDealer(House):
             return total <= 2
         return self.tableau_value(player_third) in rules.tableau[total]
 
-    def play_coup(self, rules: BaccaratRules, shoe: Shoe) -> tuple[list[str], list[str]]:
-        """Player, banker, player, banker; then the player's third card, then the banker's."""
+    def deal_pairs(self, shoe: Shoe) -> tuple[list[str], list[str]]:
+        """Two cards to each hand: player, banker, player, banker."""
         player, banker = [shoe.draw()], [shoe.draw()]
         player.append(shoe.draw())
         banker.append(shoe.draw())
+        return player, banker
+
+    def naturals_stop(self, player_total: int, banker_total: int) -> bool:
+        """A natural in either hand ends the coup on two cards each."""
+        return self.is_natural(player_total) or self.is_natural(banker_total)
+
+    def play_coup(self, rules: BaccaratRules, shoe: Shoe) -> tuple[list[str], list[str]]:
+        """Two cards each; then the player's third card, then the banker's."""
+        player, banker = self.deal_pairs(shoe)
         player_total, banker_total = self.coup_total(player), self.coup_total(banker)
-        if self.is_natural(player_total) or self.is_natural(banker_total):
+        if self.naturals_stop(player_total, banker_total):
             return player, banker
         third = None
         if self.player_draws(player_total):

@@ -106,7 +106,7 @@ _ZOO: tuple[Mutant, ...] = (
     ),
     Mutant(
         name="rounds-up",
-        clause="BAC.pay-banker",
+        clause="MONEY.rounding",
         profile="baccarat-b",
         description="A fractional payout is rounded up instead of down (a winning banker bet of 25 returns 49, 48.75 rounded up, not 48).",
         factory=bugs.RoundsUp,
@@ -184,7 +184,35 @@ _ZOO: tuple[Mutant, ...] = (
         description="Under A a blackjack against an ace is offered insurance, not even money.",
         factory=_settings("blackjack-a", natural_vs_ace="insurance"),
     ),
+    Mutant(
+        name="offers-on-one-unit",
+        clause="BJ.half-stakes",
+        profile="blackjack-a",
+        description="A 1-unit stake is offered even money or insurance although half of it rounds to 0.",
+        factory=bugs.OffersOnNothing,
+    ),
+    Mutant(
+        name="insurance-ignores-funds",
+        clause="BJ.funds",
+        profile="blackjack-a",
+        description="Insurance is offered even when the balance cannot cover it.",
+        factory=bugs.InsuranceIgnoresFunds,
+    ),
+    Mutant(
+        name="hangs-on-insurance",
+        clause="CONTRACT.timeout",
+        profile="blackjack-a",
+        description="A Decide that takes insurance never gets an answer (a protocol failure, not a rule).",
+        factory=bugs.HangsOnInsurance,
+    ),
     # --- blackjack: splits, doubles, surrender --------------------------------------------
+    Mutant(
+        name="split-hand-plays-on-at-21",
+        clause="BJ.auto-stand",
+        profile="blackjack-a",
+        description="A split hand that makes 21 with its second card keeps playing instead of standing.",
+        factory=bugs.SplitHandPlaysOnAt21,
+    ),
     Mutant(
         name="ten-jack-splits-a",
         clause="A.split",
@@ -311,6 +339,20 @@ _ZOO: tuple[Mutant, ...] = (
         profile="baccarat-c",
         description="When the player stood, the banker stands on 5 instead of drawing.",
         factory=_settings("baccarat-c", banker_stands_on=5),
+    ),
+    Mutant(
+        name="player-dealt-first",
+        clause="BAC.deal",
+        profile="baccarat-b",
+        description="The player's two cards are dealt before the banker's (P, P, B, B).",
+        factory=bugs.PlayerDealtFirst,
+    ),
+    Mutant(
+        name="banker-draws-fourth",
+        clause="BAC.deal",
+        profile="baccarat-b",
+        description="A banker still on 0 to 2 after its third card draws a fourth.",
+        factory=bugs.BankerDrawsFourth,
     ),
     Mutant(
         name="banker-natural-ignored",

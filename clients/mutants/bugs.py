@@ -9,9 +9,12 @@ that holds one rank too many, a payout computed on the wrong amount.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
+from clients.adapter import DecisionInput
 from clients.demo_engine import BaccaratRules, BlackjackRules, DemoEngine, RouletteRules
 from clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
 from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
@@ -163,6 +166,56 @@ class DealerAlwaysPlays(DemoEngine):
         return any(hand.status in ("stood", "bust") for box in game.boxes for hand in box.hands)
 
 
+class OffersOnNothing(DemoEngine):
+    """Makes the insurance and even-money offers even when half the stake rounds to nothing."""
+
+    def offers(self, game: BlackjackRound, seat: int) -> list[str]:
+        """Against an ace: even money for a blackjack, else insurance if affordable; 1 unit too."""
+        if rank(game.dealer[0]) != "A":
+            return []
+        box = game.boxes[seat]
+        if box.hands[0].status == "blackjack" and game.rules.natural_vs_ace == "even-money":
+            return ["even-money", "decline-even-money"]
+        if self.can_afford(box, self.half_stake(box.bet)):
+            return ["insurance", "decline-insurance"]
+        return []
+
+
+class InsuranceIgnoresFunds(DemoEngine):
+    """Offers insurance without checking that the seat can cover it."""
+
+    def offers(self, game: BlackjackRound, seat: int) -> list[str]:
+        """Against an ace: even money for a blackjack, else insurance, funds or not."""
+        if rank(game.dealer[0]) != "A":
+            return []
+        box = game.boxes[seat]
+        if self.half_stake(box.bet) <= 0:
+            return []
+        if box.hands[0].status == "blackjack" and game.rules.natural_vs_ace == "even-money":
+            return ["even-money", "decline-even-money"]
+        return ["insurance", "decline-insurance"]
+
+
+class SplitHandPlaysOnAt21(DemoEngine):
+    """A split hand that makes 21 with its second card plays on instead of standing."""
+
+    def start_split_hand(self, game: BlackjackRound, seat: int, index: int) -> None:
+        """The second card of a split hand; only a bust ends the hand there."""
+        hand = game.boxes[seat].hands[index]
+        hand.cards.append(game.shoe.draw())
+        hand.status = "bust" if self.hand_value(hand.cards).total > 21 else "playing"
+
+
+class HangsOnInsurance(DemoEngine):
+    """Never answers a Decide that takes insurance: its side-bet ledger waits on itself."""
+
+    def decide(self, game: Any, decision: DecisionInput) -> Any:
+        """Insurance blocks for good; every other decision is played as usual."""
+        if decision.kind == "insurance":
+            threading.Event().wait()
+        return super().decide(game, decision)
+
+
 class RoundsUp(DemoEngine):
     """Rounds a fractional payout up, in the player's favour."""
 
@@ -205,19 +258,28 @@ class TenCountsTen(DemoEngine):
 class BankerNaturalIgnored(DemoEngine):
     """Stops the coup on a player natural only: a banker natural does not stop the player's draw."""
 
+    def naturals_stop(self, player_total: int, banker_total: int) -> bool:
+        """The naturals check looks at the player's hand alone."""
+        del banker_total
+        return self.is_natural(player_total)
+
+
+class PlayerDealtFirst(DemoEngine):
+    """Deals the player's two cards, then the banker's two: P, P, B, B instead of P, B, P, B."""
+
+    def deal_pairs(self, shoe: Shoe) -> tuple[list[str], list[str]]:
+        """The player's pair first, then the banker's."""
+        player = [shoe.draw(), shoe.draw()]
+        return player, [shoe.draw(), shoe.draw()]
+
+
+class BankerDrawsFourth(DemoEngine):
+    """Lets a banker still on 0 to 2 after its third card draw a fourth."""
+
     def play_coup(self, rules: BaccaratRules, shoe: Shoe) -> tuple[list[str], list[str]]:
-        """Player, banker, player, banker; the naturals check looks at the player's hand alone."""
-        player, banker = [shoe.draw()], [shoe.draw()]
-        player.append(shoe.draw())
-        banker.append(shoe.draw())
-        player_total, banker_total = self.coup_total(player), self.coup_total(banker)
-        if self.is_natural(player_total):
-            return player, banker
-        third = None
-        if self.player_draws(player_total):
-            third = shoe.draw()
-            player.append(third)
-        if self.banker_draws(rules, banker_total, third):
+        """The usual coup, then one more banker card while its total is 2 or less."""
+        player, banker = super().play_coup(rules, shoe)
+        if len(banker) == 3 and self.coup_total(banker) <= 2:
             banker.append(shoe.draw())
         return player, banker
 

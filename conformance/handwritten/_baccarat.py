@@ -263,4 +263,13 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
             # Player TS KD = 0 draws; the shoe holds only the four cards of the deal.
             CaseRound(seats=("1000:player=100",), shoe="TS 3H KD 4C", error="SHOE_EXHAUSTED"),
         ),
+        case(
+            24,
+            "deal/three-cards-at-most",
+            ("BAC.deal", "BAC.banker-tableau", "BAC.player-draw"),
+            "A banker still on 1 after its third card takes no fourth: no hand holds more than three.",
+            # Player 2S 3D = 5 draws 4C: 9. Banker KH AC = 1 always draws: TD, still 1. No
+            # fourth card (5H stays in the shoe). 9 > 1: player 200.
+            CaseRound(seats=("1000:player=100",), shoe="2S KH 3D AC 4C TD 5H", returns=(200,)),
+        ),
     )

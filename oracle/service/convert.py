@@ -25,7 +25,7 @@ from oracle.errors import (
 )
 from oracle.profile import Status
 from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
-from oracle.verify import ClaimedLine, RecordedRound, Verdict
+from oracle.verify import ClaimedLine, RecordedRound, RecordVerdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -325,40 +325,60 @@ def _blackjack_table(state: blackjack.BlackjackState, currency: str) -> round_pb
     )
 
 
+def _blackjack_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+    assert isinstance(game, blackjack.BlackjackState)  # noqa: S101 - dispatched by game
+    state.phase = _PHASES[game.phase]
+    if game.turn is not None:
+        state.turn.CopyFrom(round_pb2.Turn(seat=game.turn.seat, hand=game.turn.hand))
+    state.legal_decisions.extend(_ACTIONS_PB[action] for action in game.legal)
+    state.blackjack.CopyFrom(_blackjack_table(game, currency))
+
+
+def _baccarat_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+    del currency
+    assert isinstance(game, baccarat.BaccaratRound)  # noqa: S101 - dispatched by game
+    coup = game.coup
+    state.phase = round_pb2.ROUND_PHASE_COMPLETE
+    state.baccarat.CopyFrom(
+        round_pb2.BaccaratTable(
+            player_cards=_cards(coup.player),
+            banker_cards=_cards(coup.banker),
+            player_total=coup.player_total,
+            banker_total=coup.banker_total,
+            outcome=_OUTCOMES[coup.outcome],
+        )
+    )
+
+
+def _roulette_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+    del currency
+    assert isinstance(game, roulette.RouletteRound)  # noqa: S101 - dispatched by game
+    state.phase = round_pb2.ROUND_PHASE_COMPLETE
+    state.roulette.CopyFrom(
+        round_pb2.RouletteTable(
+            pocket=roulette.pocket_text(game.pocket),
+            history=[roulette.pocket_text(p) for p in game.history.results],
+        )
+    )
+
+
+#: Each game's part of a RoundState, by the profile's game.
+_GAME_STATES = {
+    Game.BLACKJACK: _blackjack_state,
+    Game.BACCARAT: _baccarat_state,
+    Game.ROULETTE: _roulette_state,
+}
+
+
 def round_state(current: Round) -> round_pb2.RoundState:
     """What a player sees of a round: cards, turn, legal decisions."""
-    request, game = current.request, current.game
+    request = current.request
     state = round_pb2.RoundState(
         round_id=request.round_id,
         profile_id=request.profile_id,
         cards_dealt=len(current.cards_dealt),
     )
-    if isinstance(game, blackjack.BlackjackState):
-        state.phase = _PHASES[game.phase]
-        if game.turn is not None:
-            state.turn.CopyFrom(round_pb2.Turn(seat=game.turn.seat, hand=game.turn.hand))
-        state.legal_decisions.extend(_ACTIONS_PB[action] for action in game.legal)
-        state.blackjack.CopyFrom(_blackjack_table(game, request.currency))
-    elif isinstance(game, baccarat.BaccaratRound):
-        coup = game.coup
-        state.phase = round_pb2.ROUND_PHASE_COMPLETE
-        state.baccarat.CopyFrom(
-            round_pb2.BaccaratTable(
-                player_cards=_cards(coup.player),
-                banker_cards=_cards(coup.banker),
-                player_total=coup.player_total,
-                banker_total=coup.banker_total,
-                outcome=_OUTCOMES[coup.outcome],
-            )
-        )
-    else:
-        state.phase = round_pb2.ROUND_PHASE_COMPLETE
-        state.roulette.CopyFrom(
-            round_pb2.RouletteTable(
-                pocket=roulette.pocket_text(game.pocket),
-                history=[roulette.pocket_text(p) for p in game.history.results],
-            )
-        )
+    _GAME_STATES[current.profile.game](state, current.game, request.currency)
     return state
 
 
@@ -464,7 +484,7 @@ def profile(profile: Profile) -> oracle_service_pb2.Profile:
     )
 
 
-def verdict(result: Verdict, currency: str) -> oracle_service_pb2.Verdict:
+def verdict(result: RecordVerdict, currency: str) -> oracle_service_pb2.Verdict:
     """A Verdict message."""
     message = oracle_service_pb2.Verdict(
         round_id=result.round_id,

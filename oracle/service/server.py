@@ -39,9 +39,7 @@ from oracle.errors import (
 )
 from oracle.profile import Profile, resolve_profile, shipped_profiles
 from oracle.rounds import RoundBook
-from oracle.service import convert
-from oracle.service.attribution import with_final_state
-from oracle.verify import verify_record
+from oracle.service import convert, records
 
 log = logging.getLogger("croupier.server")
 
@@ -188,9 +186,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
         """Replay one record and report its discrepancies."""
         record = request.record
         profile = self._profile(record.profile_id)
-        result = with_final_state(
-            profile, verify_record(profile, convert.record_from(record)), record
-        )
+        result = records.verify(profile, record)
         return oracle_service_pb2.VerifyRoundResponse(
             verdict=convert.verdict(result, record.currency_code)
         )
@@ -214,8 +210,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
             try:
                 profile = self._profile(record.profile_id)
                 key = f"{profile.id}/{record.table_id}"
-                result = verify_record(profile, convert.record_from(record), boards.get(key))
-                result = with_final_state(profile, result, record)
+                result = records.verify(profile, record, boards.get(key))
             except OracleError as exc:
                 # One malformed record must not cost the batch its other verdicts.
                 verdicts.append(convert.malformed_verdict(record.round_id, exc))

@@ -12,9 +12,8 @@ import sys
 
 import pytest
 
-from conformance.runner import Outcome, RunConfig, run
+from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import load_corpus
-from oracle.profile import resolve_profile
 
 
 @pytest.mark.slow
@@ -24,7 +23,6 @@ def test_the_demo_engine_certifies_conformant_on_the_shipped_corpus() -> None:
         run(
             RunConfig(
                 vectors=corpus,
-                resolve=resolve_profile,
                 launch=shlex.join([sys.executable, "-m", "clients.demo_engine"]),
                 certify=True,
             )
@@ -33,9 +31,9 @@ def test_the_demo_engine_certifies_conformant_on_the_shipped_corpus() -> None:
     bad = [
         (r.vector_id, r.outcome.value, r.clause, r.message)
         for r in report.results
-        if r.outcome is not Outcome.PASS
+        if r.outcome is not VectorOutcome.PASS
     ]
     assert not bad, bad[:5]
     assert report.conformant
-    assert report.count(Outcome.PASS) == len(corpus)
+    assert report.count(VectorOutcome.PASS) == len(corpus)
     assert report.describe.name == "croupier-demo-engine"

@@ -275,25 +275,31 @@ def test_uniform_refuses_n_it_cannot_serve(n: int) -> None:
 
 @pytest.mark.parametrize("decks", [1, 2, 6, 8])
 def test_check_composition_accepts_n_copies(decks: int) -> None:
-    check_composition(DECK * decks, decks)
-    check_composition([Card.parse("AS")] * decks, decks)
-    check_composition((), decks)
+    check_composition(DECK * decks, decks, clause="B.decks")
+    check_composition([Card.parse("AS")] * decks, decks, clause="B.decks")
+    check_composition((), decks, clause="B.decks")
 
 
 @pytest.mark.parametrize("decks", [1, 2, 6, 8])
 def test_check_composition_refuses_n_plus_one_copies(decks: int) -> None:
     shoe = [*parse_cards("KH 2C"), *([Card.parse("AS")] * (decks + 1)), Card.parse("3D")]
     with pytest.raises(ShoeNotInProfileError) as info:
-        check_composition(shoe, decks)
+        check_composition(shoe, decks, clause="C.bac.decks")
     error = info.value
     assert isinstance(error, OracleError)
     assert error.reason == "SHOE_NOT_IN_PROFILE"
-    assert error.metadata == {"card": "AS", "count": str(decks + 1), "decks": str(decks)}
+    assert error.metadata == {
+        "card": "AS",
+        "count": str(decks + 1),
+        "decks": str(decks),
+        "clause": "C.bac.decks",
+    }
+    assert error.clause == "C.bac.decks"
 
 
 def test_check_composition_refuses_a_full_shoe_plus_one_card() -> None:
     shoe = [*seeded_shoe("croupier", 6), Card.parse("TD")]
     with pytest.raises(ShoeNotInProfileError) as info:
-        check_composition(shoe, 6)
+        check_composition(shoe, 6, clause="C.bac.decks")
     assert info.value.metadata["card"] == "TD"
     assert info.value.metadata["count"] == "7"

@@ -55,9 +55,60 @@ class Vector(_message.Message):
     the engine's answer with the expected one after every call and stopping the vector at the
     first divergence. Ids in the Deal requests are templates: a runner may prefix round_id and
     table_id to keep them unique per run, and then compares states with the same prefix removed.
+
+    Comparing. Both answers are read as paths to values: "state.phase" = "play",
+    "state.blackjack.seats[0].hands[1].cards[2]" = "7H", enums in lower case without their
+    prefix and with dashes ("stood", "decline-insurance"), a set message as "(set)", an unset one
+    and the end of every list as "(none)" (so "cards[2]" = "(none)" after two cards), and
+    legal_decisions as a set: "state.legal_decisions[double]" = "offered" or "(none)". The
+    fields returned_exact and clauses are not compared. The first difference is taken cause
+    first: the players' cards, then the hands' statuses, then every other path in field order,
+    cards_dealt last.
+
+    Citing. Each expected answer carries citations (its own map, then the vector's shared one):
+    for every value the oracle decided, the clauses that decided it, keyed by the value's path. A runner cites, for a difference at PATH
+    where the engine answered VALUE, the first of: the key "PATH=VALUE" (why the value is not
+    VALUE), the key PATH, a key "*.FIELD" matching PATH's last field, then the keys of the paths
+    that contain PATH ("a.b[1]" is in "a.b", which is in "a"). A refusal where an answer was
+    expected looks up "error=REASON" (why the request is not refused for that reason); an answer
+    where a refusal was expected looks up "error". Where nothing rule-based decides, a citation
+    is a contract label:
+    - CONTRACT.timeout: the engine gave no answer within the call's deadline.
+    - CONTRACT.crash: the engine process died, or the connection dropped during the call.
+    - CONTRACT.unreachable: no engine answered at the address, or it did not start.
+    - CONTRACT.malformed: the answer does not decode as the call's response message.
+    - CONTRACT.round-id: the answer names another round or profile than the request.
+    - CONTRACT.status-code: a refusal carries another status code than its reason's.
+    - CONTRACT.error-reason: a refusal has no ErrorInfo, or another reason than the contract's.
+    - CONTRACT.refusal: a request the rules accept was refused.
+    - CONTRACT.settlement: one line per bet or hand in order; totals are the sums of the lines.
+    - CONTRACT.request: ids, seat and bet counts, cards, pockets, profile and bet kinds.
+    - CONTRACT.lifecycle: round ids are unique; Decide and Settle need an open round.
+    - CONTRACT.balance: a seat's stakes together must not exceed its balance.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class CitationsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___Clauses: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___Clauses | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
 
     ID_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
@@ -67,6 +118,7 @@ class Vector(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     ROUNDS_FIELD_NUMBER: _builtins.int
+    CITATIONS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """A stable id, never reused for another vector, such as "bjc-0042"."""
     name: _builtins.str
@@ -91,6 +143,12 @@ class Vector(_message.Message):
     def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___VectorRound]:
         """The rounds, played in order at the vector's table."""
 
+    @_builtins.property
+    def citations(self) -> _containers.MessageMap[_builtins.str, Global___Clauses]:
+        """Citations every answer of the vector shares, kept here once: an answer's citations are
+        its own map and then this one (its own keys win).
+        """
+
     def __init__(
         self,
         *,
@@ -102,14 +160,39 @@ class Vector(_message.Message):
         seed: _builtins.str = ...,
         description: _builtins.str = ...,
         rounds: _abc.Iterable[Global___VectorRound] | None = ...,
+        citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Vector: _TypeAlias = Vector  # noqa: Y015
+
+@_typing.final
+class Clauses(_message.Message):
+    """The clauses that decided one value of an expected answer."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """RULES.md clause IDs or CONTRACT.* labels, the deciding one first."""
+
+    def __init__(
+        self,
+        *,
+        ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ids", b"ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Clauses: _TypeAlias = Clauses  # noqa: Y015
 
 @_typing.final
 class VectorRound(_message.Message):
@@ -117,11 +200,55 @@ class VectorRound(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class DealCitationsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___Clauses: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___Clauses | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class SettleCitationsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___Clauses: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___Clauses | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     DEAL_FIELD_NUMBER: _builtins.int
     EXPECTED_STATE_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
     EXPECTED_SETTLE_FIELD_NUMBER: _builtins.int
     EXPECTED_ERROR_FIELD_NUMBER: _builtins.int
+    DEAL_CITATIONS_FIELD_NUMBER: _builtins.int
+    SETTLE_CITATIONS_FIELD_NUMBER: _builtins.int
     expected_error: _builtins.str
     """The ErrorInfo reason the round's last call must fail with, such as "BET_OUT_OF_LIMITS";
     empty when every call must succeed. A failing Deal has no steps and no expected state; a
@@ -143,6 +270,18 @@ class VectorRound(_message.Message):
     def expected_settle(self) -> _engine_service_pb2.SettleResponse:
         """What Settle must answer; absent when the round is expected to fail."""
 
+    @_builtins.property
+    def deal_citations(self) -> _containers.MessageMap[_builtins.str, Global___Clauses]:
+        """Why each value of the Deal's expected answer is what it is, keyed by path ("state.phase",
+        "error=SHOE_EXHAUSTED", or "error" when the Deal must fail); see Vector.
+        """
+
+    @_builtins.property
+    def settle_citations(self) -> _containers.MessageMap[_builtins.str, Global___Clauses]:
+        """Why each value of expected_settle is what it is ("settlement.lines[0]", "state.turn", or
+        "error" when Settle must fail); see Vector.
+        """
+
     def __init__(
         self,
         *,
@@ -151,10 +290,12 @@ class VectorRound(_message.Message):
         steps: _abc.Iterable[Global___VectorStep] | None = ...,
         expected_settle: _engine_service_pb2.SettleResponse | None = ...,
         expected_error: _builtins.str = ...,
+        deal_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
+        settle_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "expected_settle", b"expected_settle", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "expected_error", b"expected_error", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -166,8 +307,30 @@ class VectorStep(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class CitationsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___Clauses: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___Clauses | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     DECISION_FIELD_NUMBER: _builtins.int
     EXPECTED_STATE_FIELD_NUMBER: _builtins.int
+    CITATIONS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def decision(self) -> _round_pb2.Decision:
         """The decision to send."""
@@ -176,15 +339,22 @@ class VectorStep(_message.Message):
     def expected_state(self) -> _round_pb2.RoundState:
         """The state Decide must answer."""
 
+    @_builtins.property
+    def citations(self) -> _containers.MessageMap[_builtins.str, Global___Clauses]:
+        """Why each value of the expected answer is what it is ("state.legal_decisions[split]",
+        "error=ILLEGAL_DECISION", or "error" when this Decide must fail); see Vector.
+        """
+
     def __init__(
         self,
         *,
         decision: _round_pb2.Decision | None = ...,
         expected_state: _round_pb2.RoundState | None = ...,
+        citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

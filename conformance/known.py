@@ -1,0 +1,73 @@
+"""Known failures: a text file of ``pattern  # reason`` lines that a run expects to fail."""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from collections.abc import Sequence
+from pathlib import Path
+
+from croupier.conformance.v1 import vector_pb2
+
+from conformance.results import BAD, ConfigError, KnownFailure, Result, VectorOutcome
+
+
+def read_known_failures(path: Path) -> tuple[KnownFailure, ...]:
+    """Parse ``pattern  # reason`` lines; blank lines and whole-line comments are skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read known failures {path}: {exc.strerror}") from None
+    out = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        pattern, _, reason = line.partition("#")
+        pattern = pattern.strip()
+        if not reason.strip():
+            raise ConfigError(
+                f"{path}:{number}: a known failure needs a reason after '#': {line!r}"
+            )
+        if not pattern or any(ch.isspace() for ch in pattern):
+            raise ConfigError(
+                f"{path}:{number}: expected one pattern then '# reason', got {line!r}"
+            )
+        out.append(KnownFailure(pattern=pattern, reason=reason.strip(), line=number))
+    return tuple(out)
+
+
+def matching(vector: vector_pb2.Vector, known: Sequence[KnownFailure]) -> KnownFailure | None:
+    """The first known failure whose pattern matches the vector's id or name."""
+    for entry in known:
+        if fnmatch.fnmatchcase(vector.id, entry.pattern) or fnmatch.fnmatchcase(
+            vector.name, entry.pattern
+        ):
+            return entry
+    return None
+
+
+def apply_known(result: Result, vector: vector_pb2.Vector, known: Sequence[KnownFailure]) -> Result:
+    """A listed vector that fails is EXPECTED_FAIL; one that passes, UNEXPECTED_PASS."""
+    entry = matching(vector, known)
+    if entry is None:
+        return result
+    if result.outcome is VectorOutcome.PASS:
+        return dataclasses.replace(
+            result,
+            outcome=VectorOutcome.UNEXPECTED_PASS,
+            message=f"listed as a known failure ({entry.reason}) but passed",
+            known_failure=entry.reason,
+        )
+    if result.outcome in BAD:
+        return dataclasses.replace(
+            result, outcome=VectorOutcome.EXPECTED_FAIL, known_failure=entry.reason
+        )
+    return dataclasses.replace(result, known_failure=entry.reason)
+
+
+def unmatched(
+    known: Sequence[KnownFailure], scope: Sequence[vector_pb2.Vector]
+) -> tuple[KnownFailure, ...]:
+    """The patterns that match no vector of the scope: stale entries fail the run."""
+    return tuple(entry for entry in known if not any(matching(v, (entry,)) for v in scope))

@@ -1,0 +1,97 @@
+"""What a run finds: each vector's outcome and result, and the report of the whole run."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from croupier.v1 import engine_service_pb2
+
+
+class VectorOutcome(enum.Enum):
+    """How one vector ended."""
+
+    PASS = "PASS"  # noqa: S105 - an outcome, not a password
+    FAIL = "FAIL"
+    ERROR = "ERROR"
+    CRASH = "CRASH"
+    TIMEOUT = "TIMEOUT"
+    NOT_APPLICABLE = "NOT_APPLICABLE"
+    EXPECTED_FAIL = "EXPECTED_FAIL"
+    UNEXPECTED_PASS = "UNEXPECTED_PASS"  # noqa: S105
+
+
+#: Outcomes that make a run fail.
+BAD = frozenset(
+    {
+        VectorOutcome.FAIL,
+        VectorOutcome.ERROR,
+        VectorOutcome.CRASH,
+        VectorOutcome.TIMEOUT,
+        VectorOutcome.UNEXPECTED_PASS,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Result:
+    """The verdict on one vector, with everything needed to understand a failure.
+
+    ``clause`` is what the oracle recorded as deciding the diverging value, or the contract
+    label of a protocol failure (CONTRACT.timeout...).
+    """
+
+    vector_id: str
+    name: str
+    profile_id: str
+    level: str
+    outcome: VectorOutcome
+    step: str = ""
+    clause: str = ""
+    path: str = ""
+    expected: str = ""
+    actual: str = ""
+    message: str = ""
+    reproduce: str = ""
+    seconds: float = 0.0
+    known_failure: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnownFailure:
+    """One line of a known-failures file: a glob over vector ids or names, and why."""
+
+    pattern: str
+    reason: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunReport:
+    """Everything a run found."""
+
+    describe: engine_service_pb2.DescribeResponse
+    results: tuple[Result, ...]
+    #: Known-failure patterns that matched no vector: stale entries, which fail the run.
+    unmatched_patterns: tuple[KnownFailure, ...]
+    certify: bool
+    started: float
+    seconds: float
+    restarts: int
+
+    def count(self, outcome: VectorOutcome) -> int:
+        """How many vectors ended with this outcome."""
+        return sum(r.outcome is outcome for r in self.results)
+
+    @property
+    def conformant(self) -> bool:
+        """Certify: every applicable REQUIRED vector passed. Otherwise: no bad outcome."""
+        if self.certify:
+            applicable = [r for r in self.results if r.outcome is not VectorOutcome.NOT_APPLICABLE]
+            required = [r for r in applicable if r.level == "LEVEL_REQUIRED"]
+            return bool(applicable) and all(r.outcome is VectorOutcome.PASS for r in required)
+        return not self.unmatched_patterns and not any(r.outcome in BAD for r in self.results)
+
+
+class ConfigError(Exception):
+    """Bad usage or configuration: exit code 2."""

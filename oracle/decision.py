@@ -1,0 +1,33 @@
+"""A player decision: what the contract lets a player decide, and to which hand.
+
+Only blackjack takes decisions today; the round and the other games speak of them too (a
+baccarat or roulette round offers none), so they live here rather than in one game.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Action(enum.Enum):
+    """A player decision (DESIGN.md "Rounds, seats, money")."""
+
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+    INSURANCE = "insurance"
+    DECLINE_INSURANCE = "decline-insurance"
+    EVEN_MONEY = "even-money"
+    DECLINE_EVEN_MONEY = "decline-even-money"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """One decision, addressed to the seat and hand whose turn it is."""
+
+    seat: int
+    hand: int
+    action: Action

@@ -1,0 +1,149 @@
+"""Why each value of a round is what it is, and the first value two accounts disagree on.
+
+The rules record, for every value they decide (a card drawn or not, a decision offered or
+withheld, a status, an amount paid), the clauses that decided it, deciding clause first. A
+record of them is a ``Citations`` mapping keyed by the value's path in the round state or
+the settlement, in the contract's field names: ``phase``, ``turn``,
+``legal_decisions[double]``, ``blackjack.seats[0].hands[1].cards[2]``,
+``baccarat.banker_cards[3]``, ``lines[0]``. Two more key forms:
+
+- ``PATH=VALUE``: why the path does not hold that value, where that differs from why it
+  holds its own (``blackjack.dealer.cards[1]=(none)``: why the hole card is turned;
+  ``lines[0].returned.minor_units=49``: why a payout is not rounded the other way).
+- ``*.FIELD``: every field of that name (``*.currency_code``: TABLE.currency).
+
+A *view* is the other side: every value of a message by path, as text, with ``ABSENT`` where
+a list ends (``cards[2] = (none)`` after two cards), so that a card too many or too few shows
+at its own path. ``first_difference`` compares two views cause first, and ``cite`` finds the
+clauses of a difference: its value-specific key, its own path, a ``*.`` key, then the paths
+that contain it. Nothing here knows a rule: the game modules record, this module looks up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+#: The text of a value that is not there: a list's end, an unset message.
+ABSENT = "(none)"
+
+#: Clauses by path, deciding clause first.
+Citations = Mapping[str, tuple[str, ...]]
+
+# Cause first: a hand's cards decide its status, and the statuses decide the turn, the phase
+# and the decisions offered; the count of cards dealt is compared last, so that a card too
+# many is reported where it went.
+_PLAYER_CARDS = re.compile(r"(^|\.)blackjack\.seats\[\d+\]\.hands(\[\d+\](\.cards(\[\d+\])?)?)?$")
+_STATUS = re.compile(r"(^|\.)blackjack\.seats\[\d+\]\.hands\[\d+\]\.status$")
+_LAST = re.compile(r"(^|\.)cards_dealt$")
+_PARENT = re.compile(r"(\[[^\]]*\]|\.[^.\[]+)$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Difference:
+    """The first value where two views of a round disagree."""
+
+    path: str
+    expected: str
+    actual: str
+
+
+def _rank(path: str) -> int:
+    if _PLAYER_CARDS.search(path):
+        return 0
+    if _STATUS.search(path):
+        return 1
+    if _LAST.search(path):
+        return 3
+    return 2
+
+
+def first_difference(expected: Mapping[str, str], actual: Mapping[str, str]) -> Difference | None:
+    """The first path, cause first, where ``actual`` does not hold ``expected``'s value.
+
+    Paths keep the order the expected view lists them in within each rank; a path only the
+    actual view has comes after every expected one.
+    """
+    ranked = sorted(enumerate(expected), key=lambda item: (_rank(item[1]), item[0]))
+    for _, path in ranked:
+        want = expected[path]
+        got = actual.get(path, ABSENT)
+        if want != got:
+            return Difference(path=path, expected=want, actual=got)
+    for path, got in actual.items():
+        if path not in expected and got != ABSENT:
+            return Difference(path=path, expected=ABSENT, actual=got)
+    return None
+
+
+def parent(path: str) -> str:
+    """The path that contains this one: ``a.b[2]`` -> ``a.b`` -> ``a`` -> ``""``."""
+    shorter = _PARENT.sub("", path)
+    return "" if shorter == path else shorter
+
+
+def cite(citations: Citations, difference: Difference) -> tuple[str, ...]:
+    """The clauses behind the expected value of a difference; empty if none is recorded."""
+    path = difference.path
+    found = citations.get(f"{path}={difference.actual}") or citations.get(path)
+    if found:
+        return found
+    for key, why in citations.items():
+        if key.startswith("*.") and path.endswith(key[1:]):
+            return why
+    path = parent(path)
+    while path:
+        found = citations.get(path)
+        if found:
+            return found
+        path = parent(path)
+    return ()
+
+
+def prefixed(citations: Citations, prefix: str) -> dict[str, tuple[str, ...]]:
+    """The citations of a state or a settlement, as paths of the message holding it."""
+    return {
+        key if key.startswith("*.") else f"{prefix}.{key}": why for key, why in citations.items()
+    }
+
+
+def merged(*parts: Citations) -> dict[str, tuple[str, ...]]:
+    """Several citation records as one; a later part wins on a shared path."""
+    out: dict[str, tuple[str, ...]] = {}
+    for part in parts:
+        out.update(part)
+    return out
+
+
+def joined(*groups: Sequence[str]) -> tuple[str, ...]:
+    """Clauses of several groups, in order, each once."""
+    return tuple(dict.fromkeys(c for group in groups for c in group))
+
+
+def compact(citations: Citations) -> dict[str, tuple[str, ...]]:
+    """The same citations in fewer keys: ``cite`` answers every difference as before.
+
+    Siblings of one list (``legal_decisions[hit]``...) lend their most common clauses to the
+    list's own path when it has none; then every key whose path's containers, or its own path
+    for a ``PATH=VALUE`` key, already give the same clauses is dropped.
+    """
+    out = dict(citations)
+    siblings: dict[str, list[str]] = {}
+    for key in out:
+        if "=" not in key and key.endswith("]"):
+            siblings.setdefault(parent(key), []).append(key)
+    for container, keys in siblings.items():
+        if container and container not in out and len(keys) > 1:
+            out[container] = Counter(out[k] for k in keys).most_common(1)[0][0]
+    for key in sorted(out, key=lambda k: -k.count(".") - k.count("[")):
+        if key.startswith("*."):
+            continue
+        path, has_value, value = key.partition("=")
+        why = out.pop(key)
+        # What cite would answer for a difference at this key, were it not there.
+        probe = Difference(path=path, expected="", actual=value if has_value else "\0")
+        if cite(out, probe) != why:
+            out[key] = why
+    return out

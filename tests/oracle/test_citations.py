@@ -1,0 +1,147 @@
+"""Each game records the clause that decided each value: the cases a lab reported miscited.
+
+Every expectation is read off RULES.md: which rule decides the value at that path. The
+rounds are dealt in contract order (BJ.deal-order: seat, up card, seat, hole card; BAC.deal:
+player, banker, player, banker).
+"""
+
+from __future__ import annotations
+
+from oracle import baccarat, blackjack
+from oracle.blackjack import Action, BlackjackRules, BlackjackSeat, Decision
+from oracle.cards import parse_cards
+from oracle.profile import shipped_profile
+from oracle.provenance import ABSENT, Difference, cite
+
+
+def rules(profile_id: str) -> BlackjackRules:
+    return BlackjackRules.from_profile(shipped_profile(profile_id))
+
+
+def deal(profile_id: str, shoe: str, stake: int, balance: int = 1000) -> blackjack.BlackjackState:
+    seats = [BlackjackSeat(balance=balance, stake=stake)]
+    return blackjack.deal(rules(profile_id), parse_cards(shoe), seats)
+
+
+def decide(state: blackjack.BlackjackState, action: Action) -> blackjack.BlackjackState:
+    turn = state.turn
+    assert turn is not None
+    return blackjack.decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action))
+
+
+def cited(state: blackjack.BlackjackState, path: str, actual: str = "x") -> str:
+    found = cite(state.citations(), Difference(path=path, expected="", actual=actual))
+    assert found, path
+    return found[0]
+
+
+def test_no_insurance_on_a_one_unit_stake_is_half_stakes() -> None:
+    # 9S 7D = 16 against AH, stake 1: half of 1 rounds to 0, no offer (BJ.half-stakes).
+    state = deal("blackjack-a", "9S AH 7D 8C 5C", stake=1)
+    assert state.phase is blackjack.Phase.PLAY
+    assert cited(state, "phase", "offers") == "BJ.half-stakes"
+    assert cited(state, "turn", "(set)") == "BJ.half-stakes"
+    # Once play has begun, an offer is out of place: offers come first (A.insurance).
+    assert cited(state, "legal_decisions[insurance]", "offered") == "A.insurance"
+    # With a stake of 100 the offer is made, by A.insurance.
+    offered = deal("blackjack-a", "9S AH 7D 8C 5C", stake=100)
+    assert cited(offered, "legal_decisions[insurance]", ABSENT) == "A.insurance"
+
+
+def test_no_even_money_on_a_one_unit_blackjack_is_half_stakes() -> None:
+    state = deal("blackjack-a", "AS AH KD 7C 5C", stake=1)
+    assert cited(state, "legal_decisions[even-money]", "offered") == "BJ.half-stakes"
+
+
+def test_no_insurance_without_the_funds_is_funds() -> None:
+    # Stake 100 on a balance of 120: insurance of 50 needs 50 uncommitted, 20 are left.
+    state = deal("blackjack-c", "9S AH 7D 8C 5C", stake=100, balance=120)
+    assert cited(state, "phase", "offers") == "BJ.funds"
+
+
+def test_a_split_hand_on_21_stands_by_auto_stand_and_is_no_blackjack_by_the_split_rule() -> None:
+    # AS AD split under A (A.split); hand 0 takes KC: 21 with two cards.
+    state = decide(deal("blackjack-a", "AS 9H AD 8C KC 5C 2C 3C", stake=100), Action.SPLIT)
+    hand = "blackjack.seats[0].hands[0]"
+    assert state.seats[0].hands[0].status is blackjack.HandStatus.STOOD
+    assert cited(state, f"{hand}.status", "playing") == "BJ.auto-stand"
+    assert cited(state, f"{hand}.status", "blackjack") == "A.split"
+    # The next hand got its second card because the first one stood on 21.
+    assert cited(state, "blackjack.seats[0].hands[1].cards[1]", ABSENT) == "BJ.auto-stand"
+    # A card too many on the first hand: it stood.
+    assert cited(state, f"{hand}.cards[2]", "5C") == "BJ.auto-stand"
+
+
+def test_a_doubled_hand_that_is_not_bust_is_so_by_the_card_values() -> None:
+    # AS AD double against 9H, takes KS: 12 (both aces count 1), stands.
+    state = decide(deal("blackjack-a", "AS 9H AD 7C KS TC 5C", stake=100), Action.DOUBLE)
+    assert cited(state, "blackjack.seats[0].hands[0].status", "bust") == "BJ.values"
+    assert cited(state, "blackjack.seats[0].hands[0].status", "playing") == "A.double"
+
+
+def test_the_dealer_stops_by_the_drawing_rule_or_because_no_hand_waits() -> None:
+    # C: 6D up, AS hole: soft 17, the dealer stands (C.bj.dealer-draw).
+    stood = decide(deal("blackjack-c", "TS 6D 9H AS 2C", stake=100), Action.STAND)
+    assert cited(stood, "blackjack.dealer.cards[2]", "2C") == "C.bj.dealer-draw"
+    # A: the only hand busts; the dealer turns the hole card and draws nothing.
+    bust = decide(deal("blackjack-a", "TS 6D 5H 9C KC 2C", stake=100), Action.HIT)
+    assert bust.seats[0].hands[0].status is blackjack.HandStatus.BUST
+    assert cited(bust, "blackjack.dealer.cards[2]", "2C") == "BJ.dealer-needed"
+    assert cited(bust, "blackjack.dealer.cards[1]", ABSENT) == "BJ.dealer-needed"
+
+
+def test_a_blackjack_paid_at_once_keeps_the_hole_card_hidden_by_nat_immediate() -> None:
+    state = deal("blackjack-a", "AS 7H KD 9C 5C", stake=100)
+    assert state.complete
+    assert cited(state, "blackjack.dealer.cards[1]", "9C") == "A.nat-immediate"
+    assert cited(state, "blackjack.dealer.hole_card_hidden", "false") == "A.nat-immediate"
+
+
+def test_the_peek_rule_decides_whether_a_ten_up_ends_the_round() -> None:
+    # TH up, AC hole: a dealer blackjack. A peeks and ends the round; C does not look.
+    a = deal("blackjack-a", "9S TH 7D AC 5C", stake=100)
+    assert a.complete
+    assert cited(a, "phase", "play") == "A.peek"
+    c = deal("blackjack-c", "9S TH 7D AC 5C", stake=100)
+    assert c.phase is blackjack.Phase.PLAY
+    assert cited(c, "phase", "complete") == "C.bj.peek"
+
+
+def coup(profile_id: str, shoe: str) -> baccarat.BaccaratRound:
+    return baccarat.play_round(
+        baccarat.BaccaratRules.from_profile(shipped_profile(profile_id)),
+        parse_cards(shoe),
+        [
+            baccarat.BaccaratSeat(
+                balance=1000, bets=(baccarat.BaccaratBet(kind=baccarat.BetKind.PLAYER, amount=100),)
+            )
+        ],
+    )
+
+
+def bac_cited(played: baccarat.BaccaratRound, path: str, actual: str) -> str:
+    found = cite(played.citations(), Difference(path=path, expected="", actual=actual))
+    assert found, path
+    return found[0]
+
+
+def test_baccarat_cards_dealt_out_of_order_and_a_fourth_card_are_the_deal_rule() -> None:
+    # P 2S, B KH, P 3D, B AC; player 5 draws 4C: 9; banker 1 draws TD: 1.
+    played = coup("baccarat-c", "2S KH 3D AC 4C TD 5H")
+    assert bac_cited(played, "baccarat.player_cards[1]", "KH") == "BAC.deal"
+    assert bac_cited(played, "baccarat.banker_cards[3]", "5H") == "BAC.deal"
+    # The banker's third card was due by the tableau (banker 0-2 always draws).
+    assert bac_cited(played, "baccarat.banker_cards[2]", ABSENT) == "BAC.banker-tableau"
+
+
+def test_baccarat_third_cards_not_taken_cite_the_rule_that_stood() -> None:
+    # Player 7S 9D = 6 stands; banker 4H 6C = 0 draws 3C (the player stood: BAC.banker-stood).
+    stood = coup("baccarat-b", "7S 4H 9D 6C 3C 2D")
+    assert bac_cited(stood, "baccarat.player_cards[2]", "3C") == "BAC.player-draw"
+    assert bac_cited(stood, "baccarat.banker_cards[2]", ABSENT) == "BAC.banker-stood"
+    # A natural 9 for the banker: neither hand draws (BAC.natural).
+    natural = coup("baccarat-b", "2S 9H 3D KC 5C 2D")
+    assert bac_cited(natural, "baccarat.player_cards[2]", "5C") == "BAC.natural"
+    # Document B's tableau is B.tableau first: player 5 draws an ace (6), banker 4 draws on it.
+    drew = coup("baccarat-b", "AC 2D 4H 2S AS 6D")
+    assert bac_cited(drew, "baccarat.banker_cards[2]", ABSENT) == "B.tableau"
