@@ -26,7 +26,6 @@ import signal
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -39,7 +38,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from clients.audit import AuditWriter
-from clients.status import error_status
+from clients.book import RoundBook
+from clients.status import StatusError, error_status
 
 # --- what the vendor receives -----------------------------------------------------------------
 
@@ -167,14 +167,8 @@ class Line:
     returned: int
 
 
-class EngineError(Exception):
+class EngineError(StatusError):
     """A refusal with a stable reason (``ILLEGAL_DECISION``...) and metadata saying what was wrong."""
-
-    def __init__(self, reason: str, message: str, **metadata: object) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.metadata = {k: str(v) for k, v in metadata.items()}
 
 
 class Engine(Protocol):
@@ -391,7 +385,6 @@ class _Open:
     message: engine_service_pb2.DealRequest
     game: Any
     decisions: list[round_pb2.Decision] = field(default_factory=list)
-    touched: float = 0.0
 
 
 class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
@@ -408,39 +401,17 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> None:
         self.engine = engine
         self.audit = audit
-        self.max_open_rounds = max_open_rounds
-        self.ttl = ttl_seconds
-        self.clock = clock
-        self._open: OrderedDict[str, _Open] = OrderedDict()
-        self._used: OrderedDict[str, None] = OrderedDict()
+        self.book: RoundBook[_Open] = RoundBook(
+            max_open_rounds=max_open_rounds, ttl_seconds=ttl_seconds, clock=clock
+        )
         self._lock = threading.Lock()
-
-    def _expire(self) -> None:
-        deadline = self.clock() - self.ttl
-        while self._open:
-            round_id, entry = next(iter(self._open.items()))
-            if entry.touched > deadline:
-                break
-            del self._open[round_id]
-
-    def _remember(self, round_id: str) -> None:
-        self._used[round_id] = None
-        while len(self._used) > 100_000:
-            self._used.popitem(last=False)
-
-    def _get(self, round_id: str) -> _Open:
-        self._expire()
-        entry = self._open.get(round_id)
-        if entry is None:
-            raise EngineError("ROUND_NOT_FOUND", f"no open round {round_id!r}", round_id=round_id)
-        return entry
 
     def _guarded(self, context: grpc.ServicerContext, action: Callable[[], Any]) -> Any:
         with self._lock:
             try:
                 return action()
-            except EngineError as exc:
-                status = error_status(exc.reason, exc.message, exc.metadata)
+            except StatusError as exc:
+                status = exc.status()
             except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
                 status = error_status("INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {})
         # abort_with_status keeps the trailing metadata that carries the ErrorInfo.
@@ -463,21 +434,10 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         """Start a round in the vendor engine."""
 
         def action() -> engine_service_pb2.DealResponse:
-            self._expire()
-            if request.round_id in self._open or request.round_id in self._used:
-                raise EngineError(
-                    "ROUND_EXISTS",
-                    f"round {request.round_id!r} exists already",
-                    round_id=request.round_id,
-                )
+            # The book's checks first, then the request's: one order for every engine.
+            self.book.check_new(request.round_id)
             if not request.round_id:
                 raise EngineError("INVALID_ROUND", "round_id is empty", field="round_id")
-            if len(self._open) >= self.max_open_rounds:
-                raise EngineError(
-                    "TOO_MANY_OPEN_ROUNDS",
-                    f"{len(self._open)} rounds are open",
-                    limit=self.max_open_rounds,
-                )
             if request.profile_id not in self.engine.profile_ids:
                 raise EngineError(
                     "UNKNOWN_PROFILE",
@@ -486,10 +446,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 )
             dealt = deal_input(request)
             game = self.engine.deal(dealt)
-            self._open[request.round_id] = _Open(
-                request=dealt, message=request, game=game, touched=self.clock()
-            )
-            self._remember(request.round_id)
+            self.book.open(request.round_id, _Open(request=dealt, message=request, game=game))
             return engine_service_pb2.DealResponse(state=round_state(dealt, self.engine.view(game)))
 
         return self._guarded(context, action)  # type: ignore[no-any-return]
@@ -500,7 +457,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         """Apply one decision; on a refusal the round stays as it was."""
 
         def action() -> engine_service_pb2.DecideResponse:
-            entry = self._get(request.round_id)
+            entry = self.book.get(request.round_id)
             kind = _DECISIONS.get(request.decision.kind)
             if kind is None:
                 raise EngineError(
@@ -514,8 +471,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             # The vendor works on a copy: a refusal halfway through leaves the round untouched.
             entry.game = self.engine.decide(copy.deepcopy(entry.game), decision)
             entry.decisions.append(request.decision)
-            entry.touched = self.clock()
-            self._open.move_to_end(request.round_id)
+            self.book.update(request.round_id, entry)
             return engine_service_pb2.DecideResponse(
                 state=round_state(entry.request, self.engine.view(entry.game))
             )
@@ -528,7 +484,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         """Settle a complete round, log it, and close it."""
 
         def action() -> engine_service_pb2.SettleResponse:
-            entry = self._get(request.round_id)
+            entry = self.book.get(request.round_id)
             view = self.engine.view(entry.game)
             if view.phase != "complete":
                 raise EngineError(
@@ -541,7 +497,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             response = engine_service_pb2.SettleResponse(
                 settlement=settlement(entry.request.currency, lines), state=state
             )
-            del self._open[request.round_id]
+            self.book.close(request.round_id)
             if self.audit is not None:
                 self.audit.append(self.record(entry, response))
             return response

@@ -37,6 +37,24 @@ CODES: Mapping[str, grpc.StatusCode] = {
 }
 
 
+class StatusError(Exception):
+    """A refusal with a stable reason (``ROUND_NOT_FOUND``...) and metadata saying what was wrong.
+
+    Raised by what a server shares (the round book) and by a vendor's engine
+    (``clients.adapter.EngineError``); a server turns it into ``status()``.
+    """
+
+    def __init__(self, reason: str, message: str, **metadata: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+    def status(self) -> grpc.Status:
+        """The AIP-193 status of this refusal."""
+        return error_status(self.reason, self.message, self.metadata)
+
+
 def status_code(reason: str) -> grpc.StatusCode:
     """The canonical code for a reason; an unknown reason is a bad argument."""
     return CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)

@@ -25,9 +25,11 @@ from croupier.v1 import round_pb2
 
 from clients.audit import Entry, detect_format, link, read_log
 from oracle import roulette
+from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
-from oracle.profile import Profile, load_profile_file, resolve_profile
+from oracle.profile import Profile, Profiles
 from oracle.roulette import TableHistory
+from oracle.rounds import roulette_rules
 from oracle.service import records
 
 SHARD_SIZE = 2000
@@ -66,19 +68,14 @@ class RecordResult:
     malformed: str = ""
 
 
-_PROFILES: dict[str, Profile] = {}
+@functools.cache
+def _profiles(lab_files: tuple[str, ...]) -> Profiles:
+    """The registry of a run, built once per process (workers each build their own)."""
+    return Profiles.load(lab_files)
 
 
 def _profile(profile_id: str, lab_files: Sequence[str]) -> Profile:
-    if not _PROFILES and lab_files:
-        for path in lab_files:
-            lab = load_profile_file(path)
-            _PROFILES[lab.id] = lab
-    found = _PROFILES.get(profile_id)
-    if found is None:
-        found = resolve_profile(profile_id)
-        _PROFILES[profile_id] = found
-    return found
+    return _profiles(tuple(lab_files)).get(profile_id)
 
 
 def verify_one(
@@ -324,10 +321,6 @@ class _Spool:
         self.handle.close()
 
 
-def _board_key(record: round_pb2.RoundRecord) -> str:
-    return f"{record.profile_id}/{record.table_id}"
-
-
 def _pockets(texts: Iterable[str]) -> list[int]:
     """Pocket numbers from their text; anything else is left to the replay to report."""
     found = []
@@ -351,7 +344,7 @@ def _shards(
     The unreadable entries travel with their shard, so that the report lists malformed
     records in log order whatever the number of workers and the shard size.
     """
-    boards: dict[str, deque[int]] = {}
+    boards = roulette.Boards(max_tables=100_000)
     segment: bool | None = None
     shard: list[tuple[int, bytes, tuple[int, ...] | None]] = []
     unreadable: list[dict[str, Any]] = []
@@ -379,18 +372,17 @@ def _shards(
         board: tuple[int, ...] | None = None
         length = board_length(record.profile_id) if record.pocket else None
         if length is not None:
-            key = _board_key(record)
-            known = key in boards
-            results = boards.setdefault(key, deque(maxlen=length))
-            board = tuple(results)
-            if segment and not known:
+            before = boards.get(record.profile_id, record.table_id)
+            board = before.results if before is not None else ()
+            if segment and before is None:
                 # Trust the record's own board for what came before (its last spin is checked).
                 board = None
-                results.extend(_pockets(record.final_state.roulette.history[:-1]))
-            pocket = _pockets([record.pocket])
-            results.extend(pocket)
-            if len(boards) > 100_000:
-                boards.pop(next(iter(boards)))
+                earlier = _pockets(record.final_state.roulette.history[:-1])[-length:]
+                before = TableHistory(table_id=record.table_id, results=tuple(earlier))
+            after = before or TableHistory.new(record.table_id)
+            for pocket in _pockets([record.pocket]):
+                after = after.after(pocket, length)
+            boards.put(record.profile_id, after)
         shard.append((number, record.SerializeToString(deterministic=True), board))
         if len(shard) + len(unreadable) >= shard_size:
             yield shard, unreadable
@@ -427,7 +419,9 @@ def _board_length(lab_files: Sequence[str]) -> Callable[[str], int | None]:
                 cache[profile_id] = None
             else:
                 cache[profile_id] = (
-                    profile.integer("history_length") if profile.game.value == "roulette" else None
+                    roulette_rules(profile).history_length
+                    if profile.game is Game.ROULETTE
+                    else None
                 )
         return cache[profile_id]
 

@@ -79,27 +79,42 @@ class CaseMaker(Protocol):
     """Builds the cases of one profile from their number and content."""
 
     def __call__(
-        self, n: int, topic: str, clauses: tuple[str, ...], description: str, *rounds: CaseRound
+        self,
+        n: int | tuple[int, ...],
+        topic: str,
+        clauses: tuple[str, ...],
+        description: str,
+        *rounds: CaseRound,
     ) -> Case:
         """Case ``<prefix>-h<n>``, named ``<profile>/<topic>``."""
         ...
 
 
 def case_maker(
-    profile: str, prefix: str, expand: Mapping[str, tuple[str, ...]] | None = None
+    profile: str,
+    prefix: str,
+    expand: Mapping[str, tuple[str, ...]] | None = None,
+    column: int = 0,
 ) -> CaseMaker:
     """A builder of one profile's shared cases, numbered ``<prefix>-hNNN``.
 
     ``expand`` replaces a clause by the profile's own list for it (TABLE.limits by
-    TABLE.limits and B.limits for document B).
+    TABLE.limits and B.limits for document B; ``{double}`` by A.double or C.bj.double).
+    A case shared by profiles that numbered it apart gives one number per profile:
+    ``column`` picks this profile's.
     """
     table = dict(expand or {})
 
     def case(
-        n: int, topic: str, clauses: tuple[str, ...], description: str, *rounds: CaseRound
+        n: int | tuple[int, ...],
+        topic: str,
+        clauses: tuple[str, ...],
+        description: str,
+        *rounds: CaseRound,
     ) -> Case:
+        number = n[column] if isinstance(n, tuple) else n
         return Case(
-            id=f"{prefix}-h{n:03d}",
+            id=f"{prefix}-h{number:03d}",
             name=f"{profile}/{topic}",
             profile=profile,
             clauses=tuple(c for cid in clauses for c in table.get(cid, (cid,))),

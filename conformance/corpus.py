@@ -38,9 +38,10 @@ def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
     counts: dict[str, tuple[int, int]] = {}
     for profile_id, spec in CAMPAIGNS.items():
         profile = shipped_profile(profile_id)
+        # In id order, whichever module a case is written in (its own or a shared one).
+        cases = sorted(CASES[profile_id], key=lambda case: case.id)
         hand = write_vectors(
-            directory / f"{profile_id}.hand.jsonl",
-            (build_case(c, profile) for c in CASES[profile_id]),
+            directory / f"{profile_id}.hand.jsonl", (build_case(c, profile) for c in cases)
         )
         generated = write_vectors(
             directory / f"{profile_id}.campaign.jsonl",

@@ -10,11 +10,13 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NoReturn
 
 from oracle.cards import Card, Rank
 from oracle.clauses import Game
-from oracle.decision import Action
+from oracle.decision import Action, Decision
 from oracle.errors import (
+    IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidRoundError,
     ProfileError,
@@ -34,7 +36,7 @@ class Tableau(enum.Enum):
     DOCUMENT_B = "document-b"
 
 
-class Outcome(enum.Enum):
+class CoupOutcome(enum.Enum):
     """Which hand won the coup, or a tie (BAC.outcome)."""
 
     PLAYER = "player"
@@ -181,7 +183,7 @@ class Coup:
     banker: tuple[Card, ...]
     player_total: int
     banker_total: int
-    outcome: Outcome
+    outcome: CoupOutcome
     dealt: tuple[Card, ...]
     steps: tuple[Step, ...]
     why_player_third: tuple[str, ...] = _NATURAL_CLAUSES
@@ -294,11 +296,11 @@ def play_coup(
             )
 
     if player_total > banker_total:
-        outcome = Outcome.PLAYER
+        outcome = CoupOutcome.PLAYER
     elif banker_total > player_total:
-        outcome = Outcome.BANKER
+        outcome = CoupOutcome.BANKER
     else:
-        outcome = Outcome.TIE
+        outcome = CoupOutcome.TIE
     steps.append(
         Step(
             action="outcome",
@@ -370,6 +372,20 @@ class BaccaratRound:
         """The clauses behind every value of the coup's state (``oracle.provenance``)."""
         return citations(self)
 
+    @property
+    def history(self) -> None:
+        """A card game keeps no board."""
+        return None
+
+    def decide(self, decision: Decision) -> NoReturn:
+        """A coup takes no decisions: ``IllegalDecisionError``."""
+        raise IllegalDecisionError(
+            "a baccarat round takes no decisions",
+            action=decision.action.value,
+            legal="",
+            clause="CONTRACT.request",
+        )
+
 
 def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
     seen: set[BetKind] = set()
@@ -406,29 +422,29 @@ def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
 
 
 def _settle(
-    rules: BaccaratRules, outcome: Outcome, bet: BaccaratBet
+    rules: BaccaratRules, outcome: CoupOutcome, bet: BaccaratBet
 ) -> tuple[Payout, tuple[str, ...]]:
     """One bet's payout and the clauses that decided it (BAC.pay-*, BAC.tie-push)."""
     stake = bet.amount
     if bet.kind is BetKind.TIE:
-        if outcome is Outcome.TIE:
+        if outcome is CoupOutcome.TIE:
             return win(stake, rules.tie_pays, rules.rounding), (
                 *rules.cite("tie_pays"),
                 "BAC.outcome",
             )
         return lose(stake), ("BAC.outcome",)
-    if outcome is Outcome.TIE:
+    if outcome is CoupOutcome.TIE:
         if rules.tie_pushes:
             return push(stake), rules.cite("tie_pushes")
         return lose(stake), (*rules.cite("tie_pushes"), "BAC.outcome")
     if bet.kind is BetKind.PLAYER:
-        if outcome is Outcome.PLAYER:
+        if outcome is CoupOutcome.PLAYER:
             return win(stake, rules.player_pays, rules.rounding), (
                 *rules.cite("player_pays"),
                 "BAC.outcome",
             )
         return lose(stake), ("BAC.outcome",)
-    if outcome is Outcome.BANKER:
+    if outcome is CoupOutcome.BANKER:
         # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
         gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
         return returns(stake, stake + gain, rules.rounding), (

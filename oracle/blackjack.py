@@ -322,6 +322,15 @@ class BlackjackState:
         """The clauses behind every value of the round state (``oracle.provenance``)."""
         return citations(self)
 
+    @property
+    def history(self) -> None:
+        """A card game keeps no board."""
+        return None
+
+    def decide(self, decision: Decision) -> BlackjackState:
+        """The round after one decision (``decide``)."""
+        return decide(self, decision)
+
 
 # --- dealing and drawing ---------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -371,3 +371,53 @@ def resolve_profile(id_or_path: str) -> Profile:
     if id_or_path.endswith(".toml") or Path(id_or_path).is_file():
         return load_profile_file(id_or_path)
     return shipped_profile(id_or_path)
+
+
+@dataclass(frozen=True, slots=True)
+class Profiles:
+    """The profiles one server, run or audit knows, by id: the shipped seven and a lab's own.
+
+    The one registry: a lab profile may not take a shipped profile's id (it would change
+    what that id means), nor may two lab profiles share one.
+    """
+
+    by_id: Mapping[str, Profile]
+
+    @classmethod
+    def load(cls, lab: Sequence[str | Path] = ()) -> Profiles:
+        """The shipped profiles and the lab's, each given as a shipped id or a file path."""
+        found = {profile.id: profile for profile in shipped_profiles()}
+        labs: dict[str, str] = {}
+        for item in lab:
+            profile = resolve_profile(str(item))
+            if profile.id in SHIPPED_IDS:
+                if profile is not shipped_profile(profile.id):
+                    raise ProfileError(
+                        f"{profile.origin}: id {profile.id!r} is a shipped profile's; a lab "
+                        "profile needs its own id (it may extend the shipped one)",
+                        file=profile.origin,
+                        key="id",
+                    )
+                continue
+            if profile.id in labs:
+                raise ProfileError(
+                    f"{profile.origin}: id {profile.id!r} is also {labs[profile.id]}'s",
+                    file=profile.origin,
+                    key="id",
+                )
+            labs[profile.id] = profile.origin
+            found[profile.id] = profile
+        return cls(by_id=found)
+
+    def get(self, profile_id: str) -> Profile:
+        """The profile with this id; ``UnknownProfileError`` naming the known ones."""
+        found = self.by_id.get(profile_id)
+        if found is None:
+            raise UnknownProfileError(
+                f"unknown profile {profile_id!r}; known: {', '.join(self.by_id)}",
+                profile=profile_id,
+            )
+        return found
+
+    def __iter__(self) -> Iterator[Profile]:
+        return iter(self.by_id.values())

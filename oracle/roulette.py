@@ -11,15 +11,21 @@ portable spin stream (``oracle.shoe.seeded_spins``).
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NoReturn
 
 from oracle.clauses import Game
-from oracle.decision import Action
-from oracle.errors import InvalidBetLayoutError, InvalidRoundError, ProfileError
+from oracle.decision import Action, Decision
+from oracle.errors import (
+    IllegalDecisionError,
+    InvalidBetLayoutError,
+    InvalidRoundError,
+    ProfileError,
+)
 from oracle.money import Odds, Payout, Rounding, lose, portion, win
 from oracle.profile import Citations, Profile
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
@@ -451,6 +457,33 @@ class TableHistory:
         return TableHistory(table_id=self.table_id, results=(*self.results, pocket)[-length:])
 
 
+class Boards:
+    """The boards of every table under way, keyed by profile and table (C.rou.history).
+
+    The one board store: a table's board belongs to one wheel, so the profile is part of the
+    key. At most ``max_tables`` are kept; the table touched longest ago goes first.
+    """
+
+    def __init__(self, max_tables: int = 10_000) -> None:
+        self._boards: OrderedDict[tuple[str, str], TableHistory] = OrderedDict()
+        self._max = max_tables
+
+    def get(self, profile_id: str, table_id: str) -> TableHistory | None:
+        """The table's board before its next spin; None for a table never seen."""
+        return self._boards.get((profile_id, table_id))
+
+    def put(self, profile_id: str, board: TableHistory) -> None:
+        """Keep a table's board after a spin."""
+        key = (profile_id, board.table_id)
+        self._boards[key] = board
+        self._boards.move_to_end(key)
+        while len(self._boards) > self._max:
+            self._boards.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RouletteRound:
     """A settled spin: its pocket, each bet's payout, the steps taken and the new board."""
@@ -481,6 +514,15 @@ class RouletteRound:
     def citations(self) -> dict[str, tuple[str, ...]]:
         """The clauses behind every value of the spin's state (``oracle.provenance``)."""
         return citations(self)
+
+    def decide(self, decision: Decision) -> NoReturn:
+        """A spin takes no decisions: ``IllegalDecisionError``."""
+        raise IllegalDecisionError(
+            "a roulette round takes no decisions",
+            action=decision.action.value,
+            legal="",
+            clause="CONTRACT.request",
+        )
 
 
 def _check_pocket(wheel: Wheel, pocket: int, what: str, **metadata: object) -> None:

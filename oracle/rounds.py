@@ -1,17 +1,15 @@
-"""Rounds of any game behind one interface, and the book of open rounds an engine keeps.
+"""Rounds of any game behind one interface.
 
 ``start_round`` and ``apply_decision`` are pure: they check a round request
 (ids, currency, seats, wagers of the profile's game) and hand it to the game's
-rules. ``RoundBook`` keeps open rounds by id for a server: it refuses a reused
-id, bounds how many rounds it holds, lets abandoned rounds expire and carries
-each roulette table's history from round to round (C.rou.history).
+rules, found by the profile's game (``_GAMES``). A ``Round`` answers the same
+questions whatever its game: complete, settlement, cards dealt, legal decisions,
+and the clauses behind each value (``oracle.provenance``).
 """
 
 from __future__ import annotations
 
 import re
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -21,15 +19,11 @@ from oracle import baccarat, blackjack, roulette
 from oracle.clauses import Game
 from oracle.decision import Action, Decision
 from oracle.errors import (
-    IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidRoundError,
-    RoundExistsError,
     RoundNotCompleteError,
-    RoundNotFoundError,
-    TooManyRoundsError,
 )
-from oracle.profile import Profile, shipped_profile
+from oracle.profile import Profile
 from oracle.settlement import SettlementLine, settlement_citations
 
 if TYPE_CHECKING:
@@ -75,8 +69,17 @@ class GameRound(Protocol):
         """The settlement, once complete."""
         ...
 
+    @property
+    def history(self) -> roulette.TableHistory | None:
+        """The table's board after the round (roulette); None for a card game."""
+        ...
+
     def citations(self) -> dict[str, tuple[str, ...]]:
         """The clauses behind every value of the round state (``oracle.provenance``)."""
+        ...
+
+    def decide(self, decision: Decision) -> GameRound:
+        """The round after one player decision; ``IllegalDecisionError`` where none is taken."""
         ...
 
 
@@ -150,7 +153,7 @@ class Round:
     @property
     def history(self) -> roulette.TableHistory | None:
         """The table's board after this round, for a roulette round."""
-        return self.game.history if isinstance(self.game, roulette.RouletteRound) else None
+        return self.game.history
 
     def citations(self) -> dict[str, tuple[str, ...]]:
         """Why every value of the round state is what it is, by path (``oracle.provenance``)."""
@@ -317,128 +320,5 @@ def start_round(
 
 def apply_decision(current: Round, decision: Decision) -> Round:
     """Apply one player decision; baccarat and roulette rounds take none."""
-    if not isinstance(current.game, blackjack.BlackjackState):
-        raise IllegalDecisionError(
-            f"a {current.profile.game.value} round takes no decisions",
-            action=decision.action.value,
-            legal="",
-            clause="CONTRACT.request",
-        )
-    game = blackjack.decide(current.game, decision)
+    game = current.game.decide(decision)
     return replace(current, game=game, decisions=(*current.decisions, decision))
-
-
-class RoundBook:
-    """The open rounds of an engine, by id, bounded in count and in age.
-
-    Not thread-safe: a server drives it from one event loop.
-    """
-
-    def __init__(
-        self,
-        *,
-        resolve: Callable[[str], Profile] = shipped_profile,
-        max_open_rounds: int = 10_000,
-        ttl_seconds: float = 900.0,
-        remember_closed: int = 100_000,
-        max_tables: int = 10_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._resolve = resolve
-        self._max_open = max_open_rounds
-        self._ttl = ttl_seconds
-        self._clock = clock
-        self._open: OrderedDict[str, tuple[float, Round]] = OrderedDict()
-        self._closed: OrderedDict[str, None] = OrderedDict()
-        self._remember_closed = remember_closed
-        self._tables: OrderedDict[str, roulette.TableHistory] = OrderedDict()
-        self._max_tables = max_tables
-
-    @property
-    def open_rounds(self) -> int:
-        """How many rounds are open now."""
-        self.expire()
-        return len(self._open)
-
-    def expire(self) -> int:
-        """Drop rounds untouched for longer than the time-to-live; return how many."""
-        deadline = self._clock() - self._ttl
-        dropped = 0
-        while self._open:
-            round_id, (touched, _) = next(iter(self._open.items()))
-            if touched > deadline:
-                break
-            del self._open[round_id]
-            self._close(round_id)
-            dropped += 1
-        return dropped
-
-    def _close(self, round_id: str) -> None:
-        self._closed[round_id] = None
-        while len(self._closed) > self._remember_closed:
-            self._closed.popitem(last=False)
-
-    def _get(self, round_id: str) -> Round:
-        self.expire()
-        entry = self._open.get(round_id)
-        if entry is None:
-            raise RoundNotFoundError(
-                f"no open round {round_id!r}: never dealt, settled already, or expired",
-                round_id=round_id,
-            )
-        return entry[1]
-
-    def get(self, round_id: str) -> Round:
-        """The open round with this id; ``RoundNotFoundError`` if there is none."""
-        return self._get(round_id)
-
-    def _put(self, current: Round) -> None:
-        round_id = current.request.round_id
-        self._open[round_id] = (self._clock(), current)
-        self._open.move_to_end(round_id)
-
-    def deal(self, request: RoundRequest) -> Round:
-        """Start a round and keep it open until it is settled or expires."""
-        self.expire()
-        if request.round_id in self._open or request.round_id in self._closed:
-            raise RoundExistsError(
-                f"round {request.round_id!r} exists already; round ids are never reused",
-                round_id=request.round_id,
-            )
-        if len(self._open) >= self._max_open:
-            raise TooManyRoundsError(
-                f"{len(self._open)} rounds are open, the most this engine holds; "
-                "settle some or wait for abandoned ones to expire",
-                limit=self._max_open,
-            )
-        profile = self._resolve(request.profile_id)
-        # A table's board belongs to one wheel: key it by profile as well as by table.
-        table_key = f"{profile.id}/{request.table_id}"
-        current = start_round(profile, request, self._tables.get(table_key))
-        if current.history is not None:
-            self._tables[table_key] = current.history
-            self._tables.move_to_end(table_key)
-            while len(self._tables) > self._max_tables:
-                self._tables.popitem(last=False)
-        self._put(current)
-        return current
-
-    def decide(self, round_id: str, decision: Decision) -> Round:
-        """Apply one decision to an open round."""
-        current = apply_decision(self._get(round_id), decision)
-        self._put(current)
-        return current
-
-    def settle(self, round_id: str) -> Round:
-        """Close a complete round and return it with its settlement."""
-        current = self._get(round_id)
-        if not current.complete:
-            raise RoundNotCompleteError(
-                f"round {round_id!r} is not complete: it waits for a decision "
-                f"({', '.join(a.value for a in current.legal)})",
-                round_id=round_id,
-                legal=",".join(a.value for a in current.legal),
-            )
-        del self._open[round_id]
-        self._close(round_id)
-        return current

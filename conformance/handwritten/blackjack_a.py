@@ -10,10 +10,12 @@ hand arithmetic from RULES.md behind its ``returns`` or ``error``.
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
+from conformance.handwritten._blackjack import common_cases
 
 P = "blackjack-a"
 
 CASES: tuple[Case, ...] = (
+    *common_cases(P, "bja"),
     # --- naturals: A1, A2, A3 ------------------------------------------------------------
     Case(
         id="bja-h001",
@@ -187,41 +189,7 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
-    Case(
-        id="bja-h014",
-        name="blackjack-a/funds/insurance-not-offered-when-short",
-        profile=P,
-        clauses=("BJ.funds", "A.insurance"),
-        description="A seat whose free funds cannot cover the insurance is not offered it.",
-        # Balance 120, stake 100: free 20 < insurance 50, so no offer; the dealer peeks (AH 8C,
-        # no blackjack) and play starts: insurance is then illegal.
-        rounds=(
-            CaseRound(
-                seats=("120:100",),
-                shoe="9S AH 7D 8C 5C",
-                decisions="insurance",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
     # --- dealer ----------------------------------------------------------------------------
-    Case(
-        id="bja-h015",
-        name="blackjack-a/dealer/stands-on-soft-17",
-        profile=P,
-        clauses=("A.dealer-draw", "BJ.values", "BJ.compare"),
-        description="The dealer stands on soft 17 (A+6); a player 18 wins 1:1.",
-        # TS 8D = 18 stands; dealer 6H AC = soft 17, stands (assumed A.dealer-draw): 18 > 17,
-        # 100 + 100 = 200.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="TS 6H 8D AC 5C 5D 9S",
-                decisions="stand",
-                returns=(200,),
-            ),
-        ),
-    ),
     Case(
         id="bja-h016",
         name="blackjack-a/dealer/draws-on-16-and-busts",
@@ -235,38 +203,7 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
-    Case(
-        id="bja-h017",
-        name="blackjack-a/dealer/no-draw-when-every-hand-busted",
-        profile=P,
-        clauses=("BJ.dealer-needed", "BJ.bust"),
-        description="A player who busts loses at once and the dealer, needed by no hand, draws nothing.",
-        # TS 6D = 16 hits KS: 26, bust, 0. Dealer 5H TC = 15 would draw, but no hand waits:
-        # the 9C stays in the shoe.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",), shoe="TS 5H 6D TC KS 9C 8C", decisions="hit", returns=(0,)
-            ),
-        ),
-    ),
     # --- hand values, 21 --------------------------------------------------------------------
-    Case(
-        id="bja-h018",
-        name="blackjack-a/values/soft-hand-then-auto-stand-on-21",
-        profile=P,
-        clauses=("BJ.values", "BJ.auto-stand", "BJ.compare"),
-        description="A soft 17 hits to a hard 16, then to 21, where the hand stands by itself.",
-        # AS 6D = soft 17; hit 9S: 26 with the ace as 11, so 16 hard; hit 5C: 21, stands with no
-        # decision. Dealer 9H 8C = 17 stands. 21 > 17: 200.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="AS 9H 6D 8C 9S 5C 2C",
-                decisions="hit hit",
-                returns=(200,),
-            ),
-        ),
-    ),
     Case(
         id="bja-h019",
         name="blackjack-a/values/three-card-21-is-not-blackjack",
@@ -282,51 +219,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     # --- double ----------------------------------------------------------------------------
-    Case(
-        id="bja-h020",
-        name="blackjack-a/double/one-card-only",
-        profile=P,
-        clauses=("A.double", "BJ.compare"),
-        description="A double takes exactly one card and stands: 12 loses the doubled stake.",
-        # 5S 4D = 9, double: stake 200, one card 3C: 12, stands. Dealer 7H TC = 17. 12 < 17: 0.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",), shoe="5S 7H 4D TC 3C 9C", decisions="double", returns=(0,)
-            ),
-        ),
-    ),
-    Case(
-        id="bja-h021",
-        name="blackjack-a/double/refused-on-three-cards",
-        profile=P,
-        clauses=("A.double",),
-        description="A hand of three cards may not double.",
-        # 2S 3D = 5, hit 4C: 9 on three cards; double is only for two-card hands: refused.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="2S 7H 3D TC 4C 5C",
-                decisions="hit double",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
-    Case(
-        id="bja-h022",
-        name="blackjack-a/funds/double-refused-without-funds",
-        profile=P,
-        clauses=("BJ.funds", "A.double"),
-        description="A seat whose whole balance is on the box may not double.",
-        # Balance 100, stake 100: free funds 0 < 100 extra, so double is not offered.
-        rounds=(
-            CaseRound(
-                seats=("100:100",),
-                shoe="6S 7H 5D TC 9C",
-                decisions="double",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
     # --- split -----------------------------------------------------------------------------
     Case(
         id="bja-h023",
@@ -380,22 +272,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case(
-        id="bja-h026",
-        name="blackjack-a/split/no-resplit",
-        profile=P,
-        clauses=("A.split",),
-        description="A split hand that pairs again may not be split a second time.",
-        # Split 8S 8D; hand 0 receives 8C: 8-8 again, but two hands at most: refused.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="8S 7H 8D TC 8C KC 5C",
-                decisions="split split",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
-    Case(
         id="bja-h027",
         name="blackjack-a/split/aces-hit-and-21-is-not-blackjack",
         profile=P,
@@ -410,22 +286,6 @@ CASES: tuple[Case, ...] = (
                 shoe="AS 9H AD 8C KC 5C 2C 3C",
                 decisions="split hit stand",
                 returns=(200, 200),
-            ),
-        ),
-    ),
-    Case(
-        id="bja-h028",
-        name="blackjack-a/funds/split-refused-without-funds",
-        profile=P,
-        clauses=("A.split", "BJ.funds"),
-        description="A split needs a second stake equal to the first: 50 free of 150 is not enough.",
-        # Balance 150, stake 100: free 50 < 100, "suffisamment d'argent" fails: refused.
-        rounds=(
-            CaseRound(
-                seats=("150:100",),
-                shoe="8S 7H 8D TC 5C",
-                decisions="split",
-                error="ILLEGAL_DECISION",
             ),
         ),
     ),
@@ -518,42 +378,6 @@ CASES: tuple[Case, ...] = (
     ),
     # --- limits and balance ----------------------------------------------------------------
     Case(
-        id="bja-h035",
-        name="blackjack-a/limits/stake-at-max-bet",
-        profile=P,
-        clauses=("TABLE.limits", "BJ.compare"),
-        description="A stake exactly at the table maximum of 1000000 is taken and paid.",
-        # 1000000 = max_bet: accepted. 19 > 17: 1000000 + 1000000 = 2000000.
-        rounds=(
-            CaseRound(
-                seats=("1000000:1000000",),
-                shoe="TS 7H 9D TC 5C",
-                decisions="stand",
-                returns=(2000000,),
-            ),
-        ),
-    ),
-    Case(
-        id="bja-h036",
-        name="blackjack-a/limits/stake-over-max-bet",
-        profile=P,
-        clauses=("TABLE.limits",),
-        description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
-        # 1000001 > max_bet 1000000.
-        rounds=(
-            CaseRound(seats=("2000000:1000001",), shoe="TS 7H 9D TC 5C", error="BET_OUT_OF_LIMITS"),
-        ),
-    ),
-    Case(
-        id="bja-h037",
-        name="blackjack-a/limits/stake-at-min-bet",
-        profile=P,
-        clauses=("TABLE.limits", "BJ.compare"),
-        description="A stake of 1, the table minimum, is taken and paid.",
-        # 1 = min_bet: accepted. 19 > 17: 1 + 1 = 2.
-        rounds=(CaseRound(seats=("1:1",), shoe="TS 7H 9D TC 5C", decisions="stand", returns=(2,)),),
-    ),
-    Case(
         id="bja-h038",
         name="blackjack-a/funds/stake-over-balance",
         profile=P,
@@ -590,17 +414,5 @@ CASES: tuple[Case, ...] = (
         # The peek finds 7C, no dealer blackjack; the blackjack is paid at once: 1 + 1.5 = 2.5
         # exact, MONEY.rounding down: 2.
         rounds=(CaseRound(seats=("1000:1",), shoe="AS AH KD 7C 5C", returns=(2,)),),
-    ),
-    Case(
-        id="bja-h041",
-        name="blackjack-a/half-stakes/one-unit-stake-gets-no-insurance",
-        profile=P,
-        clauses=("BJ.half-stakes", "A.insurance"),
-        description="A 1-unit stake against an ace is offered no insurance; play goes straight on.",
-        # 9S 7D = 16 against AH: half of 1 rounds to 0, no insurance offer. Peek: 8C, no
-        # blackjack. Stand; dealer A+8 = soft 19 stands; 16 loses: 0.
-        rounds=(
-            CaseRound(seats=("1000:1",), shoe="9S AH 7D 8C 5C", decisions="stand", returns=(0,)),
-        ),
     ),
 )

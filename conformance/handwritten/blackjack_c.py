@@ -11,10 +11,12 @@ from RULES.md behind its ``returns`` or ``error``.
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
+from conformance.handwritten._blackjack import common_cases
 
 P = "blackjack-c"
 
 CASES: tuple[Case, ...] = (
+    *common_cases(P, "bjc"),
     # --- naturals --------------------------------------------------------------------------
     Case(
         id="bjc-h001",
@@ -215,23 +217,6 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
-    Case(
-        id="bjc-h015",
-        name="blackjack-c/funds/insurance-not-offered-when-short",
-        profile=P,
-        clauses=("BJ.funds", "C.bj.insurance"),
-        description="A seat whose free funds cannot cover the insurance is not offered it.",
-        # Balance 120, stake 100: free 20 < insurance 50: no offer; the dealer checks AH 8C
-        # (no blackjack) and play starts: insurance is then illegal.
-        rounds=(
-            CaseRound(
-                seats=("120:100",),
-                shoe="9S AH 7D 8C 5C",
-                decisions="insurance",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
     # --- surrender -----------------------------------------------------------------------------
     Case(
         id="bjc-h016",
@@ -405,38 +390,6 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
-    Case(
-        id="bjc-h027",
-        name="blackjack-c/split/no-resplit",
-        profile=P,
-        clauses=("C.bj.split",),
-        description="A split hand that pairs again may not be split a second time.",
-        # Split 8S 8D; hand 0 receives 8C: 8-8 again, but re-splitting is not allowed: refused.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="8S 7H 8D TC 8C KC 5C",
-                decisions="split split",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h028",
-        name="blackjack-c/funds/split-refused-without-funds",
-        profile=P,
-        clauses=("BJ.funds", "C.bj.split"),
-        description="A split needs a second stake equal to the first: 50 free of 150 is not enough.",
-        # Balance 150, stake 100: free 50 < 100: refused.
-        rounds=(
-            CaseRound(
-                seats=("150:100",),
-                shoe="8S 7H 8D TC 5C",
-                decisions="split",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
     # --- double ----------------------------------------------------------------------------------
     Case(
         id="bjc-h029",
@@ -455,68 +408,7 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
-    Case(
-        id="bjc-h030",
-        name="blackjack-c/double/one-card-only",
-        profile=P,
-        clauses=("C.bj.double", "BJ.compare"),
-        description="A double takes exactly one card and stands: 12 loses the doubled stake.",
-        # 5S 4D = 9 against 7H, double: stake 200, 3C: 12, stands. Dealer 7H TC = 17: 0.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",), shoe="5S 7H 4D TC 3C 9C", decisions="double", returns=(0,)
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h031",
-        name="blackjack-c/double/refused-on-three-cards",
-        profile=P,
-        clauses=("C.bj.double",),
-        description="Double only on the first two cards: a three-card hand may not double.",
-        # 2S 3D = 5, hit 4C: 9 on three cards: double refused.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="2S 7H 3D TC 4C 5C",
-                decisions="hit double",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h032",
-        name="blackjack-c/funds/double-refused-without-funds",
-        profile=P,
-        clauses=("BJ.funds", "C.bj.double"),
-        description="A seat whose whole balance is on the box may not double.",
-        # Balance 100, stake 100: free 0 < 100: double not offered.
-        rounds=(
-            CaseRound(
-                seats=("100:100",),
-                shoe="6S 7H 5D TC 9C",
-                decisions="double",
-                error="ILLEGAL_DECISION",
-            ),
-        ),
-    ),
     # --- dealer, values ------------------------------------------------------------------------
-    Case(
-        id="bjc-h033",
-        name="blackjack-c/dealer/stands-on-soft-17",
-        profile=P,
-        clauses=("C.bj.dealer-draw", "BJ.values", "BJ.compare"),
-        description="The dealer stands on every 17, soft 17 (A+6) included.",
-        # TS 8D = 18 stands; dealer 6H AC = soft 17 stands. 18 > 17: 200.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="TS 6H 8D AC 5C 5D 9S",
-                decisions="stand",
-                returns=(200,),
-            ),
-        ),
-    ),
     Case(
         id="bjc-h034",
         name="blackjack-c/dealer/draws-on-16",
@@ -527,35 +419,6 @@ CASES: tuple[Case, ...] = (
         rounds=(
             CaseRound(
                 seats=("1000:100",), shoe="TS 6H 8D TC 3C 5C", decisions="stand", returns=(0,)
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h035",
-        name="blackjack-c/dealer/no-draw-when-every-hand-busted",
-        profile=P,
-        clauses=("BJ.dealer-needed", "BJ.bust"),
-        description="A player who busts loses at once and the dealer, needed by no hand, draws nothing.",
-        # TS 6D = 16 hits KS: 26, bust: 0. Dealer 5H TC = 15, but no hand waits: no draw.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",), shoe="TS 5H 6D TC KS 9C 8C", decisions="hit", returns=(0,)
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h036",
-        name="blackjack-c/values/soft-hand-then-auto-stand-on-21",
-        profile=P,
-        clauses=("BJ.values", "BJ.auto-stand", "BJ.compare"),
-        description="A soft 17 hits to a hard 16, then to 21, where the hand stands by itself.",
-        # AS 6D = soft 17; hit 9S: hard 16; hit 5C: 21, stands. Dealer 9H 8C = 17. 21 > 17: 200.
-        rounds=(
-            CaseRound(
-                seats=("1000:100",),
-                shoe="AS 9H 6D 8C 9S 5C 2C",
-                decisions="hit hit",
-                returns=(200,),
             ),
         ),
     ),
@@ -622,42 +485,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case(
-        id="bjc-h041",
-        name="blackjack-c/limits/stake-at-max-bet",
-        profile=P,
-        clauses=("TABLE.limits", "BJ.compare"),
-        description="A stake exactly at the table maximum of 1000000 is taken and paid.",
-        # 1000000 = max_bet: accepted. 19 > 17: 2000000.
-        rounds=(
-            CaseRound(
-                seats=("1000000:1000000",),
-                shoe="TS 7H 9D TC 5C",
-                decisions="stand",
-                returns=(2000000,),
-            ),
-        ),
-    ),
-    Case(
-        id="bjc-h042",
-        name="blackjack-c/limits/stake-over-max-bet",
-        profile=P,
-        clauses=("TABLE.limits",),
-        description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
-        # 1000001 > 1000000.
-        rounds=(
-            CaseRound(seats=("2000000:1000001",), shoe="TS 7H 9D TC 5C", error="BET_OUT_OF_LIMITS"),
-        ),
-    ),
-    Case(
-        id="bjc-h043",
-        name="blackjack-c/limits/stake-at-min-bet",
-        profile=P,
-        clauses=("TABLE.limits", "BJ.compare"),
-        description="A stake of 1, the table minimum, is taken and paid.",
-        # 1 = min_bet: accepted. 19 > 17: 2.
-        rounds=(CaseRound(seats=("1:1",), shoe="TS 7H 9D TC 5C", decisions="stand", returns=(2,)),),
-    ),
-    Case(
         id="bjc-h044",
         name="blackjack-c/funds/stake-over-balance",
         profile=P,
@@ -684,18 +511,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     # --- BJ.half-stakes: a half stake that rounds to nothing ----------------------------------
-    Case(
-        id="bjc-h046",
-        name="blackjack-c/half-stakes/one-unit-stake-gets-no-insurance",
-        profile=P,
-        clauses=("BJ.half-stakes", "C.bj.insurance"),
-        description="A 1-unit stake against an ace is offered no insurance; play goes straight on.",
-        # 9S 7D = 16 against AH: half of 1 rounds to 0, no insurance offer. The dealer looks:
-        # 8C, no blackjack. Stand; dealer A+8 = soft 19 stands; 16 loses: 0.
-        rounds=(
-            CaseRound(seats=("1000:1",), shoe="9S AH 7D 8C 5C", decisions="stand", returns=(0,)),
-        ),
-    ),
     Case(
         id="bjc-h047",
         name="blackjack-c/half-stakes/one-unit-blackjack-gets-no-insurance",

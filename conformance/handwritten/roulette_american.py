@@ -10,6 +10,7 @@ arithmetic from RULES.md.
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
+from conformance.handwritten._roulette import common_cases
 
 P = "roulette-american"
 
@@ -33,6 +34,7 @@ _HISTORY_SPINS: tuple[tuple[str, tuple[int, int]], ...] = (
 )
 
 CASES: tuple[Case, ...] = (
+    *common_cases(P, "rua"),
     # --- the zeros ------------------------------------------------------------------------
     Case(
         id="rua-h001",
@@ -167,15 +169,6 @@ CASES: tuple[Case, ...] = (
     ),
     # --- geometry ---------------------------------------------------------------------------
     Case(
-        id="rua-h009",
-        name="roulette-american/geometry/split-1-5-refused",
-        profile=P,
-        clauses=("US.rou.geometry",),
-        description="1-5 is not a split of the layout: the bet is refused, never settled.",
-        # 1 and 5 are neither side by side nor one above the other: INVALID_BET_LAYOUT.
-        rounds=(CaseRound(seats=("1000:split 1-5=10",), pocket="1", error="INVALID_BET_LAYOUT"),),
-    ),
-    Case(
         id="rua-h010",
         name="roulette-american/geometry/first-four-refused",
         profile=P,
@@ -213,24 +206,6 @@ CASES: tuple[Case, ...] = (
     ),
     # --- limits, balance ---------------------------------------------------------------------------
     Case(
-        id="rua-h013",
-        name="roulette-american/limits/stake-at-max-bet",
-        profile=P,
-        clauses=("TABLE.limits", "US.rou.wheel"),
-        description="A stake exactly at the table maximum of 1000000 is taken and paid.",
-        # 1000000 = max_bet: accepted. Pocket 36 is red: 2000000.
-        rounds=(CaseRound(seats=("1000000:red=1000000",), pocket="36", returns=(2000000,)),),
-    ),
-    Case(
-        id="rua-h014",
-        name="roulette-american/limits/stake-over-max-bet",
-        profile=P,
-        clauses=("TABLE.limits",),
-        description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
-        # 1000001 > max_bet 1000000.
-        rounds=(CaseRound(seats=("2000000:red=1000001",), pocket="36", error="BET_OUT_OF_LIMITS"),),
-    ),
-    Case(
         id="rua-h015",
         name="roulette-american/limits/stake-at-min-bet",
         profile=P,
@@ -238,16 +213,5 @@ CASES: tuple[Case, ...] = (
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. Straight 00 on 00: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 00=1",), pocket="00", returns=(36,)),),
-    ),
-    Case(
-        id="rua-h016",
-        name="roulette-american/limits/stakes-over-balance",
-        profile=P,
-        clauses=("CONTRACT.balance",),
-        description="Stakes of 60 and 60 on a balance of 100 are refused: INSUFFICIENT_BALANCE.",
-        # 60 + 60 = 120 > 100.
-        rounds=(
-            CaseRound(seats=("100:red=60,black=60",), pocket="36", error="INSUFFICIENT_BALANCE"),
-        ),
     ),
 )

@@ -9,6 +9,7 @@ above each round shows the hand arithmetic from RULES.md.
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
+from conformance.handwritten._roulette import common_cases
 
 P = "roulette-c"
 
@@ -32,6 +33,7 @@ _HISTORY_SPINS: tuple[tuple[str, tuple[int, int]], ...] = (
 )
 
 CASES: tuple[Case, ...] = (
+    *common_cases(P, "rou"),
     # --- the payout table -----------------------------------------------------------------
     Case(
         id="rou-h001",
@@ -218,15 +220,6 @@ CASES: tuple[Case, ...] = (
     ),
     # --- geometry ----------------------------------------------------------------------------
     Case(
-        id="rou-h012",
-        name="roulette-c/geometry/split-1-5-refused",
-        profile=P,
-        clauses=("C.rou.geometry",),
-        description="1-5 is not a split of the layout: the bet is refused, never settled.",
-        # 1 and 5 are neither side by side in a row nor one above the other: INVALID_BET_LAYOUT.
-        rounds=(CaseRound(seats=("1000:split 1-5=10",), pocket="1", error="INVALID_BET_LAYOUT"),),
-    ),
-    Case(
         id="rou-h013",
         name="roulette-c/geometry/split-3-4-refused",
         profile=P,
@@ -315,24 +308,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case(
-        id="rou-h020",
-        name="roulette-c/limits/stake-at-max-bet",
-        profile=P,
-        clauses=("TABLE.limits", "C.rou.wheel"),
-        description="A stake exactly at the table maximum of 1000000 is taken and paid.",
-        # 1000000 = max_bet: accepted. Pocket 36 is red: 1000000 + 1000000 = 2000000.
-        rounds=(CaseRound(seats=("1000000:red=1000000",), pocket="36", returns=(2000000,)),),
-    ),
-    Case(
-        id="rou-h021",
-        name="roulette-c/limits/stake-over-max-bet",
-        profile=P,
-        clauses=("TABLE.limits",),
-        description="A stake over the table maximum is refused: BET_OUT_OF_LIMITS.",
-        # 1000001 > max_bet 1000000.
-        rounds=(CaseRound(seats=("2000000:red=1000001",), pocket="36", error="BET_OUT_OF_LIMITS"),),
-    ),
-    Case(
         id="rou-h022",
         name="roulette-c/limits/stake-at-min-bet",
         profile=P,
@@ -340,16 +315,5 @@ CASES: tuple[Case, ...] = (
         description="A stake of 1, the table minimum, is taken and paid.",
         # 1 = min_bet: accepted. Straight 36 on 36: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 36=1",), pocket="36", returns=(36,)),),
-    ),
-    Case(
-        id="rou-h023",
-        name="roulette-c/limits/stakes-over-balance",
-        profile=P,
-        clauses=("CONTRACT.balance",),
-        description="Stakes of 60 and 60 on a balance of 100 are refused: INSUFFICIENT_BALANCE.",
-        # 60 + 60 = 120 > 100.
-        rounds=(
-            CaseRound(seats=("100:red=60,black=60",), pocket="36", error="INSUFFICIENT_BALANCE"),
-        ),
     ),
 )

@@ -97,9 +97,9 @@ _STATUSES = {
 }
 
 _OUTCOMES = {
-    baccarat.Outcome.PLAYER: round_pb2.BACCARAT_OUTCOME_PLAYER,
-    baccarat.Outcome.BANKER: round_pb2.BACCARAT_OUTCOME_BANKER,
-    baccarat.Outcome.TIE: round_pb2.BACCARAT_OUTCOME_TIE,
+    baccarat.CoupOutcome.PLAYER: round_pb2.BACCARAT_OUTCOME_PLAYER,
+    baccarat.CoupOutcome.BANKER: round_pb2.BACCARAT_OUTCOME_BANKER,
+    baccarat.CoupOutcome.TIE: round_pb2.BACCARAT_OUTCOME_TIE,
 }
 
 # --- protobuf to domain -------------------------------------------------------------------

@@ -29,17 +29,17 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import oracle
-from clients.status import error_status
-from oracle import blackjack
+from clients.status import StatusError, error_status
+from oracle.decision import Decision
 from oracle.errors import (
     BatchTooLargeError,
     IllegalDecisionError,
     OracleError,
-    UnknownProfileError,
 )
-from oracle.profile import Profile, resolve_profile, shipped_profiles
-from oracle.rounds import RoundBook
+from oracle.profile import Profiles
+from oracle.roulette import Boards
 from oracle.service import convert, records
+from oracle.service.table import OpenRounds
 
 log = logging.getLogger("croupier.server")
 
@@ -52,8 +52,7 @@ _Req = TypeVar("_Req")
 _Resp = TypeVar("_Resp")
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: OracleError) -> None:
-    status = error_status(exc.reason, exc.message, exc.metadata)
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: grpc.Status) -> None:
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
@@ -68,7 +67,9 @@ def _guard(
         try:
             return await method(self, request, context)
         except OracleError as exc:
-            await _abort(context, exc)
+            await _abort(context, error_status(exc.reason, exc.message, exc.metadata))
+        except StatusError as exc:
+            await _abort(context, exc.status())
         except grpc.aio.AbortError:
             raise
         except Exception:
@@ -82,11 +83,11 @@ def _guard(
 
 
 class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
-    """The oracle's EngineService: every profile, dealt exactly as the contract says."""
+    """The oracle's EngineService: every profile it knows, dealt exactly as the contract says."""
 
-    def __init__(self, book: RoundBook, profiles: tuple[Profile, ...]) -> None:
-        self._book = book
-        self._profiles = profiles
+    def __init__(self, rounds: OpenRounds, claimed: tuple[str, ...] | None = None) -> None:
+        self._rounds = rounds
+        self._claimed = claimed if claimed is not None else tuple(p.id for p in rounds.profiles)
 
     @_guard
     async def Describe(
@@ -96,9 +97,7 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DescribeResponse:
         """Name, version and every profile the oracle knows."""
         return engine_service_pb2.DescribeResponse(
-            name="croupier-oracle",
-            version=oracle.__version__,
-            profile_ids=[p.id for p in self._profiles],
+            name="croupier-oracle", version=oracle.__version__, profile_ids=list(self._claimed)
         )
 
     @_guard
@@ -106,7 +105,7 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.DealRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> engine_service_pb2.DealResponse:
         """Start a round from its forced outcome."""
-        current = self._book.deal(convert.round_request_from(request))
+        current = self._rounds.deal(convert.round_request_from(request))
         return engine_service_pb2.DealResponse(state=convert.round_state(current))
 
     @_guard
@@ -114,16 +113,16 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.DecideRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> engine_service_pb2.DecideResponse:
         """Apply one decision to the hand whose turn it is."""
-        current = self._book.decide(request.round_id, self._decision(request))
+        current = self._rounds.decide(request.round_id, self._decision(request))
         return engine_service_pb2.DecideResponse(state=convert.round_state(current))
 
-    def _decision(self, request: engine_service_pb2.DecideRequest) -> blackjack.Decision:
+    def _decision(self, request: engine_service_pb2.DecideRequest) -> Decision:
         """The request's decision; a kind that is not one still names the round's legal ones."""
         try:
             return convert.decision_from(request.decision)
         except IllegalDecisionError as exc:
             # ROUND_NOT_FOUND comes first; else the error lists what the hand may do now.
-            legal = ",".join(a.value for a in self._book.get(request.round_id).legal)
+            legal = ",".join(a.value for a in self._rounds.get(request.round_id).legal)
             raise IllegalDecisionError(
                 f"{exc.message}; legal: {legal or 'none'}", **{**exc.metadata, "legal": legal}
             ) from None
@@ -133,7 +132,7 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.SettleRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> engine_service_pb2.SettleResponse:
         """Settle and close a complete round."""
-        current = self._book.settle(request.round_id)
+        current = self._rounds.settle(request.round_id)
         return engine_service_pb2.SettleResponse(
             settlement=convert.settlement(current.settlement, current.request.currency),
             state=convert.round_state(current),
@@ -143,17 +142,8 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
 class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     """The oracle's own service: profiles and record verification."""
 
-    def __init__(self, profiles: tuple[Profile, ...]) -> None:
-        self._profiles = {p.id: p for p in profiles}
-
-    def _profile(self, profile_id: str) -> Profile:
-        found = self._profiles.get(profile_id)
-        if found is None:
-            raise UnknownProfileError(
-                f"unknown profile {profile_id!r}; known: {', '.join(self._profiles)}",
-                profile=profile_id,
-            )
-        return found
+    def __init__(self, profiles: Profiles) -> None:
+        self._profiles = profiles
 
     @_guard
     async def ListProfiles(
@@ -163,7 +153,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.ListProfilesResponse:
         """Every profile, in canonical order."""
         return oracle_service_pb2.ListProfilesResponse(
-            profiles=[convert.profile(p) for p in self._profiles.values()]
+            profiles=[convert.profile(p) for p in self._profiles]
         )
 
     @_guard
@@ -174,7 +164,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.GetProfileResponse:
         """One profile with its parameters."""
         return oracle_service_pb2.GetProfileResponse(
-            profile=convert.profile(self._profile(request.profile_id))
+            profile=convert.profile(self._profiles.get(request.profile_id))
         )
 
     @_guard
@@ -185,7 +175,7 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     ) -> oracle_service_pb2.VerifyRoundResponse:
         """Replay one record and report its discrepancies."""
         record = request.record
-        profile = self._profile(record.profile_id)
+        profile = self._profiles.get(record.profile_id)
         result = records.verify(profile, record)
         return oracle_service_pb2.VerifyRoundResponse(
             verdict=convert.verdict(result, record.currency_code)
@@ -204,19 +194,18 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
                 limit=MAX_BATCH,
                 size=len(request.records),
             )
-        boards: dict[str, Any] = {}
+        boards = Boards(max_tables=MAX_BATCH)
         verdicts = []
         for record in request.records:
             try:
-                profile = self._profile(record.profile_id)
-                key = f"{profile.id}/{record.table_id}"
-                result = records.verify(profile, record, boards.get(key))
+                profile = self._profiles.get(record.profile_id)
+                result = records.verify(profile, record, boards.get(profile.id, record.table_id))
             except OracleError as exc:
                 # One malformed record must not cost the batch its other verdicts.
                 verdicts.append(convert.malformed_verdict(record.round_id, exc))
                 continue
             if result.history is not None:
-                boards[key] = result.history
+                boards.put(profile.id, result.history)
             verdicts.append(convert.verdict(result, record.currency_code))
         return oracle_service_pb2.VerifyRoundsResponse(verdicts=verdicts)
 
@@ -263,13 +252,9 @@ class OracleServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        extra = tuple(resolve_profile(p) for p in config.profiles)
-        profiles = shipped_profiles() + tuple(
-            p for p in extra if p.id not in {s.id for s in shipped_profiles()}
-        )
-        by_id = {p.id: p for p in profiles}
-        self.book = RoundBook(
-            resolve=lambda pid: _lookup(by_id, pid),
+        profiles = Profiles.load(config.profiles)
+        self.rounds = OpenRounds(
+            profiles,
             max_open_rounds=config.max_open_rounds,
             ttl_seconds=config.round_ttl_seconds,
         )
@@ -279,7 +264,7 @@ class OracleServer:
         ]
         self.server = grpc.aio.server(options=options)
         engine_service_pb2_grpc.add_EngineServiceServicer_to_server(
-            EngineServicer(self.book, profiles), self.server
+            EngineServicer(self.rounds), self.server
         )
         oracle_service_pb2_grpc.add_OracleServiceServicer_to_server(
             OracleServicer(profiles), self.server
@@ -336,12 +321,3 @@ class OracleServer:
             await self.stop()
         for task in (waiter, stopper):
             task.cancel()
-
-
-def _lookup(by_id: dict[str, Profile], profile_id: str) -> Profile:
-    found = by_id.get(profile_id)
-    if found is None:
-        raise UnknownProfileError(
-            f"unknown profile {profile_id!r}; known: {', '.join(by_id)}", profile=profile_id
-        )
-    return found

@@ -36,9 +36,9 @@ from typing import Any
 import grpc
 from croupier.v1 import engine_service_pb2
 
-from oracle.profile import Profile, load_profile_text, shipped_profiles
-from oracle.rounds import RoundBook
+from oracle.profile import Profile, Profiles, load_profile_text, shipped_profiles
 from oracle.service.server import EngineServicer
+from oracle.service.table import OpenRounds
 
 #: This file, for ``--launch`` commands.
 SCRIPT = Path(__file__).resolve()
@@ -120,10 +120,9 @@ async def serve(args: argparse.Namespace) -> None:
     profiles = list(shipped_profiles())
     for profile_id, overrides in _parse_sets(args.set).items():
         profiles = [variant(profile_id, overrides) if p.id == profile_id else p for p in profiles]
-    by_id = {p.id: p for p in profiles}
-    claimed = tuple(p for p in profiles if not args.claim or p.id in args.claim)
-    book = RoundBook(resolve=lambda pid: by_id[pid])
-    servicer = EngineServicer(book, claimed)
+    known = Profiles(by_id={p.id: p for p in profiles})
+    claimed = tuple(p.id for p in profiles if not args.claim or p.id in args.claim)
+    servicer = EngineServicer(OpenRounds(known), claimed)
     server = grpc.aio.server()
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(_SERVICE, _handlers(servicer, args)),)

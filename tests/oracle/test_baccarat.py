@@ -21,7 +21,7 @@ from oracle.baccarat import (
     BaccaratSeat,
     BetKind,
     Coup,
-    Outcome,
+    CoupOutcome,
     Tableau,
     banker_draws,
     card_value,
@@ -162,7 +162,7 @@ def test_bac_values_hand(texts: str, total: int) -> None:
 def test_bac_values_in_a_coup() -> None:
     """BAC.values: 7+9 is 6 and 8+8 is 6, both stand, a tie; face values would say 16 each."""
     coup = play_coup(Tableau.STANDARD, parse_cards("7H 8C 9C 8D"))
-    assert (coup.player_total, coup.banker_total, coup.outcome) == (6, 6, Outcome.TIE)
+    assert (coup.player_total, coup.banker_total, coup.outcome) == (6, 6, CoupOutcome.TIE)
 
 
 # --- BAC.deal ----------------------------------------------------------------------
@@ -176,7 +176,7 @@ def test_bac_deal_order() -> None:
     assert coup.player == parse_cards("AC 3H 5C")
     assert coup.banker == parse_cards("2D AS 6D")
     assert coup.dealt == parse_cards("AC 2D 3H AS 5C 6D")
-    assert (coup.player_total, coup.banker_total, coup.outcome) == (9, 9, Outcome.TIE)
+    assert (coup.player_total, coup.banker_total, coup.outcome) == (9, 9, CoupOutcome.TIE)
 
 
 def test_bac_deal_steps_cite_their_clauses() -> None:
@@ -210,7 +210,7 @@ def test_bac_natural_player_8_stops_a_banker_that_would_draw() -> None:
     coup = play_coup(Tableau.STANDARD, parse_cards("4C 2D 4H 3S 4D"))
     assert coup.banker == parse_cards("2D 3S")
     assert coup.dealt == parse_cards("4C 2D 4H 3S")
-    assert coup.outcome is Outcome.PLAYER
+    assert coup.outcome is CoupOutcome.PLAYER
     assert [s.action for s in coup.steps] == ["deal", "natural", "outcome"]
     assert coup.steps[1].clauses == ("BAC.natural",)
 
@@ -219,25 +219,25 @@ def test_bac_natural_banker_9_stops_a_player_that_would_draw() -> None:
     """BAC.natural: player 5+K = 5 stands; banker 4+5 = 9 wins (drawing 4C would tie at 9)."""
     coup = play_coup(Tableau.STANDARD, parse_cards("5C 4D KH 5S 4C"))
     assert coup.player == parse_cards("5C KH")
-    assert (coup.player_total, coup.banker_total, coup.outcome) == (5, 9, Outcome.BANKER)
+    assert (coup.player_total, coup.banker_total, coup.outcome) == (5, 9, CoupOutcome.BANKER)
 
 
 def test_bac_natural_beats_drawing() -> None:
     """BAC.natural: banker 4+4 = 8 natural beats player T+3 = 3, who would have drawn 6C to 9."""
     coup = play_coup(Tableau.STANDARD, parse_cards("TC 4D 3H 4S 6C"))
-    assert (coup.player_total, coup.banker_total, coup.outcome) == (3, 8, Outcome.BANKER)
+    assert (coup.player_total, coup.banker_total, coup.outcome) == (3, 8, CoupOutcome.BANKER)
     assert len(coup.dealt) == 4
 
 
 @pytest.mark.parametrize(
     ("shoe", "outcome"),
     [
-        pytest.param("8C 8D TH KS 9C", Outcome.TIE, id="BAC.natural-8-vs-8-tie"),
-        pytest.param("9C 8D KH QS", Outcome.PLAYER, id="BAC.natural-9-beats-8"),
-        pytest.param("4C 5D 4H 4S", Outcome.BANKER, id="BAC.natural-banker-9-beats-player-8"),
+        pytest.param("8C 8D TH KS 9C", CoupOutcome.TIE, id="BAC.natural-8-vs-8-tie"),
+        pytest.param("9C 8D KH QS", CoupOutcome.PLAYER, id="BAC.natural-9-beats-8"),
+        pytest.param("4C 5D 4H 4S", CoupOutcome.BANKER, id="BAC.natural-banker-9-beats-player-8"),
     ],
 )
-def test_bac_natural_both_hands(shoe: str, outcome: Outcome) -> None:
+def test_bac_natural_both_hands(shoe: str, outcome: CoupOutcome) -> None:
     """BAC.natural: two naturals, nobody draws, the higher wins."""
     coup = play_coup(Tableau.STANDARD, parse_cards(shoe))
     assert coup.outcome is outcome
@@ -251,17 +251,17 @@ def test_bac_natural_both_hands(shoe: str, outcome: Outcome) -> None:
     ("second", "draws", "player_total", "outcome"),
     [
         # Player TC + second card; banker TD 7D = 7 never draws; the fifth card is 2H.
-        pytest.param("KC", True, 2, Outcome.BANKER, id="BAC.player-draw-0-draws"),
-        pytest.param("AC", True, 3, Outcome.BANKER, id="BAC.player-draw-1-draws"),
-        pytest.param("2C", True, 4, Outcome.BANKER, id="BAC.player-draw-2-draws"),
-        pytest.param("3C", True, 5, Outcome.BANKER, id="BAC.player-draw-3-draws"),
-        pytest.param("4C", True, 6, Outcome.BANKER, id="BAC.player-draw-4-draws"),
-        pytest.param("5C", True, 7, Outcome.TIE, id="BAC.player-draw-5-draws"),
-        pytest.param("6C", False, 6, Outcome.BANKER, id="BAC.player-draw-6-stands"),
-        pytest.param("7C", False, 7, Outcome.TIE, id="BAC.player-draw-7-stands"),
+        pytest.param("KC", True, 2, CoupOutcome.BANKER, id="BAC.player-draw-0-draws"),
+        pytest.param("AC", True, 3, CoupOutcome.BANKER, id="BAC.player-draw-1-draws"),
+        pytest.param("2C", True, 4, CoupOutcome.BANKER, id="BAC.player-draw-2-draws"),
+        pytest.param("3C", True, 5, CoupOutcome.BANKER, id="BAC.player-draw-3-draws"),
+        pytest.param("4C", True, 6, CoupOutcome.BANKER, id="BAC.player-draw-4-draws"),
+        pytest.param("5C", True, 7, CoupOutcome.TIE, id="BAC.player-draw-5-draws"),
+        pytest.param("6C", False, 6, CoupOutcome.BANKER, id="BAC.player-draw-6-stands"),
+        pytest.param("7C", False, 7, CoupOutcome.TIE, id="BAC.player-draw-7-stands"),
     ],
 )
-def test_bac_player_draw(second: str, draws: bool, player_total: int, outcome: Outcome) -> None:
+def test_bac_player_draw(second: str, draws: bool, player_total: int, outcome: CoupOutcome) -> None:
     """BAC.player-draw: the player draws on 0-5 and stands on 6-7."""
     coup = play_coup(Tableau.STANDARD, parse_cards(f"TC TD {second} 7D 2H"))
     assert len(coup.player) == (3 if draws else 2)
@@ -278,19 +278,19 @@ def test_bac_player_draw(second: str, draws: bool, player_total: int, outcome: O
     ("second", "draws", "banker_total", "outcome"),
     [
         # Player TC 6C = 6 stands; banker TD + second card; the fifth card is 3H.
-        pytest.param("KD", True, 3, Outcome.PLAYER, id="BAC.banker-stood-0-draws"),
-        pytest.param("AD", True, 4, Outcome.PLAYER, id="BAC.banker-stood-1-draws"),
-        pytest.param("2D", True, 5, Outcome.PLAYER, id="BAC.banker-stood-2-draws"),
-        pytest.param("3D", True, 6, Outcome.TIE, id="BAC.banker-stood-3-draws"),
-        pytest.param("4D", True, 7, Outcome.BANKER, id="BAC.banker-stood-4-draws"),
-        pytest.param("5D", True, 8, Outcome.BANKER, id="BAC.banker-stood-5-draws"),
-        pytest.param("6D", False, 6, Outcome.TIE, id="BAC.banker-stood-6-stands"),
-        pytest.param("7D", False, 7, Outcome.BANKER, id="BAC.banker-stood-7-stands"),
+        pytest.param("KD", True, 3, CoupOutcome.PLAYER, id="BAC.banker-stood-0-draws"),
+        pytest.param("AD", True, 4, CoupOutcome.PLAYER, id="BAC.banker-stood-1-draws"),
+        pytest.param("2D", True, 5, CoupOutcome.PLAYER, id="BAC.banker-stood-2-draws"),
+        pytest.param("3D", True, 6, CoupOutcome.TIE, id="BAC.banker-stood-3-draws"),
+        pytest.param("4D", True, 7, CoupOutcome.BANKER, id="BAC.banker-stood-4-draws"),
+        pytest.param("5D", True, 8, CoupOutcome.BANKER, id="BAC.banker-stood-5-draws"),
+        pytest.param("6D", False, 6, CoupOutcome.TIE, id="BAC.banker-stood-6-stands"),
+        pytest.param("7D", False, 7, CoupOutcome.BANKER, id="BAC.banker-stood-7-stands"),
     ],
 )
 @pytest.mark.parametrize("tableau", list(Tableau), ids=lambda t: t.value)
 def test_bac_banker_stood(
-    tableau: Tableau, second: str, draws: bool, banker_total: int, outcome: Outcome
+    tableau: Tableau, second: str, draws: bool, banker_total: int, outcome: CoupOutcome
 ) -> None:
     """BAC.banker-stood: the player stood, so the banker draws on 0-5 and stands on 6-7."""
     coup = play_coup(tableau, parse_cards(f"TC TD 6C {second} 3H"))
@@ -380,8 +380,11 @@ def test_b_tableau_ace_cells_differ_from_standard(banker: str, banker_third: str
     shoe = parse_cards(f"TC TD 2C {banker} AS {banker_third}")
     standard = play_coup(Tableau.STANDARD, shoe)
     document_b = play_coup(Tableau.DOCUMENT_B, shoe)
-    assert (standard.banker_total, standard.outcome) == (card_value(card(banker)), Outcome.BANKER)
-    assert (document_b.banker_total, document_b.outcome) == (3, Outcome.TIE)
+    assert (standard.banker_total, standard.outcome) == (
+        card_value(card(banker)),
+        CoupOutcome.BANKER,
+    )
+    assert (document_b.banker_total, document_b.outcome) == (3, CoupOutcome.TIE)
 
     bets = [seat((BetKind.BANKER, 100))]
     assert play_round(rules("baccarat-d"), shoe, bets).settlement[0].payout.returned == 195
@@ -393,7 +396,7 @@ def test_b_tableau_can_be_switched_to_standard() -> None:
     """B.tableau: a lab may switch profile B to the standard tableau with one parameter."""
     r = lab_rules("baccarat-b", 'tableau = { value = "standard" }')
     shoe = parse_cards("TC TD 2C 6D AS 7H")
-    assert play_round(r, shoe, [seat((BetKind.BANKER, 100))]).coup.outcome is Outcome.BANKER
+    assert play_round(r, shoe, [seat((BetKind.BANKER, 100))]).coup.outcome is CoupOutcome.BANKER
 
 
 def test_banker_draws_refuses_an_impossible_total() -> None:
@@ -415,14 +418,16 @@ def test_banker_never_draws_on_a_natural(total: int) -> None:
 @pytest.mark.parametrize(
     ("shoe", "outcome"),
     [
-        pytest.param(PLAYER_WINS, Outcome.PLAYER, id="BAC.outcome-player-7-beats-6"),
-        pytest.param(BANKER_WINS, Outcome.BANKER, id="BAC.outcome-banker-7-beats-6"),
-        pytest.param(TIE, Outcome.TIE, id="BAC.outcome-7-7-tie"),
+        pytest.param(PLAYER_WINS, CoupOutcome.PLAYER, id="BAC.outcome-player-7-beats-6"),
+        pytest.param(BANKER_WINS, CoupOutcome.BANKER, id="BAC.outcome-banker-7-beats-6"),
+        pytest.param(TIE, CoupOutcome.TIE, id="BAC.outcome-7-7-tie"),
         # Player 0 draws 9 -> 9; banker 0 draws 8 -> 8: the higher value wins, not the natural.
-        pytest.param("TC KD QH JS 9C 8D", Outcome.PLAYER, id="BAC.outcome-three-card-9-beats-8"),
+        pytest.param(
+            "TC KD QH JS 9C 8D", CoupOutcome.PLAYER, id="BAC.outcome-three-card-9-beats-8"
+        ),
     ],
 )
-def test_bac_outcome(shoe: str, outcome: Outcome) -> None:
+def test_bac_outcome(shoe: str, outcome: CoupOutcome) -> None:
     """BAC.outcome: the higher value wins; equal values tie."""
     coup = play_coup(Tableau.STANDARD, parse_cards(shoe))
     assert coup.outcome is outcome
@@ -584,7 +589,7 @@ def test_decks_limit_copies_of_a_card(profile_id: str, decks: int) -> None:
     bets = [seat((BetKind.TIE, 10))]
     allowed = parse_cards("AS " * decks)
     rnd = play_round(r, allowed, bets)
-    assert rnd.coup.outcome is Outcome.TIE
+    assert rnd.coup.outcome is CoupOutcome.TIE
     assert rnd.settlement[0].payout.returned == 90
     assert rnd.steps[1].clauses == (
         {"baccarat-b": "B.decks", "baccarat-c": "C.bac.decks", "baccarat-d": "D.decks"}[profile_id],

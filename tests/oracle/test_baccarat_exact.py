@@ -20,7 +20,7 @@ from functools import cache
 
 import pytest
 
-from oracle.baccarat import Outcome, Tableau, play_coup
+from oracle.baccarat import CoupOutcome, Tableau, play_coup
 from oracle.cards import Card, parse_cards
 from oracle.errors import ShoeExhaustedError
 
@@ -42,9 +42,9 @@ def _unused_positions(k: int) -> int:
 
 
 @cache
-def count_outcomes(tableau: Tableau) -> Counter[Outcome]:
+def count_outcomes(tableau: Tableau) -> Counter[CoupOutcome]:
     """Six-card sequences of one deck by outcome; cached, as both tests need the standard count."""
-    counts: Counter[Outcome] = Counter()
+    counts: Counter[CoupOutcome] = Counter()
     remaining = list(COPIES_PER_DECK)
     prefix: list[Card] = []
 
@@ -80,9 +80,9 @@ def count_outcomes(tableau: Tableau) -> Counter[Outcome]:
 def test_one_deck_standard_counts_match_published_figures() -> None:
     """BAC.values, BAC.deal, BAC.natural, BAC.player-draw, BAC.banker-stood, BAC.banker-tableau, BAC.outcome."""
     counts = count_outcomes(Tableau.STANDARD)
-    assert counts[Outcome.BANKER] == 6_737_232_640
-    assert counts[Outcome.PLAYER] == 6_548_674_432
-    assert counts[Outcome.TIE] == 1_372_227_328
+    assert counts[CoupOutcome.BANKER] == 6_737_232_640
+    assert counts[CoupOutcome.PLAYER] == 6_548_674_432
+    assert counts[CoupOutcome.TIE] == 1_372_227_328
     assert sum(counts.values()) == TOTAL == 14_658_134_400
 
 

@@ -180,7 +180,7 @@ def test_open_rounds_are_bounded(serve: ServeFactory) -> None:
             "TOO_MANY_OPEN_ROUNDS",
             limit="2",
         )
-        assert running.server.book.open_rounds == 2
+        assert running.server.rounds.book.open_rounds == 2
         engine.Settle(engine_service_pb2.SettleRequest(round_id=first.round_id), timeout=TIMEOUT)
         # The refused Deal took nothing: its id is free, and now there is room for it.
         assert engine.Deal(third, timeout=TIMEOUT).state.round_id == third.round_id

@@ -1,0 +1,30 @@
+"""The ``croupier`` command: one front door to the oracle, the server and the suite.
+
+One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins),
+``vectors``, ``certify``, ``audit``; what they share is in ``common``.
+"""
+
+from __future__ import annotations
+
+import click
+
+import oracle
+from conformance.cli.audit import audit
+from conformance.cli.certify import certify
+from conformance.cli.outcomes import shoe, spins
+from conformance.cli.profiles import profiles
+from conformance.cli.serve import serve
+from conformance.cli.vectors import vectors
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(oracle.__version__, prog_name="croupier")
+def main() -> None:
+    """Croupier: a rules-compliance test oracle for blackjack, baccarat and roulette.
+
+    Every rule it applies cites its clause ID from RULES.md.
+    """
+
+
+for _command in (serve, profiles, shoe, spins, vectors, certify, audit):
+    main.add_command(_command)

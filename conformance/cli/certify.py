@@ -1,0 +1,289 @@
+"""``croupier certify``: run the conformance vectors against an engine and give a verdict."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import hashlib
+import shlex
+import sys
+from pathlib import Path
+
+import click
+from croupier.conformance.v1 import vector_pb2
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from conformance.cli.common import (
+    DEFAULT_TIMEOUT,
+    console,
+    errors,
+    fail,
+)
+from conformance.report import summary_line, write_jsonl, write_junit
+from conformance.runner import (
+    BAD,
+    ConfigError,
+    EngineUnavailableError,
+    Result,
+    RunConfig,
+    RunReport,
+    TlsOptions,
+    read_known_failures,
+    run,
+)
+from conformance.vectors import (
+    CORPUS_DIR,
+    LoadedVector,
+    VectorFileError,
+    corpus_files,
+    corpus_hash,
+    load_corpus,
+    read_vectors,
+)
+
+
+@click.command()
+@click.option("--target", metavar="HOST:PORT", help="Attach to a running engine.")
+@click.option(
+    "--launch", metavar="CMD", help="Start the engine; it must print 'CROUPIER_ENGINE host:port'."
+)
+@click.option(
+    "--vectors",
+    "vector_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Vector file or directory (default: the shipped corpus; repeatable).",
+)
+@click.option(
+    "--profile",
+    "profile_filter",
+    multiple=True,
+    metavar="ID",
+    help="Run only vectors of this profile (repeatable).",
+)
+@click.option(
+    "--vector",
+    "vector_filter",
+    multiple=True,
+    metavar="PATTERN",
+    help="Run only vectors whose id or name matches this glob (repeatable).",
+)
+@click.option(
+    "--known-failures",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Lines 'pattern  # reason'; listed vectors are expected to fail.",
+)
+@click.option(
+    "--certify",
+    "certify_mode",
+    is_flag=True,
+    help="Certification: ignore known failures and filters; conformant only if every applicable REQUIRED vector passes.",
+)
+@click.option(
+    "--concurrency",
+    default=16,
+    show_default=True,
+    type=click.IntRange(1, 1024),
+    help="Vectors in flight at once.",
+)
+@click.option(
+    "--timeout",
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    type=click.FloatRange(0.01),
+    help="Deadline of every call, in seconds.",
+)
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON Lines report."
+)
+@click.option(
+    "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
+)
+@click.option(
+    "--tls-ca",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CA of the engine's certificate: turns on TLS.",
+)
+@click.option(
+    "--tls-cert",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Client certificate for mutual TLS.",
+)
+@click.option(
+    "--tls-key",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Client key for mutual TLS.",
+)
+@click.option(
+    "--fail-fast",
+    is_flag=True,
+    help="Stop starting vectors after the first failure (ignored with --certify).",
+)
+@click.option(
+    "--show",
+    default=10,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Failures to show in detail.",
+)
+def certify(
+    target: str | None,
+    launch: str | None,
+    vector_paths: tuple[Path, ...],
+    profile_filter: tuple[str, ...],
+    vector_filter: tuple[str, ...],
+    known_failures: Path | None,
+    certify_mode: bool,
+    concurrency: int,
+    timeout: float,
+    report: Path | None,
+    junit: Path | None,
+    tls_ca: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    fail_fast: bool,
+    show: int,
+) -> None:
+    """Run the conformance vectors against an engine and give a verdict.
+
+    Exit codes: 0 conformant, 1 failures, 2 usage or configuration error,
+    3 engine unreachable or failed to start.
+    """
+    if (target is None) == (launch is None):
+        fail("give exactly one of --target HOST:PORT and --launch CMD")
+    if (tls_cert is None) != (tls_key is None):
+        fail("--tls-cert and --tls-key go together")
+    try:
+        loaded = _load_vectors(vector_paths)
+        # --certify ignores the known-failures file altogether, so it is not even read.
+        known = read_known_failures(known_failures) if known_failures and not certify_mode else ()
+    except (VectorFileError, ConfigError) as exc:
+        fail(str(exc))
+    corpus = loaded
+    if not certify_mode:
+        loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
+    if not loaded:
+        fail("no vector matches the filters")
+    tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
+    engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
+    vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
+    # The same connection as this run: TLS files and a non-default deadline go along.
+    tls_arg = "".join(
+        f" {flag} {shlex.quote(str(path))}"
+        for flag, path in (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
+        if path is not None
+    )
+    timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
+
+    def reproduce(vector: vector_pb2.Vector) -> str:
+        return (
+            f"croupier certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg} "
+            f"--vector {shlex.quote(vector.id)}"
+        )
+
+    with Progress(
+        TextColumn("[bold]certify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=errors,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("vectors", total=len(loaded), status="")
+        tally: dict[str, int] = {}
+
+        def tick(result: Result) -> None:
+            tally[result.outcome.value] = tally.get(result.outcome.value, 0) + 1
+            status = " ".join(f"{k.lower()}={v}" for k, v in sorted(tally.items()))
+            progress.update(task, advance=1, status=status)
+
+        config = RunConfig(
+            vectors=loaded,
+            target=target,
+            launch=launch,
+            tls=tls,
+            concurrency=concurrency,
+            timeout=timeout,
+            known=known,
+            known_scope=corpus,
+            certify=certify_mode,
+            fail_fast=fail_fast and not certify_mode,
+            reproduce=reproduce,
+            progress=tick,
+        )
+        try:
+            result = asyncio.run(run(config))
+        except ConfigError as exc:
+            fail(str(exc))
+        except EngineUnavailableError as exc:
+            fail(str(exc), code=3)
+    _print_failures(result, show)
+    if report is not None:
+        write_jsonl(report, result, _vectors_hash(vector_paths))
+    if junit is not None:
+        write_junit(junit, result)
+    line = summary_line(result)
+    console.print(f"[bold green]{line}[/]" if result.conformant else f"[bold red]{line}[/]")
+    sys.exit(0 if result.conformant else 1)
+
+
+def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:
+    if not paths:
+        return load_corpus(CORPUS_DIR)
+    out: list[LoadedVector] = []
+    for path in paths:
+        out.extend(load_corpus(path) if path.is_dir() else read_vectors(path))
+    return out
+
+
+def _vectors_hash(paths: tuple[Path, ...]) -> str:
+    if not paths:
+        return corpus_hash(CORPUS_DIR)
+    digest = hashlib.sha256()
+    for path in paths:
+        files = corpus_files(path) if path.is_dir() else [path]
+        for file in files:
+            digest.update(file.name.encode() + b"\x00" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _selected(
+    vector: vector_pb2.Vector, profiles: tuple[str, ...], patterns: tuple[str, ...]
+) -> bool:
+    if profiles and vector.profile_id not in profiles:
+        return False
+    return not patterns or any(
+        fnmatch.fnmatchcase(vector.id, p) or fnmatch.fnmatchcase(vector.name, p) for p in patterns
+    )
+
+
+def _print_failures(report: RunReport, show: int) -> None:
+    bad = [r for r in report.results if r.outcome in BAD]
+    for entry in report.unmatched_patterns:
+        errors.print(
+            f"[red]known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector[/]"
+        )
+    for result in sorted(bad, key=lambda r: r.vector_id)[:show]:
+        table = Table(
+            show_header=False,
+            title=f"[bold red]{result.outcome.value}[/] {result.vector_id} {result.name}",
+            title_justify="left",
+        )
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        for label, value in (
+            ("step", result.step),
+            ("clause", result.clause),
+            ("path", result.path),
+            ("expected", result.expected),
+            ("actual", result.actual),
+            ("message", result.message),
+            ("reproduce", result.reproduce),
+        ):
+            if value:
+                table.add_row(label, value)
+        console.print(table)
+    if len(bad) > show:
+        console.print(f"... and {len(bad) - show} more (see --report)")

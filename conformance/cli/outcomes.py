@@ -1,0 +1,36 @@
+"""``croupier shoe`` and ``croupier spins``: the portable seeded outcomes, in text form."""
+
+from __future__ import annotations
+
+import click
+
+from oracle.cards import format_cards
+from oracle.roulette import DOUBLE_ZERO, pocket_text
+from oracle.shoe import seeded_shoe, seeded_spins
+
+
+@click.command()
+@click.option("--seed", required=True, help="The seed, any UTF-8 text (may be empty).")
+@click.option(
+    "--decks", default=1, show_default=True, type=click.IntRange(1, 8), help="Decks in the shoe."
+)
+@click.option("--count", type=click.IntRange(1), help="Print only the first COUNT cards.")
+def shoe(seed: str, decks: int, count: int | None) -> None:
+    """Print the portable seeded shoe of SEED in text form, first card dealt first."""
+    cards = seeded_shoe(seed, decks)
+    print(format_cards(cards[:count] if count else cards))  # noqa: T201 - plain output for pipes
+
+
+@click.command()
+@click.option("--seed", required=True, help="The seed, any UTF-8 text (may be empty).")
+@click.option(
+    "--count", default=13, show_default=True, type=click.IntRange(1), help="How many spins."
+)
+@click.option(
+    "--wheel", type=click.Choice(["european", "american"]), default="european", show_default=True
+)
+def spins(seed: str, count: int, wheel: str) -> None:
+    """Print the portable seeded roulette spins of SEED (00 on the American wheel)."""
+    pockets = 38 if wheel == "american" else 37
+    values = seeded_spins(seed, count, pockets)
+    print(" ".join(pocket_text(v) if v != DOUBLE_ZERO else "00" for v in values))  # noqa: T201

@@ -1,0 +1,90 @@
+"""``croupier profiles``: the rule profiles, one in full, or two side by side."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from conformance.cli.common import (
+    console,
+    fail,
+    load_profile,
+)
+from oracle.profile import Status, shipped_profiles
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def profiles(ctx: click.Context) -> None:
+    """List the shipped rule profiles (subcommands: show, diff)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    table = Table(title="Rule profiles")
+    for column in ("id", "game", "source", "title", "assumed"):
+        table.add_column(column)
+    for profile in shipped_profiles():
+        assumed = sum(p.status is Status.ASSUMED for p in profile.parameters)
+        table.add_row(
+            profile.id,
+            profile.game.value,
+            profile.source,
+            profile.title,
+            f"{assumed}/{len(profile.parameters)}",
+        )
+    console.print(table)
+
+
+@profiles.command("show")
+@click.argument("profile_id")
+def profiles_show(profile_id: str) -> None:
+    """Show one profile: every parameter, its clauses, documented or assumed.
+
+    PROFILE_ID is a shipped id or a lab's profile file.
+    """
+    profile = load_profile(profile_id)
+    extends = f", extends {profile.extends}" if profile.extends else ""
+    table = Table(
+        title=f"{profile.id}: {profile.title} ({profile.game.value}, document {profile.source}{extends})"
+    )
+    for column in ("parameter", "value", "status", "clauses", "note"):
+        table.add_column(column, overflow="fold")
+    for param in profile.parameters:
+        status = (
+            "[green]documented[/]" if param.status is Status.DOCUMENTED else "[yellow]assumed[/]"
+        )
+        table.add_row(param.name, _value(param.raw), status, " ".join(param.clauses), param.note)
+    console.print(table)
+
+
+@profiles.command("diff")
+@click.argument("first")
+@click.argument("second")
+def profiles_diff(first: str, second: str) -> None:
+    """Show the parameters whose value or status differs between two profiles."""
+    a, b = load_profile(first), load_profile(second)
+    if a.game is not b.game:
+        fail(f"{a.id} is {a.game.value} and {b.id} is {b.game.value}: nothing to compare")
+    names = [p.name for p in a.parameters] + [
+        p.name for p in b.parameters if a.parameter(p.name) is None
+    ]
+    table = Table(title=f"{a.id} vs {b.id}")
+    for column in ("parameter", a.id, b.id):
+        table.add_column(column, overflow="fold")
+    differ = 0
+    for name in names:
+        pa, pb = a.parameter(name), b.parameter(name)
+        va = f"{_value(pa.raw)} ({pa.status.value})" if pa else f"{_value(a[name])} (default)"
+        vb = f"{_value(pb.raw)} ({pb.status.value})" if pb else f"{_value(b[name])} (default)"
+        if va != vb:
+            differ += 1
+            table.add_row(name, va, vb)
+    if differ:
+        console.print(table)
+    else:
+        console.print(f"{a.id} and {b.id} have the same parameters.")
+
+
+def _value(raw: object) -> str:
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    return str(getattr(raw, "value", raw))

@@ -1,0 +1,96 @@
+"""``croupier vectors``: build campaigns, check a corpus, rebuild the shipped one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from conformance.cli.common import (
+    console,
+    errors,
+    fail,
+    load_profile,
+    profile_files_option,
+    resolver,
+)
+from conformance.corpus import build_corpus
+from conformance.vectors import (
+    CORPUS_DIR,
+    VectorFileError,
+    campaign,
+    check_corpus,
+    corpus_hash,
+    dump_line,
+    load_corpus,
+    write_vectors,
+)
+
+
+@click.group()
+def vectors() -> None:
+    """Build and check conformance vectors."""
+
+
+@vectors.command("build")
+@click.option(
+    "--profile", "profile_ref", required=True, help="A shipped profile id or a lab's profile file."
+)
+@click.option(
+    "--seed", required=True, help="The campaign seed; shoes, spins and decisions derive from it."
+)
+@click.option(
+    "--count", default=1000, show_default=True, type=click.IntRange(1), help="Rounds to generate."
+)
+@click.option("--prefix", default=None, help="Vector id prefix (default: the profile id).")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Output file (default: stdout)."
+)
+def vectors_build(
+    profile_ref: str, seed: str, count: int, prefix: str | None, out: Path | None
+) -> None:
+    """Generate a campaign: portable seeded shoes or spins, seeded legal decisions, oracle results."""
+    profile = load_profile(profile_ref)
+    built = campaign(profile, seed, count, prefix or profile.id)
+    if out is None:
+        for vector in built:
+            print(dump_line(vector))  # noqa: T201 - JSON Lines to stdout
+    else:
+        write_vectors(out, built)
+        errors.print(f"wrote {len(built)} vectors ({count} rounds) to {out}")
+
+
+@vectors.command("check")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Corpus directory (default: the shipped corpus).",
+)
+@profile_files_option("corpus")
+def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> None:
+    """Check a corpus: the oracle reproduces every expectation, ids are unique, clauses exist and are covered."""
+    resolve = resolver(profile_files)
+    try:
+        loaded = load_corpus(directory or CORPUS_DIR)
+    except VectorFileError as exc:
+        fail(str(exc))
+    problems = check_corpus(loaded, resolve)
+    for problem in problems:
+        errors.print(f"[red]{problem.where}[/]: {problem.message}")
+    if problems:
+        errors.print(f"[bold red]{len(problems)} problem(s)[/] in {len(loaded)} vectors")
+        sys.exit(1)
+    console.print(
+        f"corpus ok: {len(loaded)} vectors, hash {corpus_hash(directory or CORPUS_DIR)[:16]}"
+    )
+
+
+@vectors.command("build-corpus")
+def vectors_build_corpus() -> None:
+    """Rebuild the shipped corpus (hand-written cases and campaigns) from the current oracle."""
+    counts = build_corpus()
+    for profile_id, (hand, generated) in counts.items():
+        console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
