@@ -55,6 +55,22 @@ class StatusError(Exception):
         return error_status(self.reason, self.message, self.metadata)
 
 
+#: The ErrorInfo metadata keys each reason must carry (engine_service.proto, EngineService).
+REQUIRED_METADATA: Mapping[str, tuple[str, ...]] = {
+    "UNKNOWN_PROFILE": ("profile",),
+    "INVALID_CARD": ("card",),
+    "SHOE_NOT_IN_PROFILE": ("card",),
+    "SHOE_EXHAUSTED": ("needed",),
+    "ILLEGAL_DECISION": ("legal",),
+    "ROUND_NOT_COMPLETE": ("legal",),
+    "INSUFFICIENT_BALANCE": ("seat",),
+    "BET_OUT_OF_LIMITS": ("seat",),
+    "ROUND_NOT_FOUND": ("round_id",),
+    "ROUND_EXISTS": ("round_id",),
+    "TOO_MANY_OPEN_ROUNDS": ("limit",),
+}
+
+
 def status_code(reason: str) -> grpc.StatusCode:
     """The canonical code for a reason; an unknown reason is a bad argument."""
     return CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)

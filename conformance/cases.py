@@ -29,7 +29,7 @@ from oracle import roulette
 from oracle.baccarat import BaccaratBet, BetKind
 from oracle.clauses import Game, citable
 from oracle.profile import Profile
-from oracle.rounds import BlackjackWager, Wager
+from oracle.rounds import BlackjackWager
 from oracle.service import convert
 
 _DECISIONS = {
@@ -42,6 +42,8 @@ _DECISIONS = {
     "decline-insurance": round_pb2.DECISION_KIND_DECLINE_INSURANCE,
     "even-money": round_pb2.DECISION_KIND_EVEN_MONEY,
     "decline-even-money": round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY,
+    # No decision at all: the kind left unset.
+    "unspecified": round_pb2.DECISION_KIND_UNSPECIFIED,
 }
 
 
@@ -60,6 +62,14 @@ class CaseRound:
     currency: str = "EUR"
     #: The currency the stakes are given in, when it differs from the round's (TABLE.currency).
     stake_currency: str = ""
+    #: The round's id, when not ``<case id>-r<index>`` (a malformed one: INVALID_ROUND).
+    round_id: str = ""
+    #: Reuse the id of this earlier round of the case (ROUND_EXISTS).
+    reuse: int | None = None
+    #: The profile the Deal names, when not the case's (one the engine does not know).
+    profile_id: str = ""
+    #: A decision sent, after the scripted ones, to a round never dealt (ROUND_NOT_FOUND).
+    stray_decision: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,22 +139,24 @@ class CaseError(ValueError):
     """A case that is malformed, or whose oracle outcome differs from the hand-computed one."""
 
 
-def _wager(game: Game, text: str) -> Wager:
+def _bet(game: Game, text: str, currency: str) -> round_pb2.Bet:
+    """A Bet message from its text form, pockets and groups as written (a malformed one too)."""
     if game is Game.BLACKJACK:
-        return BlackjackWager(amount=int(text))
+        return convert.bet(BlackjackWager(amount=int(text)), currency)
     name, _, stake = text.rpartition("=")
     amount = int(stake)
     if game is Game.BACCARAT:
-        return BaccaratBet(kind=BetKind(name.strip()), amount=amount)
+        return convert.bet(BaccaratBet(kind=BetKind(name.strip()), amount=amount), currency)
     kind_text, _, where = name.strip().partition(" ")
-    kind = roulette.BetKind(kind_text)
-    if kind in (roulette.BetKind.COLUMN, roulette.BetKind.DOZEN):
-        numbers: tuple[int, ...] = (int(where),)
+    kind = round_pb2.RouletteBetKind.Value(
+        "ROULETTE_BET_KIND_" + kind_text.upper().replace("-", "_")
+    )
+    bet = round_pb2.RouletteBet(kind=kind)
+    if kind in (round_pb2.ROULETTE_BET_KIND_COLUMN, round_pb2.ROULETTE_BET_KIND_DOZEN):
+        bet.group = int(where)
     elif where:
-        numbers = tuple(roulette.parse_pocket(p, roulette.Wheel.AMERICAN) for p in where.split("-"))
-    else:
-        numbers = ()
-    return roulette.RouletteBet(kind=kind, numbers=numbers, amount=amount)
+        bet.pockets.extend(where.split("-"))
+    return round_pb2.Bet(stake=convert.amount(amount, currency), roulette=bet)
 
 
 def seats_message(
@@ -154,11 +166,12 @@ def seats_message(
     out = []
     for text in seats:
         balance, _, bets = text.partition(":")
-        wagers = [_wager(game, b) for b in bets.split(",") if b.strip()]
         out.append(
             round_pb2.Seat(
                 balance=convert.amount(int(balance), currency),
-                bets=[convert.bet(w, stake_currency or currency) for w in wagers],
+                bets=[
+                    _bet(game, b, stake_currency or currency) for b in bets.split(",") if b.strip()
+                ],
             )
         )
     return out
@@ -191,10 +204,14 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
         description=case.description,
     )
     board: roulette.TableHistory | None = None
+    ids: list[str] = []
     for index, cround in enumerate(case.rounds):
+        round_id = cround.round_id or f"{case.id}-r{index}"
+        if cround.reuse is not None:
+            round_id = ids[cround.reuse]
         deal = engine_service_pb2.DealRequest(
-            round_id=f"{case.id}-r{index}",
-            profile_id=profile.id,
+            round_id=round_id,
+            profile_id=cround.profile_id or profile.id,
             table_id=f"{case.id}-table",
             currency_code=cround.currency,
             seats=seats_message(profile.game, cround.seats, cround.currency, cround.stake_currency),
@@ -203,8 +220,15 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
             deal.spin.pocket = cround.pocket
         else:
             deal.shoe.cards.extend(cround.shoe.split())
-        script = _resolve_turns(profile, deal, decisions_message(cround.decisions), board)
-        outcome = play_round(profile, deal, script, board)
+        script: list[round_pb2.Decision | vector_pb2.VectorStep] = list(
+            _resolve_turns(profile, deal, decisions_message(cround.decisions), board)
+        )
+        script.extend(
+            vector_pb2.VectorStep(decision=stray, round_id=f"{case.id}-none")
+            for stray in decisions_message(cround.stray_decision)
+        )
+        outcome = play_round(profile, deal, script, board, taken=set(ids))
+        ids.append(round_id)
         board = outcome.history
         _check(case, index, cround, outcome.round)
         vector.rounds.append(outcome.round)

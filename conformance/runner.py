@@ -84,6 +84,8 @@ class Exchange:
     expected: Message | None
     expected_error: str
     citations: Citations
+    #: The ErrorInfo metadata keys the expected refusal must carry.
+    expected_metadata: tuple[str, ...] = ()
 
 
 class _Divergence(Exception):  # noqa: N818 - control flow, never escapes this module
@@ -121,6 +123,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         else engine_service_pb2.DealResponse(state=_with_prefix(vround.expected_state, prefix)),
         expected_error=error if refused else "",
         citations=citations(vround.deal_citations, vector.citations),
+        expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
     )
     if refused:
         return
@@ -130,7 +133,10 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         yield Exchange(
             step=f"round {index} decision {number} ({kind})",
             method="Decide",
-            request=engine_service_pb2.DecideRequest(round_id=round_id, decision=vstep.decision),
+            request=engine_service_pb2.DecideRequest(
+                round_id=prefix + vstep.round_id if vstep.round_id else round_id,
+                decision=vstep.decision,
+            ),
             expected=None
             if refused
             else engine_service_pb2.DecideResponse(
@@ -138,6 +144,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
             ),
             expected_error=error if refused else "",
             citations=citations(vstep.citations, vector.citations),
+            expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
         )
         if refused:
             return
@@ -149,6 +156,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         expected=None if refused else _with_prefix(vround.expected_settle, prefix),
         expected_error=error if refused else "",
         citations=citations(vround.settle_citations, vector.citations),
+        expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
     )
 
 
@@ -245,7 +253,7 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
     info = error_info(error)
     reason = str(info.reason) if info is not None else ""
     wanted = exchange.expected_error
-    if wanted and reason == wanted:
+    if wanted and info is not None and reason == wanted:
         if code != CODES.get(wanted, grpc.StatusCode.INVALID_ARGUMENT):
             return _Divergence(
                 VectorOutcome.FAIL,
@@ -255,6 +263,17 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
                 expected=CODES.get(wanted, grpc.StatusCode.INVALID_ARGUMENT).name,
                 actual=code.name,
                 message=f"{wanted} must come with its status code",
+            )
+        missing = [key for key in exchange.expected_metadata if key not in info.metadata]
+        if missing:
+            return _Divergence(
+                VectorOutcome.FAIL,
+                step=step,
+                clause="CONTRACT.error-metadata",
+                path="error.metadata",
+                expected=", ".join(exchange.expected_metadata),
+                actual=", ".join(sorted(info.metadata)) or "(none)",
+                message=f"{wanted} must say {', '.join(missing)} in its ErrorInfo metadata",
             )
         return None
     if wanted:

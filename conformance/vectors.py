@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +18,16 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 
+from clients.status import REQUIRED_METADATA
 from oracle import baccarat, roulette
 from oracle.clauses import BY_ID, Game, citable
-from oracle.errors import OracleError
+from oracle.errors import (
+    OracleError,
+    RoundExistsError,
+    RoundNotCompleteError,
+    RoundNotFoundError,
+    UnknownProfileError,
+)
 from oracle.profile import Profile
 from oracle.provenance import compact, merged, prefixed
 from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
@@ -60,43 +67,70 @@ def _refused(exc: OracleError) -> dict[str, tuple[str, ...]]:
 def play_round(
     profile: Profile,
     deal: engine_service_pb2.DealRequest,
-    script: Sequence[round_pb2.Decision],
+    script: Sequence[round_pb2.Decision | vector_pb2.VectorStep],
     board: roulette.TableHistory | None = None,
+    *,
     policy: tuple[Decide, SeededStream] | None = None,
+    taken: Set[str] = frozenset(),
+    known: str | None = None,
 ) -> PlayedRound:
     """Play one round's requests through the oracle and record every answer and its citations.
 
-    The decisions come from ``script``, or, for generated campaigns, from a
-    ``policy`` that picks each one from the current state with a seeded stream.
+    The decisions come from ``script``, or, for generated campaigns, from a ``policy`` that
+    picks each one from the current state with a seeded stream. The oracle answers as an
+    engine that knows only one profile id, ``known`` (default ``profile``'s: a lab replays a
+    vector under a variant of its profile), and has dealt the rounds whose ids are ``taken``;
+    a scripted step that names another round is a Decide for a round never dealt.
     """
     out = vector_pb2.VectorRound(deal=deal)
-    try:
-        current: Round = start_round(profile, convert.round_request_from(deal), board)
-    except OracleError as exc:
+
+    def refused(exc: OracleError, citations: MutableMapping[str, vector_pb2.Clauses]) -> None:
         out.expected_error = exc.reason
-        _cite(out.deal_citations, _refused(exc))
+        out.expected_error_metadata[:] = REQUIRED_METADATA.get(exc.reason, ())
+        _cite(citations, {"error": (exc.clause,)})
+
+    try:
+        request = convert.round_request_from(deal)
+        if request.round_id in taken:
+            raise RoundExistsError(
+                f"round {request.round_id!r} exists already", round_id=request.round_id
+            )
+        if request.profile_id != (known or profile.id):
+            raise UnknownProfileError(
+                f"unknown profile {request.profile_id!r}", profile=request.profile_id
+            )
+        current: Round = start_round(profile, request, board)
+    except OracleError as exc:
+        refused(exc, out.deal_citations)
         return PlayedRound(round=out, history=board)
     out.expected_state.CopyFrom(convert.round_state(current))
     _cite(out.deal_citations, prefixed(current.citations(), "state"), current.accepted())
     pending = list(script)
     while pending or (policy is not None and not current.complete):
         if pending:
-            decision = pending.pop(0)
+            given = pending.pop(0)
+            step = out.steps.add()
+            if isinstance(given, vector_pb2.VectorStep):
+                step.decision.CopyFrom(given.decision)
+                step.round_id = given.round_id
+            else:
+                step.decision.CopyFrom(given)
         else:
             assert policy is not None  # noqa: S101 - the loop condition guarantees it
             choose, stream = policy
-            decision = choose(convert.round_state(current), stream)
-        step = out.steps.add(decision=decision)
+            step = out.steps.add(decision=choose(convert.round_state(current), stream))
         before = current.citations()
         try:
-            current = apply_decision(current, convert.decision_from(decision))
+            if step.round_id and step.round_id != deal.round_id:
+                raise RoundNotFoundError(f"no open round {step.round_id!r}", round_id=step.round_id)
+            current = apply_decision(current, convert.decision_from(step.decision))
         except OracleError as exc:
-            out.expected_error = exc.reason
-            _cite(step.citations, _refused(exc))
+            refused(exc, step.citations)
             return PlayedRound(round=out, history=board)
         step.expected_state.CopyFrom(convert.round_state(current))
         # Why the decision is not refused: the option the rules recorded for it before.
-        legal = before.get(f"legal_decisions[{convert.decision_from(decision).action.value}]", ())
+        action = convert.decision_from(step.decision).action
+        legal = before.get(f"legal_decisions[{action.value}]", ())
         _cite(
             step.citations,
             prefixed(current.citations(), "state"),
@@ -104,8 +138,13 @@ def play_round(
         )
     if not current.complete:
         # The script ends before the round does: Settle must be refused.
-        out.expected_error = "ROUND_NOT_COMPLETE"
-        _cite(out.settle_citations, {"error": ("CONTRACT.lifecycle",)})
+        refused(
+            RoundNotCompleteError(
+                "the round waits for a decision",
+                legal=",".join(a.value for a in current.legal),
+            ),
+            out.settle_citations,
+        )
         return PlayedRound(round=out, history=board)
     settle = engine_service_pb2.SettleResponse(
         settlement=convert.settlement(current.settlement, current.request.currency),
@@ -156,9 +195,13 @@ def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
     del rebuilt.rounds[:]
     rebuilt.ClearField("citations")
     board: roulette.TableHistory | None = None
+    taken: set[str] = set()
     for old in vector.rounds:
-        outcome = play_round(profile, old.deal, [s.decision for s in old.steps], board)
+        outcome = play_round(
+            profile, old.deal, list(old.steps), board, taken=taken, known=vector.profile_id
+        )
         board = outcome.history
+        taken.add(old.deal.round_id)
         rebuilt.rounds.append(outcome.round)
     share_citations(rebuilt)
     return rebuilt
@@ -277,7 +320,7 @@ def campaign(profile: Profile, seed: str, count: int, prefix: str) -> list[vecto
             seats=_campaign_seats(profile, stream),
             shoe=engine_service_pb2.Shoe(cards=[str(c) for c in seeded_shoe(rseed, decks)]),
         )
-        outcome = play_round(profile, deal, [], None, (random_decision, stream))
+        outcome = play_round(profile, deal, [], None, policy=(random_decision, stream))
         vector.rounds.append(outcome.round)
         _trim_shoes(vector)
         _finish(vector)

@@ -104,6 +104,7 @@ CONTRACT: dict[str, str] = {
     "CONTRACT.round-id": "The answer names another round or profile than the request.",
     "CONTRACT.status-code": "A refusal carries another status code than its reason's.",
     "CONTRACT.error-reason": "A refusal has no ErrorInfo, or another reason than the contract's.",
+    "CONTRACT.error-metadata": "A refusal lacks a metadata key its reason requires.",
     "CONTRACT.refusal": "A request the rules accept was refused.",
     "CONTRACT.settlement": "One line per bet or hand in order; totals are the sums of the lines.",
     "CONTRACT.request": "Ids, seat and bet counts, cards, pockets, profile and bet kinds.",

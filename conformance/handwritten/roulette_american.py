@@ -214,4 +214,22 @@ CASES: tuple[Case, ...] = (
         # 1 = min_bet: accepted. Straight 00 on 00: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 00=1",), pocket="00", returns=(36,)),),
     ),
+    Case(
+        id="rua-h017",
+        name="roulette-american/geometry/split-00-1-not-adjacent",
+        profile=P,
+        clauses=("US.rou.geometry",),
+        description="split 00-1 is refused: 00 sits above 2 and 3, not 1.",
+        rounds=(CaseRound(seats=("1000:split 00-1=10",), pocket="2", error="INVALID_BET_LAYOUT"),),
+    ),
+    Case(
+        id="rua-h018",
+        name="roulette-american/geometry/street-0-2-3-is-european",
+        profile=P,
+        clauses=("US.rou.geometry",),
+        description="street 0-2-3 is a European trio, not one of this layout.",
+        rounds=(
+            CaseRound(seats=("1000:street 0-2-3=10",), pocket="2", error="INVALID_BET_LAYOUT"),
+        ),
+    ),
 )

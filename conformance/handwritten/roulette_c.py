@@ -316,4 +316,22 @@ CASES: tuple[Case, ...] = (
         # 1 = min_bet: accepted. Straight 36 on 36: 1 + 35 = 36.
         rounds=(CaseRound(seats=("1:straight 36=1",), pocket="36", returns=(36,)),),
     ),
+    Case(
+        id="rou-h024",
+        name="roulette-c/geometry/street-0-00-2-is-american",
+        profile=P,
+        clauses=("C.rou.geometry",),
+        description="street 0-00-2 is an American trio: 00 is no pocket of this wheel.",
+        rounds=(
+            CaseRound(seats=("1000:street 0-00-2=10",), pocket="2", error="INVALID_BET_LAYOUT"),
+        ),
+    ),
+    Case(
+        id="rou-h025",
+        name="roulette-c/geometry/split-0-00-is-american",
+        profile=P,
+        clauses=("C.rou.geometry",),
+        description="split 0-00 is an American split: 00 is no pocket of this wheel.",
+        rounds=(CaseRound(seats=("1000:split 0-00=10",), pocket="2", error="INVALID_BET_LAYOUT"),),
+    ),
 )

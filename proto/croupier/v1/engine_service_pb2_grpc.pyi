@@ -53,6 +53,20 @@ class EngineServiceStub:
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
+
+    The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
+    refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
+    text that is not a card); SHOE_NOT_IN_PROFILE "card" (the card with too many copies);
+    SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
+    ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
+    none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
+    or "seat" is recommended.
+
+    Certification sends requests with exactly one fault each, so the order in which an engine
+    checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
+    bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
     """
 
     @_typing.overload
@@ -96,6 +110,20 @@ class EngineServiceAsyncStub(EngineServiceStub):
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
+
+    The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
+    refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
+    text that is not a card); SHOE_NOT_IN_PROFILE "card" (the card with too many copies);
+    SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
+    ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
+    none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
+    or "seat" is recommended.
+
+    Certification sends requests with exactly one fault each, so the order in which an engine
+    checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
+    bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -135,6 +163,20 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
     A refused request changes nothing: a failed Decide leaves the round as it was.
+
+    The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
+    refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
+    text that is not a card); SHOE_NOT_IN_PROFILE "card" (the card with too many copies);
+    SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
+    ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
+    none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
+    or "seat" is recommended.
+
+    Certification sends requests with exactly one fault each, so the order in which an engine
+    checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
+    bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
     """
 
     @_abc_1.abstractmethod

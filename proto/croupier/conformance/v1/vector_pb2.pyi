@@ -80,6 +80,7 @@ class Vector(_message.Message):
     - CONTRACT.round-id: the answer names another round or profile than the request.
     - CONTRACT.status-code: a refusal carries another status code than its reason's.
     - CONTRACT.error-reason: a refusal has no ErrorInfo, or another reason than the contract's.
+    - CONTRACT.error-metadata: a refusal lacks a metadata key its reason requires.
     - CONTRACT.refusal: a request the rules accept was refused.
     - CONTRACT.settlement: one line per bet or hand in order; totals are the sums of the lines.
     - CONTRACT.request: ids, seat and bet counts, cards, pockets, profile and bet kinds.
@@ -249,10 +250,13 @@ class VectorRound(_message.Message):
     EXPECTED_ERROR_FIELD_NUMBER: _builtins.int
     DEAL_CITATIONS_FIELD_NUMBER: _builtins.int
     SETTLE_CITATIONS_FIELD_NUMBER: _builtins.int
+    EXPECTED_ERROR_METADATA_FIELD_NUMBER: _builtins.int
     expected_error: _builtins.str
     """The ErrorInfo reason the round's last call must fail with, such as "BET_OUT_OF_LIMITS";
     empty when every call must succeed. A failing Deal has no steps and no expected state; a
-    failing Decide is the last step and has no expected state.
+    failing Decide is the last step and has no expected state. A Deal naming a profile other
+    than the vector's must fail with UNKNOWN_PROFILE (the vector stands for an engine that
+    knows only its own); a Deal reusing an earlier round's id with ROUND_EXISTS.
     """
     @_builtins.property
     def deal(self) -> _engine_service_pb2.DealRequest:
@@ -282,6 +286,10 @@ class VectorRound(_message.Message):
         "error" when Settle must fail); see Vector.
         """
 
+    @_builtins.property
+    def expected_error_metadata(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The ErrorInfo metadata keys the expected refusal must carry (EngineService documents them)."""
+
     def __init__(
         self,
         *,
@@ -292,10 +300,11 @@ class VectorRound(_message.Message):
         expected_error: _builtins.str = ...,
         deal_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         settle_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
+        expected_error_metadata: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "expected_settle", b"expected_settle", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -331,6 +340,11 @@ class VectorStep(_message.Message):
     DECISION_FIELD_NUMBER: _builtins.int
     EXPECTED_STATE_FIELD_NUMBER: _builtins.int
     CITATIONS_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    """The round the Decide names when it is not the round dealt (a round never dealt: the
+    Decide must fail with ROUND_NOT_FOUND); a runner prefixes it like the round's own id.
+    """
     @_builtins.property
     def decision(self) -> _round_pb2.Decision:
         """The decision to send."""
@@ -351,10 +365,11 @@ class VectorStep(_message.Message):
         decision: _round_pb2.Decision | None = ...,
         expected_state: _round_pb2.RoundState | None = ...,
         citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
+        round_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_state", b"expected_state", "round_id", b"round_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
