@@ -68,7 +68,7 @@ corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current orac
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m clients.demo
 
-mutants: $(STAMP) ## The mutant zoo: certify every mutant of the demo engine; each must fail with its clause.
+mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail with its clause, by a hand-written vector and 3+ in all.
 	$(PY) -m conformance.zoo
 
 clean: ## Remove the virtualenv, node_modules and caches.

@@ -388,7 +388,12 @@ class _Open:
 
 
 class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
-    """Serves a vendor ``Engine`` as ``EngineService``."""
+    """Serves a vendor ``Engine`` as ``EngineService``.
+
+    A kit of one's own may override ``status_of`` (a refusal's status), ``state_of`` (the
+    RoundState of a view) or ``check_complete`` (Settle's check); the mutant zoo does, to
+    play engines whose protocol, not whose rules, is wrong.
+    """
 
     def __init__(
         self,
@@ -411,12 +416,29 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             try:
                 return action()
             except StatusError as exc:
-                status = exc.status()
+                status = self.status_of(exc)
             except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
                 status = error_status("INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {})
         # abort_with_status keeps the trailing metadata that carries the ErrorInfo.
         context.abort_with_status(status)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def status_of(self, refusal: StatusError) -> grpc.Status:
+        """The AIP-193 status a refusal is sent with."""
+        return refusal.status()
+
+    def state_of(self, request: DealInput, view: RoundView) -> round_pb2.RoundState:
+        """The RoundState message of a vendor's view."""
+        return round_state(request, view)
+
+    def check_complete(self, round_id: str, view: RoundView) -> None:
+        """Refuse to settle a round that waits for a decision (ROUND_NOT_COMPLETE)."""
+        if view.phase != "complete":
+            raise EngineError(
+                "ROUND_NOT_COMPLETE",
+                f"round {round_id!r} waits for a decision",
+                legal=",".join(view.legal),
+            )
 
     def Describe(
         self, request: engine_service_pb2.DescribeRequest, context: grpc.ServicerContext
@@ -447,7 +469,9 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             dealt = deal_input(request)
             game = self.engine.deal(dealt)
             self.book.open(request.round_id, _Open(request=dealt, message=request, game=game))
-            return engine_service_pb2.DealResponse(state=round_state(dealt, self.engine.view(game)))
+            return engine_service_pb2.DealResponse(
+                state=self.state_of(dealt, self.engine.view(game))
+            )
 
         return self._guarded(context, action)  # type: ignore[no-any-return]
 
@@ -473,7 +497,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             entry.decisions.append(request.decision)
             self.book.update(request.round_id, entry)
             return engine_service_pb2.DecideResponse(
-                state=round_state(entry.request, self.engine.view(entry.game))
+                state=self.state_of(entry.request, self.engine.view(entry.game))
             )
 
         return self._guarded(context, action)  # type: ignore[no-any-return]
@@ -486,14 +510,9 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         def action() -> engine_service_pb2.SettleResponse:
             entry = self.book.get(request.round_id)
             view = self.engine.view(entry.game)
-            if view.phase != "complete":
-                raise EngineError(
-                    "ROUND_NOT_COMPLETE",
-                    f"round {request.round_id!r} waits for a decision",
-                    legal=",".join(view.legal),
-                )
+            self.check_complete(request.round_id, view)
             lines = self.engine.settle(entry.game)
-            state = round_state(entry.request, view)
+            state = self.state_of(entry.request, view)
             response = engine_service_pb2.SettleResponse(
                 settlement=settlement(entry.request.currency, lines), state=state
             )
@@ -553,10 +572,11 @@ def serve(
     audit_format: str = "jsonl",
     max_open_rounds: int = 10_000,
     credentials: grpc.ServerCredentials | None = None,
+    kit: type[EngineAdapter] = EngineAdapter,
 ) -> Served:
-    """Start serving an engine; returns at once with the bound port."""
+    """Start serving an engine (through ``kit``); returns at once with the bound port."""
     audit = AuditWriter.open(audit_log, audit_format) if audit_log is not None else None
-    adapter = EngineAdapter(engine, audit=audit, max_open_rounds=max_open_rounds)
+    adapter = kit(engine, audit=audit, max_open_rounds=max_open_rounds)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     engine_service_pb2_grpc.add_EngineServiceServicer_to_server(adapter, server)
     health_servicer = health.HealthServicer()
@@ -578,7 +598,12 @@ def serve(
     return Served(server=server, port=bound, health=health_servicer, adapter=adapter)
 
 
-def main(engine: Engine, argv: Sequence[str] | None = None) -> None:
+def main(
+    engine: Engine,
+    argv: Sequence[str] | None = None,
+    *,
+    kit: type[EngineAdapter] = EngineAdapter,
+) -> None:
     """Command line for an adapted engine: serve, print the ready line, stop on SIGTERM."""
     parser = argparse.ArgumentParser(
         description=f"Serve {engine.name} as a Croupier EngineService."
@@ -600,6 +625,7 @@ def main(engine: Engine, argv: Sequence[str] | None = None) -> None:
         port=args.port,
         audit_log=args.audit_log,
         audit_format=args.audit_format,
+        kit=kit,
     )
     stopping = threading.Event()
 

@@ -76,9 +76,17 @@ def status_code(reason: str) -> grpc.StatusCode:
     return CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)
 
 
-def error_status(reason: str, message: str, metadata: Mapping[str, str]) -> grpc.Status:
-    """A gRPC status carrying one ErrorInfo with this reason and metadata."""
-    code = status_code(reason)
+def error_status(
+    reason: str,
+    message: str,
+    metadata: Mapping[str, str],
+    code: grpc.StatusCode | None = None,
+) -> grpc.Status:
+    """A gRPC status carrying one ErrorInfo with this reason and metadata.
+
+    ``code`` is the reason's canonical code unless given (a test engine may send another).
+    """
+    code = code or status_code(reason)
     info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=dict(metadata))
     detail = any_pb2.Any()
     detail.Pack(info)

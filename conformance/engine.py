@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shlex
 import signal
 import time
@@ -22,6 +23,9 @@ from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
 from clients.client import Tls
 
 READY_PREFIX = "CROUPIER_ENGINE "
+#: Bytes read from an engine's output at a time, and the longest address a ready line names.
+_CHUNK = 65536
+_ADDRESS_MAX = 1024
 
 
 class EngineUnavailableError(Exception):
@@ -55,6 +59,7 @@ class EngineProcess:
             raise EngineUnavailableError(f"cannot start {self.command!r}: {exc.strerror}") from None
         assert self.process.stdout is not None  # noqa: S101 - stdout=PIPE above
         deadline = time.monotonic() + self.startup_timeout
+        pending = b""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -63,28 +68,34 @@ class EngineProcess:
                     f"{self.command!r} did not print '{READY_PREFIX}host:port' within {self.startup_timeout:g} s"
                 )
             try:
-                line = await asyncio.wait_for(self.process.stdout.readline(), remaining)
+                # Chunks, not readline: a line of any length must neither stop the runner
+                # (readline's limit) nor leave the engine blocked on a full pipe.
+                chunk = await asyncio.wait_for(self.process.stdout.read(_CHUNK), remaining)
             except TimeoutError:
                 continue
-            if not line:
+            if not chunk:
                 code = await self.process.wait()
                 raise EngineUnavailableError(
                     f"{self.command!r} exited with code {code} before it was ready"
                 )
-            text = line.decode("utf-8", "replace").strip()
-            if text.startswith(READY_PREFIX):
-                self.address = text[len(READY_PREFIX) :].strip()
-                self.generation += 1
-                # Keep draining stdout so a chatty engine never blocks on a full pipe.
-                self._drainer = asyncio.ensure_future(self._drain())
-                return self.address
+            *lines, pending = (pending + chunk).split(b"\n")
+            # Only the start of an unfinished line can be the ready line: keep no more of it.
+            pending = pending[: len(READY_PREFIX) + _ADDRESS_MAX]
+            for line in lines:
+                text = line.decode("utf-8", "replace").strip()
+                if text.startswith(READY_PREFIX):
+                    self.address = text[len(READY_PREFIX) :].strip()
+                    self.generation += 1
+                    # Keep draining stdout so a chatty engine never blocks on a full pipe.
+                    self._drainer = asyncio.ensure_future(self._drain())
+                    return self.address
 
     async def _drain(self) -> None:
         process = self.process
         if process is None or process.stdout is None:
             return
         with contextlib.suppress(Exception):
-            while await process.stdout.readline():
+            while await process.stdout.read(_CHUNK):
                 pass
 
     def alive(self) -> bool:
@@ -149,15 +160,50 @@ def open_channel(address: str, tls: TlsOptions | None) -> grpc.aio.Channel:
 
 
 async def describe(
-    stub: engine_service_pb2_grpc.EngineServiceStub, timeout: float
+    stub: engine_service_pb2_grpc.EngineServiceStub, timeout: float, address: str = ""
 ) -> engine_service_pb2.DescribeResponse:
-    """The engine's Describe; ``EngineUnavailableError`` if it does not answer."""
-    try:
-        response: engine_service_pb2.DescribeResponse = await stub.Describe(  # type: ignore[misc] # the stub's types are sync
-            engine_service_pb2.DescribeRequest(), timeout=timeout, wait_for_ready=True
+    """The engine's Describe; ``EngineUnavailableError`` naming what went wrong if none comes.
+
+    A refused connection is retried for a moment (an engine may print its ready line just
+    before it accepts); a TLS failure is named as one at once, with the address.
+    """
+    deadline = time.monotonic() + min(timeout, _CONNECT_SECONDS)
+    while True:
+        try:
+            response: engine_service_pb2.DescribeResponse = await stub.Describe(  # type: ignore[misc] # the stub's types are sync
+                engine_service_pb2.DescribeRequest(), timeout=timeout
+            )
+        except grpc.aio.AioRpcError as error:
+            details = str(error.details())
+            refused = error.code() == grpc.StatusCode.UNAVAILABLE
+            if refused and time.monotonic() < deadline and not _TLS_TROUBLE.search(details):
+                await asyncio.sleep(0.1)
+                continue
+            raise EngineUnavailableError(_unreachable(address, error.code(), details)) from None
+        return response
+
+
+#: How long a refused connection is retried at the start, in seconds.
+_CONNECT_SECONDS = 3.0
+_TLS_TROUBLE = re.compile(r"ssl|tls|handshake|certificate|wrong_version", re.IGNORECASE)
+
+
+def _unreachable(address: str, code: grpc.StatusCode, details: str) -> str:
+    """What a failed first call says about the engine at ``address``."""
+    where = address or "the engine"
+    lowered = details.lower()
+    if "certificate" in lowered and ("unknown ca" in lowered or "verify" in lowered):
+        return f"TLS with {where}: a certificate was refused ({details})"
+    if _TLS_TROUBLE.search(details):
+        return (
+            f"TLS handshake with {where} failed: does the engine speak TLS, and does --tls-ca "
+            f"sign its certificate? ({details})"
         )
-    except grpc.aio.AioRpcError as error:
-        raise EngineUnavailableError(
-            f"the engine does not answer Describe: {error.code().name} {error.details()}"
-        ) from None
-    return response
+    if "connection refused" in lowered or "failed to connect" in lowered:
+        return f"nothing answers at {where}: {details}"
+    if "socket closed" in lowered or "connection reset" in lowered or "eof" in lowered:
+        return (
+            f"{where} closed the connection: a TLS engine spoken to in plaintext, or a "
+            f"client certificate it refused? ({details})"
+        )
+    return f"the engine at {where} does not answer Describe: {code.name} {details}"

@@ -24,7 +24,14 @@ def summary_line(report: RunReport) -> str:
         for outcome in VectorOutcome
         if report.count(outcome)
     )
-    verdict = "conformant" if report.conformant else "NOT conformant"
+    if report.conformant:
+        verdict = "conformant"
+    elif report.passed:
+        verdict = f"passed with {report.waived} known failure(s) waived, not conformant"
+    elif not report.applicable:
+        verdict = "NOT conformant (no vector applies to the engine)"
+    else:
+        verdict = "NOT conformant"
     mode = "certify" if report.certify else "run"
     extra = f", {report.restarts} engine restart(s)" if report.restarts else ""
     unmatched = (
@@ -72,6 +79,8 @@ def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
         "time": datetime.fromtimestamp(report.started, tz=UTC).isoformat(),
         "certify": report.certify,
         "conformant": report.conformant,
+        "passed": report.passed,
+        "waived": report.waived,
         "host": platform.node(),
     }
     with path.open("w", encoding="utf-8") as out:

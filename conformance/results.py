@@ -84,13 +84,37 @@ class RunReport:
         return sum(r.outcome is outcome for r in self.results)
 
     @property
-    def conformant(self) -> bool:
-        """Certify: every applicable REQUIRED vector passed. Otherwise: no bad outcome."""
+    def applicable(self) -> int:
+        """How many vectors applied to the engine (it claims their profile)."""
+        return sum(r.outcome is not VectorOutcome.NOT_APPLICABLE for r in self.results)
+
+    @property
+    def waived(self) -> int:
+        """How many failures a known-failures file waived (EXPECTED_FAIL)."""
+        return self.count(VectorOutcome.EXPECTED_FAIL)
+
+    @property
+    def passed(self) -> bool:
+        """The run's exit status: some vector applied and nothing went wrong.
+
+        Certify: every applicable REQUIRED vector passed. Otherwise: no bad outcome and no
+        stale known-failure pattern (waived failures are not bad).
+        """
+        if not self.applicable:
+            return False
         if self.certify:
-            applicable = [r for r in self.results if r.outcome is not VectorOutcome.NOT_APPLICABLE]
-            required = [r for r in applicable if r.level == "LEVEL_REQUIRED"]
-            return bool(applicable) and all(r.outcome is VectorOutcome.PASS for r in required)
+            required = [
+                r
+                for r in self.results
+                if r.outcome is not VectorOutcome.NOT_APPLICABLE and r.level == "LEVEL_REQUIRED"
+            ]
+            return all(r.outcome is VectorOutcome.PASS for r in required)
         return not self.unmatched_patterns and not any(r.outcome in BAD for r in self.results)
+
+    @property
+    def conformant(self) -> bool:
+        """Passed, and waived nothing: only such a run may say "conformant"."""
+        return self.passed and not self.waived
 
 
 class ConfigError(Exception):

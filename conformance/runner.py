@@ -12,7 +12,6 @@ channel, and every call has a deadline.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import re
 import secrets
@@ -62,6 +61,9 @@ __all__ = [
 ]
 
 Citations = Mapping[str, tuple[str, ...]]
+
+#: How long a probe of a silent engine waits, in seconds.
+_PROBE_SECONDS = 3.0
 
 _RESPONSES: dict[str, type[Message]] = {
     "Deal": engine_service_pb2.DealResponse,
@@ -250,7 +252,19 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
             clause="CONTRACT.crash",
             message=f"engine unavailable: {error.details()}",
         )
-    info = error_info(error)
+    try:
+        info = error_info(error)
+    except (ValueError, TypeError) as exc:
+        # Status details that do not decode, or that disagree with the status code.
+        return _Divergence(
+            VectorOutcome.ERROR,
+            step=step,
+            clause="CONTRACT.malformed",
+            path="error.details",
+            expected="a google.rpc.Status matching the call's code",
+            actual=str(exc)[:200],
+            message=f"the refusal's status details are malformed: {exc}",
+        )
     reason = str(info.reason) if info is not None else ""
     wanted = exchange.expected_error
     if wanted and info is not None and reason == wanted:
@@ -350,6 +364,7 @@ class Context:
     run_prefix: str
     reproduce: Callable[[vector_pb2.Vector], str]
     engine: EngineProcess | None = None
+    address: str = ""
 
 
 async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
@@ -372,12 +387,15 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
                     break
     except _Divergence as div:
         seconds = time.monotonic() - started
-        if div.outcome is VectorOutcome.CRASH and ctx.engine is not None:
-            with contextlib.suppress(EngineUnavailableError):
+        # An engine that cannot be brought back ends the run (EngineUnavailableError): the
+        # vectors left would all crash against nothing.
+        if div.outcome is VectorOutcome.CRASH:
+            if ctx.engine is not None:
                 await ctx.engine.restart_if_dead(generation)
+            else:
+                await _still_there(ctx)
         elif div.outcome is VectorOutcome.TIMEOUT and ctx.engine is not None:
-            with contextlib.suppress(EngineUnavailableError):
-                await ctx.engine.restart_if_hung(generation, functools.partial(_responsive, ctx))
+            await ctx.engine.restart_if_hung(generation, functools.partial(_responsive, ctx))
         details = div.details
         return make(
             outcome=div.outcome,
@@ -392,12 +410,29 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
     return make(outcome=VectorOutcome.PASS, seconds=time.monotonic() - started)
 
 
-async def _responsive(ctx: Context) -> bool:
-    """Whether the engine still answers Describe within the deadline."""
+async def _still_there(ctx: Context) -> None:
+    """After a crash against an engine not launched here, end the run if nothing listens."""
     try:
-        await ctx.stub.Describe(engine_service_pb2.DescribeRequest(), timeout=ctx.timeout)  # type: ignore[misc] # the stub's types are sync
-    except grpc.aio.AioRpcError:
-        return False
+        await ctx.stub.Describe(engine_service_pb2.DescribeRequest(), timeout=_PROBE_SECONDS)  # type: ignore[misc] # the stub's types are sync
+    except grpc.aio.AioRpcError as error:
+        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise EngineUnavailableError(
+                f"the engine at {ctx.address} stopped answering: {error.details()}"
+            ) from None
+
+
+async def _responsive(ctx: Context) -> bool:
+    """Whether the engine still answers a call that reaches its rounds within the deadline.
+
+    Describe is no proof: an engine stuck inside one round's call may still describe itself
+    while every other round waits. A Settle of a round never dealt goes where rounds are kept
+    and must be refused at once (ROUND_NOT_FOUND); any answer but a timeout will do.
+    """
+    probe = engine_service_pb2.SettleRequest(round_id=f"{ctx.run_prefix}liveness-probe")
+    try:
+        await ctx.stub.Settle(probe, timeout=ctx.timeout)  # type: ignore[misc] # the stub's types are sync
+    except grpc.aio.AioRpcError as error:
+        return error.code() != grpc.StatusCode.DEADLINE_EXCEEDED
     return True
 
 
@@ -421,12 +456,18 @@ class RunConfig:
     certify: bool = False
     reproduce: Callable[[vector_pb2.Vector], str] = lambda _vector: ""
     progress: Callable[[Result], None] | None = None
-    #: Stop starting vectors after the first bad outcome (the mutant zoo's quick kill).
-    fail_fast: bool = False
+    #: Called once the engine has described itself, before the first vector.
+    on_start: Callable[[engine_service_pb2.DescribeResponse], None] | None = None
+    #: Stop starting vectors after this many bad outcomes (``--fail-fast``: 1); 0 never stops.
+    stop_after: int = 0
 
 
 async def run(config: RunConfig) -> RunReport:
-    """Run every vector against the engine and collect the results."""
+    """Run every vector against the engine and collect the results.
+
+    ``EngineUnavailableError`` when the engine cannot be reached, or cannot be brought back
+    once it is gone; the results so far have gone to ``config.progress``.
+    """
     if config.target is None and config.launch is None:
         raise ConfigError("give --target HOST:PORT or --launch CMD")
     started = time.time()
@@ -434,28 +475,56 @@ async def run(config: RunConfig) -> RunReport:
     engine = EngineProcess(config.launch) if config.launch else None
     address = await engine.start() if engine else config.target
     assert address is not None  # noqa: S101 - one of the two is set
-    channel = open_channel(address, config.tls)
-    channels = [channel]
+    session = _Session(config, engine, open_channel(address, config.tls))
     try:
-        stub = engine_service_pb2_grpc.EngineServiceStub(channel)
-        info = await describe(stub, config.timeout)
-        claimed = set(info.profile_ids)
-        known = () if config.certify else tuple(config.known)
-        ctx = Context(
-            stub=stub,
+        info = await describe(session.ctx.stub, config.timeout, address)
+        if config.on_start is not None:
+            config.on_start(info)
+        session.ctx.address = address
+        results = await session.play(config.vectors, set(info.profile_ids))
+        scope = config.vectors if config.known_scope is None else config.known_scope
+        return RunReport(
+            describe=info,
+            results=tuple(results),
+            unmatched_patterns=unmatched(session.known, [v.vector for v in scope]),
+            certify=config.certify,
+            started=started,
+            seconds=time.monotonic() - clock,
+            restarts=engine.restarts if engine else 0,
+        )
+    finally:
+        await session.close()
+
+
+class _Session:
+    """One run's channels, context and bookkeeping while the vectors are played."""
+
+    def __init__(
+        self, config: RunConfig, engine: EngineProcess | None, channel: grpc.aio.Channel
+    ) -> None:
+        self.config = config
+        self.engine = engine
+        self.channels = [channel]
+        self.known = () if config.certify else tuple(config.known)
+        self.ctx = Context(
+            stub=engine_service_pb2_grpc.EngineServiceStub(channel),
             timeout=config.timeout,
             run_prefix=f"run-{secrets.token_hex(4)}-",
             reproduce=config.reproduce,
             engine=engine,
         )
-        semaphore = asyncio.Semaphore(max(1, config.concurrency))
-        generation_now = [engine.generation if engine else 0]
+        self.generation = engine.generation if engine else 0
+        self.stop = asyncio.Event()
+        self.bad = 0
+        self.fatal: list[EngineUnavailableError] = []
 
-        stop = asyncio.Event()
+    async def play(self, vectors: Sequence[LoadedVector], claimed: set[str]) -> list[Result]:
+        """Every vector, ``concurrency`` at a time; an engine gone for good ends them all."""
+        semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
 
         async def one(loaded: LoadedVector) -> Result | None:
             vector = loaded.vector
-            if stop.is_set():
+            if self.stop.is_set():
                 return None
             if vector.profile_id not in claimed:
                 result = Result(
@@ -468,37 +537,44 @@ async def run(config: RunConfig) -> RunReport:
                 )
             else:
                 async with semaphore:
-                    if stop.is_set():
+                    if self.stop.is_set():
                         return None
-                    if engine is not None and engine.generation != generation_now[0]:
-                        # The engine restarted: a fresh channel to the new process, even at
-                        # the same address; every channel is closed when the run ends.
-                        generation_now[0] = engine.generation
-                        channels.append(open_channel(engine.address, config.tls))
-                        ctx.stub = engine_service_pb2_grpc.EngineServiceStub(channels[-1])
-                    result = await run_vector(ctx, loaded)
-                result = apply_known(result, vector, known)
-                if config.fail_fast and result.outcome in BAD:
-                    stop.set()
-            if config.progress is not None:
-                config.progress(result)
+                    self._follow_restart()
+                    try:
+                        result = await run_vector(self.ctx, loaded)
+                    except EngineUnavailableError as exc:
+                        self.fatal.append(exc)
+                        self.stop.set()
+                        return None
+                result = self._tally(apply_known(result, vector, self.known))
+            if self.config.progress is not None:
+                self.config.progress(result)
             return result
 
-        gathered = await asyncio.gather(*(one(v) for v in config.vectors))
-        results = [r for r in gathered if r is not None]
-        scope = config.vectors if config.known_scope is None else config.known_scope
-        stale = unmatched(known, [v.vector for v in scope])
-        return RunReport(
-            describe=info,
-            results=tuple(results),
-            unmatched_patterns=stale,
-            certify=config.certify,
-            started=started,
-            seconds=time.monotonic() - clock,
-            restarts=engine.restarts if engine else 0,
-        )
-    finally:
-        for open_one in channels:
-            await open_one.close(None)
-        if engine is not None:
-            await engine.stop()
+        gathered = await asyncio.gather(*(one(v) for v in vectors))
+        if self.fatal:
+            raise self.fatal[0]
+        return [r for r in gathered if r is not None]
+
+    def _follow_restart(self) -> None:
+        """A fresh channel to a restarted engine, even at the same address."""
+        engine = self.engine
+        if engine is not None and engine.generation != self.generation:
+            self.generation = engine.generation
+            self.channels.append(open_channel(engine.address, self.config.tls))
+            self.ctx.stub = engine_service_pb2_grpc.EngineServiceStub(self.channels[-1])
+            self.ctx.address = engine.address
+
+    def _tally(self, result: Result) -> Result:
+        if result.outcome in BAD:
+            self.bad += 1
+            if self.config.stop_after and self.bad >= self.config.stop_after:
+                self.stop.set()
+        return result
+
+    async def close(self) -> None:
+        """Close every channel and stop a launched engine."""
+        for channel in self.channels:
+            await channel.close(None)
+        if self.engine is not None:
+            await self.engine.stop()

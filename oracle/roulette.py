@@ -610,6 +610,8 @@ def spin_round(
                     payout=payout,
                     clauses=clauses,
                     rounding=rules.cite("rounding"),
+                    # A pocket the bet covers is the wheel's to say; what it pays, the odds'.
+                    won_by=rules.cite("wheel") if pocket in cover else (),
                 )
             )
 

@@ -84,17 +84,26 @@ class SettlementLine:
     """One bet or hand, settled: its payout and the clauses that decided it.
 
     ``clauses[0]`` is the clause that decided the amount (a failure report cites it);
-    the others are context.
+    the others are context. ``won_by`` is, for a bet that returns something, the clause that
+    says it is not lost (the pocket is one it covers): an engine that pays it nothing broke
+    that rule, not the odds.
     """
 
     seat: int
     bet: str
     payout: Payout
     clauses: tuple[str, ...]
+    won_by: tuple[str, ...] = ()
 
 
 def settled(
-    *, seat: int, bet: str, payout: Payout, clauses: tuple[str, ...], rounding: tuple[str, ...]
+    *,
+    seat: int,
+    bet: str,
+    payout: Payout,
+    clauses: tuple[str, ...],
+    rounding: tuple[str, ...],
+    won_by: tuple[str, ...] = (),
 ) -> SettlementLine:
     """A settlement line; a payout that rounding changed cites the rounding rule too.
 
@@ -102,7 +111,7 @@ def settled(
     """
     if payout.returned != payout.returned_exact:
         clauses = (*clauses, *(c for c in rounding if c not in clauses))
-    return SettlementLine(seat=seat, bet=bet, payout=payout, clauses=clauses)
+    return SettlementLine(seat=seat, bet=bet, payout=payout, clauses=clauses, won_by=won_by)
 
 
 def settlement_citations(
@@ -121,6 +130,8 @@ def settlement_citations(
     }
     for index, line in enumerate(lines):
         out[f"lines[{index}]"] = line.clauses
+        if line.won_by and line.payout.returned:
+            out[f"lines[{index}].returned.minor_units=0"] = line.won_by
         exact = line.payout.returned_exact
         if exact.denominator != 1:
             for other in {math.floor(exact), math.ceil(exact)} - {line.payout.returned}:

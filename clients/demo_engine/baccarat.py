@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clients.adapter import BaccaratView, EngineError, Line, RoundView, SeatInput
-from clients.demo_engine.cards import TEN_VALUED, Shoe, check_composition, rank
+from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
 from clients.demo_engine.house import House
 from clients.demo_engine.rules import BaccaratRules
 
@@ -81,6 +81,12 @@ class BaccaratDealer(House):
             banker.append(shoe.draw())
         return player, banker
 
+    def coup_outcome(self, player_total: int, banker_total: int) -> str:
+        """The higher value wins; equal values are a tie."""
+        if player_total == banker_total:
+            return "tie"
+        return "player" if player_total > banker_total else "banker"
+
     def bet_returns(self, rules: BaccaratRules, kind: str, stake: int, outcome: str) -> int:
         """What one bet returns, stake included."""
         if kind == "tie":
@@ -117,17 +123,11 @@ class BaccaratDealer(House):
                 [(bet.kind, bet.stake) for bet in seat.bets],
                 (rules.min_bet, rules.max_bet),
             )
-        check_composition(shoe, rules.decks)
+        self.check_shoe(shoe, rules.decks)
         dealt = Shoe(shoe)
         player, banker = self.play_coup(rules, dealt)
         player_total, banker_total = self.coup_total(player), self.coup_total(banker)
-        outcome = (
-            "player"
-            if player_total > banker_total
-            else "banker"
-            if banker_total > player_total
-            else "tie"
-        )
+        outcome = self.coup_outcome(player_total, banker_total)
         lines = [
             Line(
                 seat=index,

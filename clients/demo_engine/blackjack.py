@@ -24,7 +24,7 @@ from clients.adapter import (
     SeatInput,
     SeatView,
 )
-from clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, check_composition, rank
+from clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, rank
 from clients.demo_engine.house import House
 from clients.demo_engine.rules import BlackjackRules
 
@@ -135,7 +135,7 @@ class BlackjackDealer(House):
             self.check_stakes(
                 index, seat.balance, [("box", seat.bets[0].stake)], (rules.min_bet, rules.max_bet)
             )
-        check_composition(shoe, rules.decks)
+        self.check_shoe(shoe, rules.decks)
         game = BlackjackRound(
             rules=rules,
             shoe=Shoe(shoe),

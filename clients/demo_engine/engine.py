@@ -72,6 +72,10 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                 if bet.game == "roulette":
                     check_bet_format(index, bet)
 
+    def valid_currency(self, code: str) -> bool:
+        """An ISO 4217 code: three capital letters."""
+        return bool(_CURRENCY.fullmatch(code))
+
     def check_request(self, request: DealInput, game: str) -> None:
         """What every round needs: ids, a currency code, seats whose bets are of the profile's game, an outcome."""
         for name, value in (("round_id", request.round_id), ("table_id", request.table_id)):
@@ -81,7 +85,7 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                     f"{name} {value!r} must be 1 to 128 letters, digits or ._:/-",
                     field=name,
                 )
-        if not _CURRENCY.fullmatch(request.currency):
+        if not self.valid_currency(request.currency):
             raise EngineError(
                 "INVALID_ROUND",
                 f"currency code {request.currency!r} must be three capital letters (ISO 4217)",

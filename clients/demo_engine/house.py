@@ -7,10 +7,15 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from clients.adapter import EngineError
+from clients.demo_engine.cards import check_composition
 
 
 class House:
     """Money and stake checks; the game dealers build on them."""
+
+    def check_shoe(self, shoe: Sequence[str], decks: int) -> None:
+        """No card more often than the table's decks hold (``SHOE_NOT_IN_PROFILE``)."""
+        check_composition(shoe, decks)
 
     def round_money(self, exact: Fraction) -> int:
         """A payout that is not a whole number of minor units is rounded down, in the house's favour."""

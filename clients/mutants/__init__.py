@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from clients.adapter import EngineAdapter
 from clients.demo_engine import HOUSE_RULES, DemoEngine, RouletteRules, variant
 from clients.demo_engine.rules import DOCUMENT_B_TABLEAU, STANDARD_TABLEAU
-from clients.mutants import bugs
+from clients.mutants import bugs, kits
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +36,8 @@ class Mutant:
     description: str
     #: A fresh engine with the bug.
     factory: Callable[[], DemoEngine]
+    #: The adapter kit that serves it: the kit itself, or one with a protocol bug.
+    kit: type[EngineAdapter] = EngineAdapter
 
 
 def _settings(profile: str, **changes: object) -> Callable[[], DemoEngine]:
@@ -199,11 +202,183 @@ _ZOO: tuple[Mutant, ...] = (
         factory=bugs.InsuranceIgnoresFunds,
     ),
     Mutant(
-        name="hangs-on-insurance",
+        name="hangs-on-even-money",
         clause="CONTRACT.timeout",
         profile="blackjack-a",
-        description="A Decide that takes insurance never gets an answer (a protocol failure, not a rule).",
-        factory=bugs.HangsOnInsurance,
+        description="A Decide that takes even money never gets an answer (a protocol failure, not a rule).",
+        factory=bugs.HangsOnEvenMoney,
+    ),
+    # --- blackjack: more rules ------------------------------------------------------------
+    Mutant(
+        name="insurance-pays-on-any-21",
+        clause="A.insurance",
+        profile="blackjack-a",
+        description="Insurance pays when the dealer ends on 21 with three cards, not only on a blackjack.",
+        factory=bugs.InsurancePaysOnAny21,
+    ),
+    Mutant(
+        name="dealer-hits-multi-card-soft-17",
+        clause="A.dealer-draw",
+        profile="blackjack-a",
+        description="The dealer stands on a two-card soft 17 but hits one of three cards (A-2-4).",
+        factory=bugs.DealerHitsMultiCardSoft17,
+    ),
+    Mutant(
+        name="bust-wins-on-dealer-bust",
+        clause="BJ.bust",
+        profile="blackjack-a",
+        description="A bust hand is paid 1:1 when the dealer busts too.",
+        factory=bugs.BustWinsOnDealerBust,
+    ),
+    Mutant(
+        name="blackjack-needs-ace-first",
+        clause="BJ.natural",
+        profile="blackjack-a",
+        description="A ten-valued card then an ace is taken for a plain 21, not a blackjack.",
+        factory=bugs.BlackjackNeedsAceFirst,
+    ),
+    Mutant(
+        name="no-double-after-split-a",
+        clause="A.double",
+        profile="blackjack-a",
+        description="Under A a hand formed by a split may not double.",
+        factory=_settings("blackjack-a", double_after_split=False),
+    ),
+    Mutant(
+        name="dealer-hits-soft-17-a",
+        clause="A.dealer-draw",
+        profile="blackjack-a",
+        description="Under A the dealer draws on a soft 17.",
+        factory=_settings("blackjack-a", dealer_hits_soft_17=True),
+    ),
+    Mutant(
+        name="surrender-offered-a",
+        clause="A.surrender",
+        profile="blackjack-a",
+        description="Under A surrender is offered on the first two cards.",
+        factory=_settings("blackjack-a", surrender=True),
+    ),
+    # --- every table: limits, currency, funds, shoe -------------------------------------
+    Mutant(
+        name="zero-stake-accepted",
+        clause="TABLE.limits",
+        profile="baccarat-b",
+        description="A stake of 0 or less is taken: the minimum is read only for positive stakes.",
+        factory=bugs.ZeroStakeAccepted,
+    ),
+    Mutant(
+        name="max-bet-not-enforced",
+        clause="TABLE.limits",
+        profile="baccarat-b",
+        description="A stake over the table maximum is taken.",
+        factory=bugs.MaxBetNotEnforced,
+    ),
+    Mutant(
+        name="currency-code-not-checked",
+        clause="TABLE.currency",
+        profile="baccarat-b",
+        description="Any text is taken as the round's currency code ('eur' too).",
+        factory=bugs.CurrencyCodeNotChecked,
+    ),
+    Mutant(
+        name="box-over-balance-accepted",
+        clause="BJ.funds",
+        profile="blackjack-a",
+        description="A blackjack box larger than the seat's balance is dealt.",
+        factory=bugs.BoxOverBalanceAccepted,
+    ),
+    Mutant(
+        name="shoe-not-checked",
+        clause="B.decks",
+        profile="baccarat-b",
+        description="Any shoe is dealt, whatever the copies of a card: nine of one card in eight decks too.",
+        factory=bugs.ShoeNotChecked,
+    ),
+    Mutant(
+        name="six-decks-b",
+        clause="B.decks",
+        profile="baccarat-b",
+        description="Profile B is built with six decks: seven or eight copies of a card are refused.",
+        factory=_settings("baccarat-b", decks=6),
+    ),
+    Mutant(
+        name="eight-decks-c",
+        clause="C.bac.decks",
+        profile="baccarat-c",
+        description="Profile C is built with eight decks: seven or eight copies of a card are dealt.",
+        factory=_settings("baccarat-c", decks=8),
+    ),
+    Mutant(
+        name="six-decks-d",
+        clause="D.decks",
+        profile="baccarat-d",
+        description="Profile D is built with six decks: seven or eight copies of a card are refused.",
+        factory=_settings("baccarat-d", decks=6),
+    ),
+    # --- the protocol ---------------------------------------------------------------------
+    Mutant(
+        name="illegal-decision-wrong-code",
+        clause="CONTRACT.status-code",
+        profile="baccarat-b",
+        description="ILLEGAL_DECISION is sent with INVALID_ARGUMENT instead of FAILED_PRECONDITION.",
+        factory=DemoEngine,
+        kit=kits.IllegalDecisionWrongCode,
+    ),
+    Mutant(
+        name="illegal-decision-without-legal",
+        clause="CONTRACT.error-metadata",
+        profile="baccarat-b",
+        description="ILLEGAL_DECISION is sent without the legal decisions in its metadata.",
+        factory=DemoEngine,
+        kit=kits.IllegalDecisionWithoutLegal,
+    ),
+    Mutant(
+        name="malformed-card-is-invalid-round",
+        clause="CONTRACT.error-reason",
+        profile="baccarat-b",
+        description="A malformed card is refused with INVALID_ROUND instead of INVALID_CARD.",
+        factory=DemoEngine,
+        kit=kits.MalformedCardIsInvalidRound,
+    ),
+    Mutant(
+        name="unknown-profile-is-invalid-round",
+        clause="CONTRACT.error-reason",
+        profile="baccarat-b",
+        description="A profile the engine does not know is refused with INVALID_ROUND.",
+        factory=DemoEngine,
+        kit=kits.UnknownProfileIsInvalidRound,
+    ),
+    Mutant(
+        name="unknown-round-is-illegal-decision",
+        clause="CONTRACT.error-reason",
+        profile="baccarat-b",
+        description="A Decide for a round never dealt is refused with ILLEGAL_DECISION.",
+        factory=DemoEngine,
+        kit=kits.UnknownRoundIsIllegalDecision,
+    ),
+    Mutant(
+        name="echoes-the-table-id",
+        clause="CONTRACT.round-id",
+        profile="baccarat-b",
+        description="Every state names the table's id where the round's goes.",
+        factory=DemoEngine,
+        kit=kits.EchoesTheTableId,
+    ),
+    Mutant(
+        name="settles-unfinished-rounds",
+        clause="CONTRACT.lifecycle",
+        profile="blackjack-a",
+        description="A round that still waits for a decision is settled when asked.",
+        factory=DemoEngine,
+        kit=kits.SettlesUnfinishedRounds,
+    ),
+    Mutant(
+        name="reuses-round-ids",
+        clause="CONTRACT.lifecycle",
+        profile="baccarat-b",
+        description="A settled round's id may be dealt again.",
+        factory=DemoEngine,
+        kit=kits.ReusesRoundIds,
     ),
     # --- blackjack: splits, doubles, surrender --------------------------------------------
     Mutant(
@@ -355,6 +530,34 @@ _ZOO: tuple[Mutant, ...] = (
         factory=bugs.BankerDrawsFourth,
     ),
     Mutant(
+        name="totals-not-modulo-ten",
+        clause="BAC.values",
+        profile="baccarat-b",
+        description="A baccarat total of 20 or more keeps 10 too many (9+9+9 is 17, not 7).",
+        factory=bugs.TotalsNotModuloTen,
+    ),
+    Mutant(
+        name="player-draws-on-6",
+        clause="BAC.player-draw",
+        profile="baccarat-b",
+        description="The player draws on 6 too.",
+        factory=bugs.PlayerDrawsOnSix,
+    ),
+    Mutant(
+        name="tie-goes-to-banker",
+        clause="BAC.outcome",
+        profile="baccarat-b",
+        description="Equal values are a banker win, not a tie.",
+        factory=bugs.TieGoesToBanker,
+    ),
+    Mutant(
+        name="player-pays-less-commission",
+        clause="BAC.pay-player",
+        profile="baccarat-b",
+        description="A winning player bet is charged the banker's 5% commission.",
+        factory=bugs.PlayerPaysLessCommission,
+    ),
+    Mutant(
         name="banker-natural-ignored",
         clause="BAC.natural",
         profile="baccarat-b",
@@ -375,6 +578,48 @@ _ZOO: tuple[Mutant, ...] = (
         profile="roulette-c",
         description="A split of two pockets that are not adjacent (1-5) is accepted and settled.",
         factory=bugs.AnySplit,
+    ),
+    Mutant(
+        name="any-four-is-a-corner",
+        clause="C.rou.geometry",
+        profile="roulette-c",
+        description="Any four numbers are taken as a corner (3-4-6-7 too).",
+        factory=bugs.AnyFourIsACorner,
+    ),
+    Mutant(
+        name="any-two-rows-are-a-line",
+        clause="C.rou.geometry",
+        profile="roulette-c",
+        description="Any two rows are taken as a line, adjacent or not (1-2-3-7-8-9 too).",
+        factory=bugs.AnyTwoRowsAreALine,
+    ),
+    Mutant(
+        name="run-of-three-is-a-street",
+        clause="C.rou.geometry",
+        profile="roulette-c",
+        description="Any three consecutive numbers are a street, across rows too (2-3-4).",
+        factory=bugs.RunOfThreeIsAStreet,
+    ),
+    Mutant(
+        name="american-zero-three-split",
+        clause="US.rou.geometry",
+        profile="roulette-american",
+        description="The American layout takes 0-3 as a split, as the European one does.",
+        factory=bugs.AmericanZeroThreeSplit,
+    ),
+    Mutant(
+        name="double-zero-is-zero",
+        clause="US.rou.wheel",
+        profile="roulette-american",
+        description="00 pays the bets on 0: a straight on 0 wins when 00 comes up.",
+        factory=bugs.DoubleZeroIsZero,
+    ),
+    Mutant(
+        name="double-zero-half-back",
+        clause="US.rou.zero-loses",
+        profile="roulette-american",
+        description="00 returns half an even-money bet instead of making it lose.",
+        factory=bugs.DoubleZeroHalfBack,
     ),
     Mutant(
         name="zero-three-split-refused",

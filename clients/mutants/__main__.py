@@ -22,7 +22,7 @@ def main(argv: list[str]) -> None:
     if mutant is None:
         print(f"no mutant {name!r}; python -m clients.mutants --list names them", file=sys.stderr)  # noqa: T201
         sys.exit(2)
-    adapter.main(mutant.factory(), rest)
+    adapter.main(mutant.factory(), rest, kit=mutant.kit)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from clients.adapter import DecisionInput
+from clients.adapter import BetInput, DecisionInput
 from clients.demo_engine import BaccaratRules, BlackjackRules, DemoEngine, RouletteRules
 from clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
 from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
-from clients.demo_engine.roulette import Shape, layout
+from clients.demo_engine.roulette import EVEN_CHANCES, Shape, layout
 
 # --- blackjack ------------------------------------------------------------------------------
 
@@ -206,14 +206,104 @@ class SplitHandPlaysOnAt21(DemoEngine):
         hand.status = "bust" if self.hand_value(hand.cards).total > 21 else "playing"
 
 
-class HangsOnInsurance(DemoEngine):
-    """Never answers a Decide that takes insurance: its side-bet ledger waits on itself."""
+class HangsOnEvenMoney(DemoEngine):
+    """Never answers a Decide that takes even money: its early-payout ledger waits on itself."""
 
     def decide(self, game: Any, decision: DecisionInput) -> Any:
-        """Insurance blocks for good; every other decision is played as usual."""
-        if decision.kind == "insurance":
+        """Even money blocks for good; every other decision is played as usual."""
+        if decision.kind == "even-money":
             threading.Event().wait()
         return super().decide(game, decision)
+
+
+class InsurancePaysOnAny21(DemoEngine):
+    """Pays insurance when the dealer ends on 21, blackjack or not (a three-card 21 too)."""
+
+    def insurance_returns(self, game: BlackjackRound, box: Box) -> int:
+        """Insurance is won by any dealer 21."""
+        if self.hand_value(game.dealer).total == 21:
+            return self.win(box.insurance, game.rules.insurance_payout)
+        return 0
+
+
+class DealerHitsMultiCardSoft17(DemoEngine):
+    """Stands on a two-card soft 17 but hits one of three or more cards (A-2-4)."""
+
+    def dealer_draws(self, rules: BlackjackRules, cards: Sequence[str]) -> bool:
+        """Soft 17 made of three or more cards draws."""
+        value = self.hand_value(cards)
+        if value.total == 17 and value.soft and len(cards) > 2:
+            return True
+        return super().dealer_draws(rules, cards)
+
+
+class BustWinsOnDealerBust(DemoEngine):
+    """Pays a bust hand 1:1 when the dealer busts too, as if busts cancelled out."""
+
+    def hand_returns(self, game: BlackjackRound, box: Box, index: int, hand: Hand) -> int:
+        """Both over 21: the player's bust is forgiven."""
+        if hand.status == "bust" and self.hand_value(game.dealer).total > 21:
+            return self.win(hand.stake, Fraction(1))
+        return super().hand_returns(game, box, index, hand)
+
+
+class BlackjackNeedsAceFirst(DemoEngine):
+    """Knows a blackjack only when the ace comes first: a king then an ace is a plain 21."""
+
+    def is_blackjack(self, cards: Sequence[str]) -> bool:
+        """An ace first, then a ten-valued card."""
+        return len(cards) == 2 and rank(cards[0]) == "A" and rank(cards[1]) in TEN_VALUED
+
+
+class ZeroStakeAccepted(DemoEngine):
+    """Takes a stake of 0 or less: the minimum is checked only on positive stakes."""
+
+    def check_stakes(
+        self, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: tuple[int, int]
+    ) -> None:
+        """Stakes of 0 or less are let through before the limits are read."""
+        positive = [(bet, stake) for bet, stake in stakes if stake > 0]
+        if positive:
+            super().check_stakes(seat, balance, positive, limits)
+
+
+class MaxBetNotEnforced(DemoEngine):
+    """Reads the table minimum but never the maximum."""
+
+    def check_stakes(
+        self, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: tuple[int, int]
+    ) -> None:
+        """The maximum is taken as unlimited."""
+        super().check_stakes(seat, balance, stakes, (limits[0], 10**15))
+
+
+class CurrencyCodeNotChecked(DemoEngine):
+    """Takes any text as the round's currency code."""
+
+    def valid_currency(self, code: str) -> bool:
+        """Every code is fine."""
+        del code
+        return True
+
+
+class BoxOverBalanceAccepted(DemoEngine):
+    """Deals a blackjack box whose stake is more than the seat's balance."""
+
+    def check_stakes(
+        self, seat: int, balance: int, stakes: Sequence[tuple[str, int]], limits: tuple[int, int]
+    ) -> None:
+        """A blackjack box is checked against the limits alone."""
+        if [bet for bet, _ in stakes] == ["box"]:
+            balance = max(balance, sum(stake for _, stake in stakes))
+        super().check_stakes(seat, balance, stakes, limits)
+
+
+class ShoeNotChecked(DemoEngine):
+    """Deals from any shoe, whatever the number of copies of a card."""
+
+    def check_shoe(self, shoe: Sequence[str], decks: int) -> None:
+        """No composition check."""
+        del shoe, decks
 
 
 class RoundsUp(DemoEngine):
@@ -284,6 +374,41 @@ class BankerDrawsFourth(DemoEngine):
         return player, banker
 
 
+class TotalsNotModuloTen(DemoEngine):
+    """Takes 10 off a baccarat total once instead of keeping it modulo 10 (9+9+9 is 17)."""
+
+    def coup_total(self, cards: Sequence[str]) -> int:
+        """Points, less 10 once if they reach 10."""
+        points = sum(self.baccarat_value(card) for card in cards)
+        return points - 10 if points >= 10 else points
+
+
+class PlayerDrawsOnSix(DemoEngine):
+    """Lets the player draw on 6 too."""
+
+    def player_draws(self, total: int) -> bool:
+        """0 to 6 draw."""
+        return total <= 6
+
+
+class TieGoesToBanker(DemoEngine):
+    """Gives equal values to the banker instead of calling a tie."""
+
+    def coup_outcome(self, player_total: int, banker_total: int) -> str:
+        """The banker wins ties."""
+        return "player" if player_total > banker_total else "banker"
+
+
+class PlayerPaysLessCommission(DemoEngine):
+    """Takes the banker's 5% commission off winning player bets too."""
+
+    def bet_returns(self, rules: BaccaratRules, kind: str, stake: int, outcome: str) -> int:
+        """A winning player bet is paid like a banker bet."""
+        if kind == "player" and outcome == "player":
+            return self.banker_returns(rules, stake)
+        return super().bet_returns(rules, kind, stake, outcome)
+
+
 # --- roulette -------------------------------------------------------------------------------
 
 
@@ -303,3 +428,69 @@ class NoZeroThreeSplit(DemoEngine):
         if rules.wheel == "european" and kind == "split" and cover == frozenset({"0", "3"}):
             return False
         return cover in layout(rules.wheel)[kind]
+
+
+class AnyFourIsACorner(DemoEngine):
+    """Takes any four numbers of the grid as a corner."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """Corners are not checked against the layout."""
+        return kind == "corner" or super().is_shape(rules, kind, cover)
+
+
+class AnyTwoRowsAreALine(DemoEngine):
+    """Takes any two rows as a line, adjacent or not."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """A line is two whole rows, wherever they are."""
+        if kind == "line":
+            rows = {(int(p) - 1) // 3 for p in cover if p.isdigit() and p != "0"}
+            whole = all({str(3 * r + 1), str(3 * r + 2), str(3 * r + 3)} <= cover for r in rows)
+            return len(rows) == 2 and whole
+        return super().is_shape(rules, kind, cover)
+
+
+class RunOfThreeIsAStreet(DemoEngine):
+    """Takes any three consecutive numbers as a street, across rows too (2-3-4)."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """A street is a run of three numbers."""
+        numbers = sorted(int(p) for p in cover if p.isdigit())
+        run = (
+            len(numbers) == 3
+            and numbers[0] > 0
+            and numbers == list(range(numbers[0], numbers[0] + 3))
+        )
+        return (kind == "street" and run) or super().is_shape(rules, kind, cover)
+
+
+class AmericanZeroThreeSplit(DemoEngine):
+    """Builds the American zero splits from the European ones: 0-3 is taken there too."""
+
+    def is_shape(self, rules: RouletteRules, kind: str, cover: Shape) -> bool:
+        """0-3 is a split on every wheel."""
+        return (kind == "split" and cover == frozenset({"0", "3"})) or super().is_shape(
+            rules, kind, cover
+        )
+
+
+class DoubleZeroIsZero(DemoEngine):
+    """Reads 00 as 0 when paying: a straight on 0 wins when 00 comes up."""
+
+    def roulette_bet_returns(
+        self, rules: RouletteRules, bet: BetInput, cover: Shape, pocket: str
+    ) -> int:
+        """00 pays the bets on 0."""
+        return super().roulette_bet_returns(rules, bet, cover, "0" if pocket == "00" else pocket)
+
+
+class DoubleZeroHalfBack(DemoEngine):
+    """Returns half an even-money bet on 00 (the single zero alone makes them lose)."""
+
+    def roulette_bet_returns(
+        self, rules: RouletteRules, bet: BetInput, cover: Shape, pocket: str
+    ) -> int:
+        """Half back on 00 for red/black, even/odd, low/high."""
+        if pocket == "00" and bet.kind in EVEN_CHANCES:
+            return self.half_stake(bet.stake)
+        return super().roulette_bet_returns(rules, bet, cover, pocket)

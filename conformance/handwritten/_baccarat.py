@@ -272,4 +272,44 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
             # fourth card (5H stays in the shoe). 9 > 1: player 200.
             CaseRound(seats=("1000:player=100",), shoe="2S KH 3D AC 4C TD 5H", returns=(200,)),
         ),
+        case(
+            25,
+            "values/three-cards-over-twenty",
+            ("BAC.values", "BAC.player-draw", "BAC.banker-tableau", "BAC.pay-banker"),
+            "A three-card hand of 24 points is worth 4: totals are always taken modulo 10.",
+            # Player 7S 8D = 15 -> 5 draws 9C: 24 -> 4. Banker KH 3C = 3 draws on a 9 (both
+            # tableaux): 2D, 5. 5 > 4: player 0, banker 100 + 95 = 195.
+            CaseRound(
+                seats=("1000:player=100,banker=100",),
+                shoe="7S KH 8D 3C 9C 2D",
+                returns=(0, 195),
+            ),
+        ),
+    )
+
+
+def eight_deck_cases(profile: str, prefix: str, first: int, clause: str) -> tuple[Case, ...]:
+    """An eight-deck shoe holds seven copies of two cards, and eight of one (``clause``)."""
+    # Player 7S 9D = 6 stands; banker 4H 6C = 0 draws 3C: 3; player 200. The rest stays in
+    # the shoe, only to be checked against the profile's decks.
+    shoes = (
+        ("seven-copies-of-two-cards", "seven copies of two cards each", "JD " * 7 + "AS " * 7),
+        ("eight-copies-of-an-ace", "eight aces of spades", "AS " * 8),
+    )
+    return tuple(
+        Case(
+            id=f"{prefix}-h{first + i:03d}",
+            name=f"{profile}/decks/{slug}",
+            profile=profile,
+            clauses=(clause,),
+            description=f"Eight decks hold {what}.",
+            rounds=(
+                CaseRound(
+                    seats=("1000:player=100",),
+                    shoe=f"7S 4H 9D 6C 3C {rest}".strip(),
+                    returns=(200,),
+                ),
+            ),
+        )
+        for i, (slug, what, rest) in enumerate(shoes)
     )

@@ -190,4 +190,89 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
             # blackjack. Stand; dealer A+8 = soft 19 stands; 16 loses: 0.
             CaseRound(seats=("1000:1",), shoe="9S AH 7D 8C 5C", decisions="stand", returns=(0,)),
         ),
+        case(
+            (60, 60),
+            "insurance/lost-to-a-three-card-21",
+            ("{insurance}", "BJ.natural"),
+            "Insurance is lost when the dealer makes 21 with three cards: only a blackjack pays it.",
+            # 6S 5D = 11 against AH; insurance 50. Hole 5C: soft 16, no blackjack, insurance
+            # lost. Stand; the dealer draws 5H: 21 with three cards. 11 loses: 0; insurance 0.
+            CaseRound(
+                seats=("1000:100",),
+                shoe="6S AH 5D 5C 5H 9C",
+                decisions="insurance stand",
+                returns=(0, 0),
+            ),
+        ),
+        case(
+            (61, 61),
+            "dealer/stands-on-a-three-card-soft-17",
+            ("{dealer-draw}", "BJ.values", "BJ.compare"),
+            "The dealer stands on a soft 17 of three cards (2-4-A) as on any soft 17.",
+            # TS 8D = 18 stands. Dealer 2H 4C = 6 draws AS: soft 17, stands (4D stays). 18 > 17:
+            # 200.
+            CaseRound(
+                seats=("1000:100",), shoe="TS 2H 8D 4C AS 4D", decisions="stand", returns=(200,)
+            ),
+        ),
+        case(
+            (62, 62),
+            "bust/loses-though-the-dealer-busts",
+            ("BJ.bust", "BJ.compare"),
+            "A bust hand loses at once, even when the dealer busts later for another seat.",
+            # Seat 0 TS 5H = 15 hits KS: 25, bust. Seat 1 9C TC = 19 stands. Dealer 6D TH = 16
+            # draws 9S: 25, bust. Seat 0: 0; seat 1: 200.
+            CaseRound(
+                seats=("1000:100", "1000:100"),
+                shoe="TS 9C 6D 5H TC TH KS 9S",
+                decisions="hit stand",
+                returns=(0, 200),
+            ),
+        ),
+        case(
+            (63, 63),
+            "funds/second-seat-box-over-balance",
+            ("BJ.funds",),
+            "A second seat whose box of 100 is more than its balance of 50 refuses the deal.",
+            # Seat 1: stake 100 > balance 50: INSUFFICIENT_BALANCE.
+            CaseRound(
+                seats=("1000:100", "50:100"),
+                shoe="TS 9C 7D 7H TC 5C 2D 3C",
+                error="INSUFFICIENT_BALANCE",
+            ),
+        ),
+        case(
+            (64, 64),
+            "lifecycle/settle-during-the-offers",
+            ("CONTRACT.lifecycle",),
+            "Settle while a seat's insurance offer waits is ROUND_NOT_COMPLETE.",
+            # 9S 7D against AH: the insurance offer waits for seat 0.
+            CaseRound(seats=("1000:100",), shoe="9S AH 7D 8C 5C", error="ROUND_NOT_COMPLETE"),
+        ),
+        case(
+            (65, 65),
+            "split/no-resplit-of-eights",
+            ("{split}",),
+            "8-8 split, the first hand pairs again with an 8: a second split is refused.",
+            # Split 8S 8D against 6H; hand 0 takes 8C: 8-8 again, but two hands are the most.
+            CaseRound(
+                seats=("1000:100",),
+                shoe="8S 6H 8D TC 8C 9S 9H",
+                decisions="split split",
+                error="ILLEGAL_DECISION",
+            ),
+        ),
+        case(
+            (66, 66),
+            "split/no-resplit-of-the-second-hand",
+            ("{split}",),
+            "After a split the second hand pairs again: it may not split either.",
+            # Split 9S 9D; hand 0 takes 5C: 14, stands. Hand 1 takes 9C: 9-9, no second split.
+            CaseRound(
+                seats=("1000:100",),
+                shoe="9S 6H 9D TC 5C 9C 7H",
+                decisions="split stand split",
+                error="ILLEGAL_DECISION",
+            ),
+        ),
     )

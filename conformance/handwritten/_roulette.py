@@ -156,4 +156,13 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
             "red 1 is refused, never settled: Red covers its eighteen numbers and names none.",
             CaseRound(seats=("1000:red 1=10",), pocket="1", error="INVALID_BET_LAYOUT"),
         ),
+        case(
+            (74, 74),
+            "geometry/line-rows-1-and-4",
+            ("{geometry}",),
+            "line 1-2-3-10-11-12 is refused, never settled: rows 1 and 4 are not adjacent.",
+            CaseRound(
+                seats=("1000:line 1-2-3-10-11-12=10",), pocket="1", error="INVALID_BET_LAYOUT"
+            ),
+        ),
     )

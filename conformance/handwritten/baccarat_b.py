@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
-from conformance.handwritten._baccarat import common_cases
+from conformance.handwritten._baccarat import common_cases, eight_deck_cases
 
 P = "baccarat-b"
 
@@ -92,4 +92,5 @@ CASES: tuple[Case, ...] = (
         # 9 > 6: player 200.
         rounds=(CaseRound(seats=("1000:player=100",), shoe="2S KH 3D 6C 4C 3H", returns=(200,)),),
     ),
+    *eight_deck_cases(P, "bab", 57, "B.decks"),
 )

@@ -118,4 +118,34 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    Case(
+        id="bac-h057",
+        name="baccarat-c/decks/eight-copies-refused",
+        profile=P,
+        clauses=("C.bac.decks",),
+        description="Eight copies of a card cannot come from six decks: SHOE_NOT_IN_PROFILE.",
+        # More copies than the profile's decks hold: refused before the coup.
+        rounds=(
+            CaseRound(
+                seats=("1000:player=100",),
+                shoe="7S 4H 9D 6C 3C JD JD JD JD JD JD JD JD",
+                error="SHOE_NOT_IN_PROFILE",
+            ),
+        ),
+    ),
+    Case(
+        id="bac-h058",
+        name="baccarat-c/decks/seven-aces-refused",
+        profile=P,
+        clauses=("C.bac.decks",),
+        description="Seven aces of spades cannot come from six decks: SHOE_NOT_IN_PROFILE.",
+        # More copies than the profile's decks hold: refused before the coup.
+        rounds=(
+            CaseRound(
+                seats=("1000:player=100",),
+                shoe="7S 4H 9D 6C 3C AS AS AS AS AS AS AS",
+                error="SHOE_NOT_IN_PROFILE",
+            ),
+        ),
+    ),
 )

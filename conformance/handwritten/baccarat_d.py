@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.cases import Case, CaseRound
-from conformance.handwritten._baccarat import common_cases
+from conformance.handwritten._baccarat import common_cases, eight_deck_cases
 
 P = "baccarat-d"
 
@@ -84,4 +84,5 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    *eight_deck_cases(P, "bad", 55, "D.decks"),
 )

@@ -21,10 +21,11 @@ CASES: tuple[Case, ...] = (
         id="bja-h001",
         name="blackjack-a/natural/example-a1",
         profile=P,
-        clauses=("BJ.nat-pays", "A.nat-immediate"),
+        clauses=("BJ.nat-pays", "A.nat-immediate", "BJ.natural"),
         description="Example A1: stake 100, a blackjack against a 7 up is paid 250 at once.",
-        # Seat AS, up 7H, seat KD, hole 9C: blackjack against 2-9, 100 + 100 * 3/2 = 250.
-        rounds=(CaseRound(seats=("1000:100",), shoe="AS 7H KD 9C 5C", returns=(250,)),),
+        # Seat KD, up 7H, seat AS, hole 9C: a ten then an ace is a blackjack (BJ.natural),
+        # against 2-9: 100 + 100 * 3/2 = 250.
+        rounds=(CaseRound(seats=("1000:100",), shoe="KD 7H AS 9C 5C", returns=(250,)),),
     ),
     Case(
         id="bja-h002",

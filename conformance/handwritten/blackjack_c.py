@@ -521,4 +521,29 @@ CASES: tuple[Case, ...] = (
         # soft 18, no blackjack; the blackjack wins: 1 + 1.5 = 2.5 exact, rounded down: 2.
         rounds=(CaseRound(seats=("1000:1",), shoe="AS AH KD 7C 5C", returns=(2,)),),
     ),
+    Case(
+        id="bjc-h048",
+        name="blackjack-c/compare/three-card-21-loses-to-a-late-blackjack",
+        profile=P,
+        clauses=("BJ.compare", "C.bj.peek"),
+        description="A 21 of three cards loses to a dealer blackjack found after play.",
+        # 5S 6D = 11 against KH (no look under a ten); hit TS: 21, stands. The hole card AC
+        # makes a blackjack, which beats every 21 but a blackjack: 0.
+        rounds=(
+            CaseRound(seats=("1000:100",), shoe="5S KH 6D AC TS", decisions="hit", returns=(0,)),
+        ),
+    ),
+    Case(
+        id="bjc-h049",
+        name="blackjack-c/compare/four-card-21-loses-to-a-late-blackjack",
+        profile=P,
+        clauses=("BJ.compare", "C.bj.peek"),
+        description="A 21 of four cards loses to a dealer blackjack found after play.",
+        # 2S 3D = 5 against KH; hit 6C: 11; hit TS: 21, stands. Hole AC: blackjack: 0.
+        rounds=(
+            CaseRound(
+                seats=("1000:100",), shoe="2S KH 3D AC 6C TS", decisions="hit hit", returns=(0,)
+            ),
+        ),
+    ),
 )

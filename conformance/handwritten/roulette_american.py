@@ -232,4 +232,26 @@ CASES: tuple[Case, ...] = (
             CaseRound(seats=("1000:street 0-2-3=10",), pocket="2", error="INVALID_BET_LAYOUT"),
         ),
     ),
+    Case(
+        id="rua-h019",
+        name="roulette-american/geometry/split-3-0-refused",
+        profile=P,
+        clauses=("US.rou.geometry",),
+        description="3-0 (0-3 named the other way round) is no split of this layout either.",
+        rounds=(CaseRound(seats=("1000:split 3-0=10",), pocket="3", error="INVALID_BET_LAYOUT"),),
+    ),
+    Case(
+        id="rua-h020",
+        name="roulette-american/geometry/split-0-3-beside-good-bets",
+        profile=P,
+        clauses=("US.rou.geometry",),
+        description="One 0-3 split among good bets refuses the whole seat's round.",
+        rounds=(
+            CaseRound(
+                seats=("1000:straight 3=10,split 0-3=10,red=10",),
+                pocket="3",
+                error="INVALID_BET_LAYOUT",
+            ),
+        ),
+    ),
 )

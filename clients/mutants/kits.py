@@ -1,0 +1,111 @@
+"""Protocol bugs of the mutant zoo: the demo engine served through a kit gone wrong.
+
+The rules are right; what the engine sends is not: a refusal's status code, reason or
+metadata, the round id it echoes, the ids it lets a round take, a Settle it lets through.
+Each class is the adapter kit with one hook overridden, the way a vendor's own server code
+would get it wrong.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import grpc
+from croupier.v1 import round_pb2
+
+from clients.adapter import DealInput, EngineAdapter, RoundView
+from clients.book import RoundBook
+from clients.status import StatusError, error_status
+
+T = TypeVar("T")
+
+
+class _Renamed(EngineAdapter):
+    """Sends refusals of one reason under another."""
+
+    #: The reason sent wrong, and what is sent instead.
+    wrong: tuple[str, str] = ("", "")
+
+    def status_of(self, refusal: StatusError) -> grpc.Status:
+        """The right refusal, under the wrong reason."""
+        if refusal.reason == self.wrong[0]:
+            return error_status(self.wrong[1], refusal.message, refusal.metadata)
+        return super().status_of(refusal)
+
+
+class MalformedCardIsInvalidRound(_Renamed):
+    """Refuses a malformed card with INVALID_ROUND instead of INVALID_CARD."""
+
+    wrong = ("INVALID_CARD", "INVALID_ROUND")
+
+
+class UnknownProfileIsInvalidRound(_Renamed):
+    """Refuses a profile it does not know with INVALID_ROUND instead of UNKNOWN_PROFILE."""
+
+    wrong = ("UNKNOWN_PROFILE", "INVALID_ROUND")
+
+
+class UnknownRoundIsIllegalDecision(_Renamed):
+    """Refuses a Decide for a round it does not hold with ILLEGAL_DECISION."""
+
+    wrong = ("ROUND_NOT_FOUND", "ILLEGAL_DECISION")
+
+
+class IllegalDecisionWrongCode(EngineAdapter):
+    """Sends ILLEGAL_DECISION with INVALID_ARGUMENT instead of FAILED_PRECONDITION."""
+
+    def status_of(self, refusal: StatusError) -> grpc.Status:
+        """The right reason and metadata under the wrong code."""
+        if refusal.reason != "ILLEGAL_DECISION":
+            return super().status_of(refusal)
+        return error_status(
+            refusal.reason, refusal.message, refusal.metadata, grpc.StatusCode.INVALID_ARGUMENT
+        )
+
+
+class IllegalDecisionWithoutLegal(EngineAdapter):
+    """Sends ILLEGAL_DECISION without the legal decisions in its metadata."""
+
+    def status_of(self, refusal: StatusError) -> grpc.Status:
+        """The metadata the contract requires is left out."""
+        if refusal.reason == "ILLEGAL_DECISION":
+            return error_status(refusal.reason, refusal.message, {})
+        return super().status_of(refusal)
+
+
+class EchoesTheTableId(EngineAdapter):
+    """Answers every state with the table's id where the round's goes."""
+
+    def state_of(self, request: DealInput, view: RoundView) -> round_pb2.RoundState:
+        """The table id, not the round id."""
+        state = super().state_of(request, view)
+        state.round_id = request.table_id
+        return state
+
+
+class SettlesUnfinishedRounds(EngineAdapter):
+    """Settles a round that still waits for a decision."""
+
+    def check_complete(self, round_id: str, view: RoundView) -> None:
+        """No check."""
+        del round_id, view
+
+
+class _ForgetfulBook(RoundBook[T]):
+    """Remembers the ids of open rounds only: a settled round's id may be dealt again."""
+
+    def check_new(self, round_id: str) -> None:
+        """Only an open round's id is taken."""
+        try:
+            self.get(round_id)
+        except StatusError:
+            return
+        super().check_new(round_id)
+
+
+class ReusesRoundIds(EngineAdapter):
+    """Lets a new round take the id of a round already settled."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.book = _ForgetfulBook(max_open_rounds=self.book.max_open_rounds)
