@@ -26,7 +26,7 @@ from croupier.v1 import (
     round_pb2,
 )
 
-from clients.status import error_info
+from clients.status import MalformedStatusError, error_info
 
 
 class CroupierError(Exception):
@@ -53,7 +53,10 @@ class UnavailableError(CroupierError):
 def _translate(error: grpc.RpcError) -> CroupierError:
     code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
     details = error.details() if hasattr(error, "details") else str(error)
-    info = error_info(error)
+    try:
+        info = error_info(error)
+    except MalformedStatusError as exc:
+        info, details = None, f"{details} (status details malformed: {exc})"
     reason = str(info.reason) if info is not None else ""
     metadata = dict(info.metadata) if info is not None else {}
     kind = {

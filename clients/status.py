@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -94,9 +95,18 @@ def error_status(
     return rpc_status.to_status(proto)
 
 
+class MalformedStatusError(ValueError):
+    """A failed call's status details do not decode, or disagree with its code or message."""
+
+
 def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo a failed call carries, if any."""
-    status = rpc_status.from_call(error)  # type: ignore[arg-type] # a failed call is a grpc.Call
+    """The ErrorInfo a failed call carries, if any; ``MalformedStatusError`` on bad details."""
+    try:
+        status = rpc_status.from_call(error)  # type: ignore[arg-type] # a failed call is a grpc.Call
+    except (ValueError, DecodeError) as exc:
+        # grpc_status raises DecodeError for bytes that are no Status, ValueError for a Status
+        # that contradicts the call: one error for both, whatever the engine sent.
+        raise MalformedStatusError(str(exc)) from None
     if status is None:
         return None
     for detail in status.details:

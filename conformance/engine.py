@@ -57,13 +57,21 @@ class EngineProcess:
             )
         except OSError as exc:
             raise EngineUnavailableError(f"cannot start {self.command!r}: {exc.strerror}") from None
+        try:
+            return await self._wait_ready()
+        except BaseException:
+            # Cancelled (the run was interrupted) or failed: never leave the engine behind.
+            await asyncio.shield(self.stop())
+            raise
+
+    async def _wait_ready(self) -> str:
+        assert self.process is not None  # noqa: S101 - started above
         assert self.process.stdout is not None  # noqa: S101 - stdout=PIPE above
         deadline = time.monotonic() + self.startup_timeout
         pending = b""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                await self.stop()
                 raise EngineUnavailableError(
                     f"{self.command!r} did not print '{READY_PREFIX}host:port' within {self.startup_timeout:g} s"
                 )
@@ -160,12 +168,16 @@ def open_channel(address: str, tls: TlsOptions | None) -> grpc.aio.Channel:
 
 
 async def describe(
-    stub: engine_service_pb2_grpc.EngineServiceStub, timeout: float, address: str = ""
+    stub: engine_service_pb2_grpc.EngineServiceStub,
+    timeout: float,
+    address: str = "",
+    tls: TlsOptions | None = None,
 ) -> engine_service_pb2.DescribeResponse:
     """The engine's Describe; ``EngineUnavailableError`` naming what went wrong if none comes.
 
     A refused connection is retried for a moment (an engine may print its ready line just
-    before it accepts); a TLS failure is named as one at once, with the address.
+    before it accepts); a TLS failure, or a connection closed on us, is named at once, with
+    the address and what the TLS options make likely.
     """
     deadline = time.monotonic() + min(timeout, _CONNECT_SECONDS)
     while True:
@@ -175,35 +187,44 @@ async def describe(
             )
         except grpc.aio.AioRpcError as error:
             details = str(error.details())
-            refused = error.code() == grpc.StatusCode.UNAVAILABLE
+            refused = error.code() == grpc.StatusCode.UNAVAILABLE and not _CLOSED.search(details)
             if refused and time.monotonic() < deadline and not _TLS_TROUBLE.search(details):
                 await asyncio.sleep(0.1)
                 continue
-            raise EngineUnavailableError(_unreachable(address, error.code(), details)) from None
+            raise EngineUnavailableError(
+                _unreachable(address, error.code(), details, tls)
+            ) from None
         return response
 
 
 #: How long a refused connection is retried at the start, in seconds.
 _CONNECT_SECONDS = 3.0
 _TLS_TROUBLE = re.compile(r"ssl|tls|handshake|certificate|wrong_version", re.IGNORECASE)
+_CLOSED = re.compile(r"socket closed|connection reset|end of file|\beof\b", re.IGNORECASE)
+_NOT_VERIFIED = re.compile(r"certificate_verify_failed|unable to get local issuer", re.IGNORECASE)
 
 
-def _unreachable(address: str, code: grpc.StatusCode, details: str) -> str:
+def _unreachable(address: str, code: grpc.StatusCode, details: str, tls: TlsOptions | None) -> str:
     """What a failed first call says about the engine at ``address``."""
     where = address or "the engine"
-    lowered = details.lower()
-    if "certificate" in lowered and ("unknown ca" in lowered or "verify" in lowered):
-        return f"TLS with {where}: a certificate was refused ({details})"
+    if _NOT_VERIFIED.search(details):
+        return (
+            f"TLS with {where}: the engine's certificate does not verify against --tls-ca "
+            f"({details})"
+        )
     if _TLS_TROUBLE.search(details):
         return (
-            f"TLS handshake with {where} failed: does the engine speak TLS, and does --tls-ca "
-            f"sign its certificate? ({details})"
+            f"TLS handshake with {where} failed: does the engine speak TLS? plaintext engines "
+            f"take no --tls-ca ({details})"
         )
-    if "connection refused" in lowered or "failed to connect" in lowered:
+    if _CLOSED.search(details):
+        if tls is None:
+            likely = "does it speak TLS? give --tls-ca with the CA of its certificate"
+        elif tls.cert is None:
+            likely = "does it want a client certificate? give --tls-cert and --tls-key"
+        else:
+            likely = "was the client certificate refused? is it signed by a CA the engine trusts?"
+        return f"{where} closed the connection: {likely} ({details})"
+    if "connection refused" in details.lower() or "failed to connect" in details.lower():
         return f"nothing answers at {where}: {details}"
-    if "socket closed" in lowered or "connection reset" in lowered or "eof" in lowered:
-        return (
-            f"{where} closed the connection: a TLS engine spoken to in plaintext, or a "
-            f"client certificate it refused? ({details})"
-        )
     return f"the engine at {where} does not answer Describe: {code.name} {details}"

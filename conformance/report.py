@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from croupier.v1 import engine_service_pb2
 from google.protobuf import json_format
 
 from conformance.results import Result, RunReport, VectorOutcome
@@ -70,66 +71,104 @@ def _result_dict(result: Result) -> dict[str, object]:
     return data
 
 
-def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
-    """First line: suite version, corpus hash, the engine's Describe, time; then one line a vector."""
-    header = {
-        "suite_version": SUITE_VERSION,
-        "corpus_hash": corpus_hash,
-        "engine": json_format.MessageToDict(report.describe),
-        "time": datetime.fromtimestamp(report.started, tz=UTC).isoformat(),
-        "certify": report.certify,
-        "conformant": report.conformant,
-        "passed": report.passed,
-        "waived": report.waived,
-        "host": platform.node(),
-    }
-    with path.open("w", encoding="utf-8") as out:
-        out.write(json.dumps(header) + "\n")
-        for result in sorted(report.results, key=lambda r: r.vector_id):
-            out.write(json.dumps(_result_dict(result)) + "\n")
-        out.write(
-            json.dumps(
-                {
-                    "summary": summary_line(report),
-                    "counts": {o.value: report.count(o) for o in VectorOutcome},
-                    "unmatched_known_failures": [
-                        {"pattern": k.pattern, "line": k.line} for k in report.unmatched_patterns
-                    ],
-                }
-            )
-            + "\n"
+class JsonlReport:
+    """The JSON Lines report, written as the run goes, so an interrupted run leaves one.
+
+    First line: suite version, corpus hash, the engine's Describe, start time. Then one line
+    a vector, in the order they finish, each flushed at once. Last line: the verdict and the
+    counts, with ``complete`` false when the run was interrupted or the engine went away.
+    """
+
+    def __init__(self, path: Path, corpus_hash: str, *, certify: bool) -> None:
+        self.path = path
+        # Opened at once: a report that cannot be written is found before the run, not after.
+        self._out = path.open("w", encoding="utf-8")
+        self._corpus_hash = corpus_hash
+        self._certify = certify
+        self._headed = False
+
+    def start(self, describe: engine_service_pb2.DescribeResponse, started: float) -> None:
+        """The header line, once the engine has described itself."""
+        self._write(
+            {
+                "suite_version": SUITE_VERSION,
+                "corpus_hash": self._corpus_hash,
+                "engine": json_format.MessageToDict(describe),
+                "time": datetime.fromtimestamp(started, tz=UTC).isoformat(),
+                "certify": self._certify,
+                "host": platform.node(),
+            }
         )
+        self._headed = True
+
+    def add(self, result: Result) -> None:
+        """One finished vector."""
+        self._write(_result_dict(result))
+
+    def finish(self, report: RunReport, *, stopped: str = "") -> None:
+        """The trailer, then close. ``stopped`` says why a run ended early (it is then partial)."""
+        if not self._headed:
+            self.start(report.describe, report.started)
+        trailer: dict[str, object] = {
+            "summary": stopped or summary_line(report),
+            "complete": not stopped,
+            "conformant": report.conformant and not stopped,
+            "passed": report.passed and not stopped,
+            "waived": report.waived,
+            "counts": {o.value: report.count(o) for o in VectorOutcome},
+            "unmatched_known_failures": [
+                {"pattern": k.pattern, "line": k.line} for k in report.unmatched_patterns
+            ],
+        }
+        self._write(trailer)
+        self._out.close()
+
+    def _write(self, data: dict[str, object]) -> None:
+        self._out.write(json.dumps(data) + "\n")
+        self._out.flush()
+
+
+def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
+    """The whole JSON Lines report of a finished run at once (see ``JsonlReport``)."""
+    stream = JsonlReport(path, corpus_hash, certify=report.certify)
+    stream.start(report.describe, report.started)
+    for result in sorted(report.results, key=lambda r: r.vector_id):
+        stream.add(result)
+    stream.finish(report)
 
 
 def write_junit(path: Path, report: RunReport) -> None:
-    """JUnit XML: one testsuite per profile, one testcase per vector."""
+    """JUnit XML: one testsuite per profile, one testcase per vector, totals on the root.
+
+    Times are wall clock: vectors run concurrently, so a suite's time is the span from its
+    first vector's start to its last one's end, and the root's is the whole run's.
+    """
     by_profile: dict[str, list[Result]] = defaultdict(list)
     for result in report.results:
         by_profile[result.profile_id].append(result)
     suites = ET.Element("testsuites", name="croupier-conformance")
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for profile_id in sorted(by_profile):
         results = sorted(by_profile[profile_id], key=lambda r: r.vector_id)
-        failures = sum(
-            r.outcome in (VectorOutcome.FAIL, VectorOutcome.UNEXPECTED_PASS) for r in results
-        )
-        errors = sum(
-            r.outcome in (VectorOutcome.ERROR, VectorOutcome.CRASH, VectorOutcome.TIMEOUT)
-            for r in results
-        )
-        skipped = sum(
-            r.outcome in (VectorOutcome.NOT_APPLICABLE, VectorOutcome.EXPECTED_FAIL)
-            for r in results
-        )
+        counts = {
+            "tests": len(results),
+            "failures": sum(_junit_kind(r) == "failure" for r in results),
+            "errors": sum(_junit_kind(r) == "error" for r in results),
+            "skipped": sum(_junit_kind(r) == "skipped" for r in results),
+        }
+        first = min(r.started for r in results)
+        span = max(r.started + r.seconds for r in results) - first
+        attributes = {key: str(value) for key, value in counts.items()}
         suite = ET.SubElement(
             suites,
             "testsuite",
+            attributes,
             name=profile_id,
-            tests=str(len(results)),
-            failures=str(failures),
-            errors=str(errors),
-            skipped=str(skipped),
-            time=f"{sum(r.seconds for r in results):.3f}",
+            time=f"{span:.3f}",
+            timestamp=_timestamp(report.started + first),
         )
+        for key, value in counts.items():
+            totals[key] += value
         for result in results:
             case = ET.SubElement(
                 suite,
@@ -138,31 +177,35 @@ def write_junit(path: Path, report: RunReport) -> None:
                 name=f"{result.vector_id} {result.name}",
                 time=f"{result.seconds:.4f}",
             )
-            detail = (
-                f"{result.step}: clause {result.clause}: {result.path}: expected {result.expected}, "
-                f"got {result.actual}\n{result.message}\nreproduce: {result.reproduce}"
-            )
-            match result.outcome:
-                case VectorOutcome.FAIL | VectorOutcome.UNEXPECTED_PASS:
-                    ET.SubElement(
-                        case,
-                        "failure",
-                        message=result.message or result.outcome.value,
-                        type=result.outcome.value,
-                    ).text = detail
-                case VectorOutcome.ERROR | VectorOutcome.CRASH | VectorOutcome.TIMEOUT:
-                    ET.SubElement(
-                        case,
-                        "error",
-                        message=result.message or result.outcome.value,
-                        type=result.outcome.value,
-                    ).text = detail
-                case VectorOutcome.NOT_APPLICABLE | VectorOutcome.EXPECTED_FAIL:
-                    ET.SubElement(
-                        case,
-                        "skipped",
-                        message=result.message or result.known_failure or result.outcome.value,
-                    )
-                case VectorOutcome.PASS:
-                    pass
+            kind = _junit_kind(result)
+            message = result.message or result.known_failure or result.outcome.value
+            if kind == "skipped":
+                ET.SubElement(case, "skipped", message=message)
+            elif kind:
+                ET.SubElement(case, kind, message=message, type=result.outcome.value).text = (
+                    f"{result.step}: clause {result.clause}: {result.path}: expected "
+                    f"{result.expected}, got {result.actual}\n{result.message}\n"
+                    f"reproduce: {result.reproduce}"
+                )
+    for key, value in totals.items():
+        suites.set(key, str(value))
+    suites.set("time", f"{report.seconds:.3f}")
+    suites.set("timestamp", _timestamp(report.started))
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _junit_kind(result: Result) -> str:
+    """The JUnit element an outcome becomes: failure, error, skipped, or none for a pass."""
+    match result.outcome:
+        case VectorOutcome.FAIL | VectorOutcome.UNEXPECTED_PASS:
+            return "failure"
+        case VectorOutcome.ERROR | VectorOutcome.CRASH | VectorOutcome.TIMEOUT:
+            return "error"
+        case VectorOutcome.NOT_APPLICABLE | VectorOutcome.EXPECTED_FAIL:
+            return "skipped"
+        case VectorOutcome.PASS:
+            return ""
+
+
+def _timestamp(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat(timespec="seconds")

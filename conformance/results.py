@@ -53,6 +53,8 @@ class Result:
     actual: str = ""
     message: str = ""
     reproduce: str = ""
+    #: When the vector started, in seconds after the run began, and how long it took.
+    started: float = 0.0
     seconds: float = 0.0
     known_failure: str = ""
 

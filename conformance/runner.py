@@ -25,7 +25,7 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.message import DecodeError, Message
 
-from clients.status import CODES, error_info
+from clients.status import CODES, MalformedStatusError, error_info
 from conformance.engine import (
     EngineProcess,
     EngineUnavailableError,
@@ -254,7 +254,7 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
         )
     try:
         info = error_info(error)
-    except (ValueError, TypeError) as exc:
+    except MalformedStatusError as exc:
         # Status details that do not decode, or that disagree with the status code.
         return _Divergence(
             VectorOutcome.ERROR,
@@ -365,6 +365,8 @@ class Context:
     reproduce: Callable[[vector_pb2.Vector], str]
     engine: EngineProcess | None = None
     address: str = ""
+    #: ``time.monotonic()`` when the run began: results say when they started after it.
+    origin: float = 0.0
 
 
 async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
@@ -378,6 +380,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         profile_id=vector.profile_id,
         level=vector_pb2.Level.Name(vector.level),
         reproduce=ctx.reproduce(vector),
+        started=started - ctx.origin,
     )
     generation = ctx.engine.generation if ctx.engine else 0
     try:
@@ -392,7 +395,8 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         if div.outcome is VectorOutcome.CRASH:
             if ctx.engine is not None:
                 await ctx.engine.restart_if_dead(generation)
-            else:
+            # Alive yet unreachable (it stopped listening): no restart cures that.
+            if ctx.engine is None or ctx.engine.generation == generation:
                 await _still_there(ctx)
         elif div.outcome is VectorOutcome.TIMEOUT and ctx.engine is not None:
             await ctx.engine.restart_if_hung(generation, functools.partial(_responsive, ctx))
@@ -411,7 +415,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
 
 
 async def _still_there(ctx: Context) -> None:
-    """After a crash against an engine not launched here, end the run if nothing listens."""
+    """After a crash that no restart followed, end the run if nothing listens any more."""
     try:
         await ctx.stub.Describe(engine_service_pb2.DescribeRequest(), timeout=_PROBE_SECONDS)  # type: ignore[misc] # the stub's types are sync
     except grpc.aio.AioRpcError as error:
@@ -476,8 +480,9 @@ async def run(config: RunConfig) -> RunReport:
     address = await engine.start() if engine else config.target
     assert address is not None  # noqa: S101 - one of the two is set
     session = _Session(config, engine, open_channel(address, config.tls))
+    session.ctx.origin = clock
     try:
-        info = await describe(session.ctx.stub, config.timeout, address)
+        info = await describe(session.ctx.stub, config.timeout, address, config.tls)
         if config.on_start is not None:
             config.on_start(info)
         session.ctx.address = address

@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from clients.mutants import MUTANTS, Mutant
+from conformance.invocation import croupier_command
 from conformance.runner import BAD, Result, RunConfig, run
 from conformance.vectors import CORPUS_DIR, LoadedVector, load_corpus
 
@@ -107,7 +108,10 @@ async def certify_mutant(
     command = launch_command(mutant.name)
 
     def reproduce(vector: vector_pb2.Vector) -> str:
-        return f"croupier certify --launch {shlex.quote(command)} --vector {shlex.quote(vector.id)}"
+        return (
+            f"{croupier_command()} certify --launch {shlex.quote(command)} "
+            f"--vector {shlex.quote(vector.id)}"
+        )
 
     async def stage(vectors: Sequence[LoadedVector], stop_after: int) -> list[Result]:
         if not vectors:

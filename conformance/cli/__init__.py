@@ -6,7 +6,12 @@ One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins
 
 from __future__ import annotations
 
-import click
+import os
+
+# gRPC's core logs a failed TLS handshake on stderr at INFO; the command says it better.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+import click  # after the environment gRPC reads when it starts
 
 import oracle
 from conformance.cli.audit import audit

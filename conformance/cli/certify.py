@@ -7,11 +7,12 @@ import fnmatch
 import hashlib
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import click
 from croupier.conformance.v1 import vector_pb2
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from croupier.v1 import engine_service_pb2
 from rich.table import Table
 
 from conformance.cli.common import (
@@ -20,7 +21,9 @@ from conformance.cli.common import (
     errors,
     fail,
 )
-from conformance.report import summary_line, write_jsonl, write_junit
+from conformance.cli.watch import Interrupted, Watch, interruptible
+from conformance.invocation import croupier_command
+from conformance.report import JsonlReport, summary_line, write_junit
 from conformance.runner import (
     BAD,
     ConfigError,
@@ -121,6 +124,14 @@ from conformance.vectors import (
     help="Stop starting vectors after the first failure (ignored with --certify).",
 )
 @click.option(
+    "--progress-every",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    metavar="SECONDS",
+    help="Without a terminal on stdout, print a progress line this often.",
+)
+@click.option(
     "--show",
     default=10,
     show_default=True,
@@ -143,13 +154,18 @@ def certify(
     tls_cert: Path | None,
     tls_key: Path | None,
     fail_fast: bool,
+    progress_every: float,
     show: int,
 ) -> None:
     """Run the conformance vectors against an engine and give a verdict.
 
     Exit codes: 0 conformant (or, without --certify, passed with known failures waived: the
     summary says how many), 1 failures or no vector applies, 2 usage or configuration error,
-    3 engine unreachable or failed to start.
+    3 engine unreachable or failed to start, 130 and 143 interrupted by SIGINT and SIGTERM
+    (a launched engine is stopped; the reports hold the vectors that finished).
+
+    The --report JSON Lines file is written as vectors finish; its last line carries the
+    verdict, and says "complete": false when the run did not end.
     """
     if (target is None) == (launch is None):
         fail("give exactly one of --target HOST:PORT and --launch CMD")
@@ -179,58 +195,134 @@ def certify(
     )
     timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
 
+    croupier = croupier_command()
+
     def reproduce(vector: vector_pb2.Vector) -> str:
         return (
-            f"croupier certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg} "
+            f"{croupier} certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg} "
             f"--vector {shlex.quote(vector.id)}"
         )
 
-    with Progress(
-        TextColumn("[bold]certify"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeElapsedColumn(),
-        console=errors,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("vectors", total=len(loaded), status="")
-        tally: dict[str, int] = {}
-
-        def tick(result: Result) -> None:
-            tally[result.outcome.value] = tally.get(result.outcome.value, 0) + 1
-            status = " ".join(f"{k.lower()}={v}" for k, v in sorted(tally.items()))
-            progress.update(task, advance=1, status=status)
-
-        config = RunConfig(
-            vectors=loaded,
-            target=target,
-            launch=launch,
-            tls=tls,
-            concurrency=concurrency,
-            timeout=timeout,
-            known=known,
-            known_scope=corpus,
-            certify=certify_mode,
-            stop_after=1 if fail_fast and not certify_mode else 0,
-            reproduce=reproduce,
-            progress=tick,
+    try:
+        stream = (
+            JsonlReport(report, _vectors_hash(vector_paths), certify=certify_mode)
+            if report is not None
+            else None
         )
-        try:
-            result = asyncio.run(run(config))
-        except ConfigError as exc:
-            fail(str(exc))
-        except EngineUnavailableError as exc:
-            fail(str(exc), code=3)
+    except OSError as exc:
+        fail(f"cannot write the report {report}: {exc.strerror}")
+    recorder = _Recorder(
+        stream=stream,
+        junit=junit,
+        show=show,
+        certify=certify_mode,
+        watch=Watch(total=len(loaded), every=progress_every),
+    )
+    config = RunConfig(
+        vectors=loaded,
+        target=target,
+        launch=launch,
+        tls=tls,
+        concurrency=concurrency,
+        timeout=timeout,
+        known=known,
+        known_scope=corpus,
+        certify=certify_mode,
+        stop_after=1 if fail_fast and not certify_mode else 0,
+        reproduce=reproduce,
+        progress=recorder.add,
+        on_start=recorder.start,
+    )
+    result = recorder.play(config)
     _print_failures(result, show)
-    if report is not None:
-        write_jsonl(report, result, _vectors_hash(vector_paths))
+    if stream is not None:
+        stream.finish(result)
     if junit is not None:
         write_junit(junit, result)
     line = summary_line(result)
     style = "bold green" if result.conformant else "bold yellow" if result.passed else "bold red"
     console.print(f"[{style}]{line}[/]")
     sys.exit(0 if result.passed else 1)
+
+
+class _Recorder:
+    """A run as it goes: progress shown, each finished vector kept and streamed.
+
+    If the run stops early, what finished is written out all the same.
+    """
+
+    def __init__(
+        self,
+        *,
+        stream: JsonlReport | None,
+        junit: Path | None,
+        show: int,
+        certify: bool,
+        watch: Watch,
+    ) -> None:
+        self.stream = stream
+        self.junit = junit
+        self.show = show
+        self.certify = certify
+        self.watch = watch
+        self.started = time.time()
+        self.done: list[Result] = []
+        self.described = engine_service_pb2.DescribeResponse()
+
+    def start(self, info: engine_service_pb2.DescribeResponse) -> None:
+        """The engine has described itself: the report's header."""
+        self.described = info
+        self.watch.start(info)
+        if self.stream is not None:
+            self.stream.start(info, self.started)
+
+    def add(self, result: Result) -> None:
+        """One more vector finished."""
+        self.done.append(result)
+        self.watch.advance(result)
+        if self.stream is not None:
+            self.stream.add(result)
+
+    def play(self, config: RunConfig) -> RunReport:
+        """The run's report; exits 2, 3, 130 or 143 when the run cannot end with a verdict."""
+        watch = self.watch
+        with watch:
+            try:
+                return asyncio.run(interruptible(run(config), beat=watch.beat, every=watch.every))
+            except ConfigError as exc:
+                self._stopped(f"not run: {exc}")
+                fail(str(exc))
+            except EngineUnavailableError as exc:
+                self._stopped(f"stopped: {exc}")
+                fail(str(exc), code=3)
+            except Interrupted as exc:
+                watch.close()
+                finished = len(self._stopped(f"interrupted by {exc.name}").results)
+                kept = f"; the report holds them ({self.stream.path})" if self.stream else ""
+                console.print(
+                    f"[bold red]interrupted by {exc.name}: {finished} of {watch.total} vectors "
+                    f"finished, no verdict{kept}[/]"
+                )
+                sys.exit(128 + exc.signum)
+        raise AssertionError  # unreachable: every branch returns or exits
+
+    def _stopped(self, why: str) -> RunReport:
+        """The reports of the vectors that finished, marked incomplete."""
+        so_far = RunReport(
+            describe=self.described,
+            results=tuple(self.done),
+            unmatched_patterns=(),
+            certify=self.certify,
+            started=self.started,
+            seconds=time.time() - self.started,
+            restarts=0,
+        )
+        _print_failures(so_far, self.show)
+        if self.stream is not None:
+            self.stream.finish(so_far, stopped=why)
+        if self.junit is not None:
+            write_junit(self.junit, so_far)
+        return so_far
 
 
 def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:

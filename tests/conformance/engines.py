@@ -4,7 +4,9 @@ Run as a script (the runner's ``--launch`` protocol)::
 
     python tests/conformance/engines.py [--set PROFILE.PARAM=TOML] [--claim ID]...
         [--crash-on TEXT] [--hang-on TEXT] [--block-on TEXT] [--hang-seconds S]
-        [--garbage-on TEXT] [--exit-before-ready CODE] [--port PORT]
+        [--garbage-on TEXT] [--bad-details-on TEXT] [--mismatched-details-on TEXT]
+        [--chatter BYTES] [--stop-listening-after N] [--pid-file PATH]
+        [--exit-before-ready CODE] [--port PORT]
 
 It prints ``CROUPIER_ENGINE host:port`` when ready, like ``croupier serve``.
 
@@ -16,6 +18,13 @@ It prints ``CROUPIER_ENGINE host:port`` when ready, like ``croupier serve``.
 - ``--block-on TEXT``: such a Deal blocks the whole engine for ``--hang-seconds`` (a hung
   process: nothing answers, Describe included).
 - ``--garbage-on TEXT``: such a Deal answers bytes that are not a DealResponse.
+- ``--bad-details-on TEXT``: such a Deal is refused with status details that do not decode.
+- ``--mismatched-details-on TEXT``: such a Deal is refused INVALID_ARGUMENT with details that
+  say NOT_FOUND.
+- ``--chatter BYTES``: print a line of BYTES characters before the ready line, and another
+  after every Deal (an engine that logs to stdout, and would block on a full pipe).
+- ``--stop-listening-after N``: after N Deals, stop serving but stay alive.
+- ``--pid-file PATH``: write the process id there, so a test can see it is gone.
 - ``--exit-before-ready CODE``: exit with CODE before printing the ready line.
 - ``--port PORT``: listen on this port (default 0: any free one), so a restart reuses it.
 
@@ -35,6 +44,7 @@ from typing import Any
 
 import grpc
 from croupier.v1 import engine_service_pb2
+from google.rpc import status_pb2
 
 from oracle.profile import Profile, Profiles, load_profile_text, shipped_profiles
 from oracle.service.server import EngineServicer
@@ -47,6 +57,7 @@ SCRIPT = Path(__file__).resolve()
 GARBAGE = b"\x0a\xff\xff\xff\x0f\x01\x02"
 
 _SERVICE = "croupier.v1.EngineService"
+_DETAILS_KEY = "grpc-status-details-bin"
 
 
 def command(*args: str) -> str:
@@ -85,12 +96,32 @@ def _serialize(response: Any) -> bytes:
 
 
 def _handlers(
-    servicer: EngineServicer, args: argparse.Namespace
-) -> dict[str, grpc.RpcMethodHandler]:
+    servicer: EngineServicer, args: argparse.Namespace, stop_serving: asyncio.Event
+) -> dict[str, grpc.RpcMethodHandler]:  # type: ignore[type-arg] # grpc's handler is untyped
     def hit(request: Any, text: str | None) -> bool:
         return bool(text) and text in getattr(request, "round_id", "")
 
+    deals = [0]
+
     async def deal(request: engine_service_pb2.DealRequest, context: Any) -> Any:
+        deals[0] += 1
+        if args.stop_listening_after and deals[0] > args.stop_listening_after:
+            stop_serving.set()
+        if args.chatter:
+            print("x" * args.chatter, flush=True)  # noqa: T201 - a chatty engine on purpose
+        if hit(request, args.bad_details_on):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "details that do not decode",
+                ((_DETAILS_KEY, b"\xff\xfe not a google.rpc.Status"),),
+            )
+        if hit(request, args.mismatched_details_on):
+            status = status_pb2.Status(code=grpc.StatusCode.NOT_FOUND.value[0], message="no")
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "details that say another code",
+                ((_DETAILS_KEY, status.SerializeToString()),),
+            )
         if hit(request, args.crash_on):
             os._exit(1)
         if hit(request, args.hang_on):
@@ -124,13 +155,21 @@ async def serve(args: argparse.Namespace) -> None:
     claimed = tuple(p.id for p in profiles if not args.claim or p.id in args.claim)
     servicer = EngineServicer(OpenRounds(known), claimed)
     server = grpc.aio.server()
+    stop_serving = asyncio.Event()
     server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(_SERVICE, _handlers(servicer, args)),)
+        (grpc.method_handlers_generic_handler(_SERVICE, _handlers(servicer, args, stop_serving)),)
     )
     port = server.add_insecure_port(f"127.0.0.1:{args.port}")
     await server.start()
+    if args.pid_file:
+        Path(args.pid_file).write_text(str(os.getpid()), encoding="utf-8")
+    if args.chatter:
+        print("y" * args.chatter, flush=True)  # noqa: T201 - before the ready line, no newline early
     print(f"CROUPIER_ENGINE 127.0.0.1:{port}", flush=True)  # noqa: T201 - the launch protocol
-    await server.wait_for_termination()
+    await stop_serving.wait()
+    # Nothing listens any more, yet the process lives on: not a crash a restart would cure.
+    await server.stop(None)
+    await asyncio.Event().wait()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -143,6 +182,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--block-on", metavar="TEXT")
     parser.add_argument("--hang-seconds", type=float, default=30.0)
     parser.add_argument("--garbage-on", metavar="TEXT")
+    parser.add_argument("--bad-details-on", metavar="TEXT")
+    parser.add_argument("--mismatched-details-on", metavar="TEXT")
+    parser.add_argument("--chatter", type=int, default=0, metavar="BYTES")
+    parser.add_argument("--stop-listening-after", type=int, default=0, metavar="N")
+    parser.add_argument("--pid-file", metavar="PATH")
     parser.add_argument("--exit-before-ready", type=int, metavar="CODE")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)

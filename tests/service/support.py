@@ -23,21 +23,14 @@ from grpc_status import rpc_status
 
 from oracle.cards import Card
 from oracle.service.server import OracleServer, ServerConfig
+from tests.strategies import SERVICE_PROFILE_IDS
 
 #: The ErrorInfo domain the contract names.
 DOMAIN = "croupier.dev"
 #: A deadline for every call, so that a hung server fails a test instead of hanging it.
 TIMEOUT = 10.0
 #: The seven shipped profiles (DESIGN.md "Rule profiles").
-PROFILE_IDS = (
-    "blackjack-a",
-    "blackjack-c",
-    "baccarat-b",
-    "baccarat-c",
-    "baccarat-d",
-    "roulette-c",
-    "roulette-american",
-)
+PROFILE_IDS = SERVICE_PROFILE_IDS
 
 _T = TypeVar("_T")
 _ids = itertools.count()
