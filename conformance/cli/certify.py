@@ -301,7 +301,8 @@ class _Recorder:
                 kept = f"; the report holds them ({self.stream.path})" if self.stream else ""
                 console.print(
                     f"[bold red]interrupted by {exc.name}: {finished} of {watch.total} vectors "
-                    f"finished, no verdict{kept}[/]"
+                    f"finished, no verdict{kept}[/]",
+                    soft_wrap=True,
                 )
                 sys.exit(128 + exc.signum)
         raise AssertionError  # unreachable: every branch returns or exits

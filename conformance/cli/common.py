@@ -15,11 +15,6 @@ from oracle.profile import Profile, Profiles, resolve_profile
 
 console = Console()
 errors = Console(stderr=True)
-# A log or a pipe gets whole lines, not 80 columns of them.
-if not console.is_terminal:
-    console = Console(width=160)
-if not errors.is_terminal:
-    errors = Console(stderr=True, width=160)
 
 #: The default deadline of every call the runner makes, in seconds.
 DEFAULT_TIMEOUT = 10.0

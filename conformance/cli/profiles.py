@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import click
+from croupier.v1 import oracle_service_pb2
+from google.protobuf import json_format
 from rich.table import Table
 
 from conformance.cli.common import (
@@ -11,6 +13,7 @@ from conformance.cli.common import (
     load_profile,
 )
 from oracle.profile import Status, shipped_profiles
+from oracle.service import convert
 
 
 @click.group(invoke_without_command=True)
@@ -36,12 +39,24 @@ def profiles(ctx: click.Context) -> None:
 
 @profiles.command("show")
 @click.argument("profile_id")
-def profiles_show(profile_id: str) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the profile as OracleService.GetProfile returns it (proto3 JSON).",
+)
+def profiles_show(profile_id: str, as_json: bool) -> None:
     """Show one profile: every parameter, its clauses, documented or assumed.
 
-    PROFILE_ID is a shipped id or a lab's profile file.
+    PROFILE_ID is a shipped id or a lab's profile file. With --json, the profile is printed
+    exactly as the oracle's GetProfile answers it: the numbers an engine needs (decks,
+    limits, history length, rounding) without reading Python.
     """
     profile = load_profile(profile_id)
+    if as_json:
+        response = oracle_service_pb2.GetProfileResponse(profile=convert.profile(profile))
+        click.echo(json_format.MessageToJson(response, indent=2))
+        return
     extends = f", extends {profile.extends}" if profile.extends else ""
     table = Table(
         title=f"{profile.id}: {profile.title} ({profile.game.value}, document {profile.source}{extends})"

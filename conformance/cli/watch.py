@@ -127,6 +127,7 @@ class Watch:
                 f"certify: engine {name}, profiles {', '.join(info.profile_ids) or '(none)'}: "
                 f"{self.total} vectors",
                 highlight=False,
+                soft_wrap=True,
             )
 
     def advance(self, result: Result) -> None:
@@ -144,6 +145,7 @@ class Watch:
                 f"certify: {self.done}/{self.total} vectors ({self._status() or 'none yet'}) "
                 f"after {time.monotonic() - self.began:.0f} s",
                 highlight=False,
+                soft_wrap=True,
             )
 
     def _status(self) -> str:

@@ -275,4 +275,19 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
                 error="ILLEGAL_DECISION",
             ),
         ),
+        case(
+            (67, 67),
+            "funds/a-seat-short-of-insurance-is-skipped",
+            ("BJ.funds", "{insurance}"),
+            "The offers skip a seat whose free funds cannot cover insurance; the next is asked.",
+            # Seat 0 9S 7H = 16, balance 100 all on the box: no offer, skipped. Seat 1 9C 7D
+            # = 16 insures 50. Hole 8S: AD 8S = 19, no blackjack; both stand and lose, and so
+            # does the insurance: seat 0 hand 0; seat 1 hand 0, insurance 0.
+            CaseRound(
+                seats=("100:100", "1000:100"),
+                shoe="9S 9C AD 7H 7D 8S 5C 5D",
+                decisions="insurance stand stand",
+                returns=(0, 0, 0),
+            ),
+        ),
     )

@@ -416,4 +416,40 @@ CASES: tuple[Case, ...] = (
         # exact, MONEY.rounding down: 2.
         rounds=(CaseRound(seats=("1000:1",), shoe="AS AH KD 7C 5C", returns=(2,)),),
     ),
+    Case(
+        id="bja-h068",
+        name="blackjack-a/peek/hole-card-hidden-while-another-seat-plays",
+        profile=P,
+        clauses=("A.nat-vs-ten", "A.peek"),
+        description="A blackjack against a ten is paid, but the hole card stays down while "
+        "the next seat plays.",
+        # Seat 0 AS KH, seat 1 9C 7D, up KD, hole 8S: the peek finds no blackjack. Seat 1
+        # still plays, so the hole card stays face down until it stands. Dealer 18: seat 0
+        # 100 + 150 = 250; seat 1's 16 loses: 0.
+        rounds=(
+            CaseRound(
+                seats=("1000:100", "1000:100"),
+                shoe="AS 9C KD KH 7D 8S",
+                decisions="stand",
+                returns=(250, 0),
+            ),
+        ),
+    ),
+    Case(
+        id="bja-h069",
+        name="blackjack-a/even-money/hole-card-hidden-while-another-seat-plays",
+        profile=P,
+        clauses=("A.even-money", "A.peek"),
+        description="Even money taken by one seat turns no card while the next seat plays.",
+        # Seat 0 AS KH takes even money; seat 1 9C 7D declines insurance. Hole 8S: AD 8S =
+        # 19, no blackjack; seat 1 stands, then the hole card is turned. Seat 0: 200; seat 1: 0.
+        rounds=(
+            CaseRound(
+                seats=("1000:100", "1000:100"),
+                shoe="AS 9C AD KH 7D 8S",
+                decisions="even-money decline-insurance stand",
+                returns=(200, 0),
+            ),
+        ),
+    ),
 )

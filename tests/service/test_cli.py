@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from click.testing import CliRunner, Result
+from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc
+from google.protobuf import json_format
 
 from conformance.cli import main
 from tests.service.support import PROFILE_IDS
@@ -48,6 +51,33 @@ def test_profiles_show_gives_values_status_and_clauses() -> None:
     assert table["peek"][:3] == ["ace-or-ten", "assumed", "A.peek A.nat-vs-ten"]
     assert table["surrender"][:3] == ["false", "documented", "A.surrender"]
     assert table["extra_stakes_need_funds"][2] == "BJ.funds A.split"
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_profiles_show_json_is_what_get_profile_answers(
+    profile_id: str, oracle_stub: oracle_service_pb2_grpc.OracleServiceStub
+) -> None:
+    result = run("profiles", "show", profile_id, "--json")
+    assert result.exit_code == 0, result.output
+    printed = json_format.Parse(result.output, oracle_service_pb2.GetProfileResponse())
+    served = oracle_stub.GetProfile(
+        oracle_service_pb2.GetProfileRequest(profile_id=profile_id), timeout=10
+    )
+    assert printed == served
+
+
+def test_profiles_show_json_has_the_numbers_an_engine_needs() -> None:
+    def values(profile_id: str) -> dict[str, str]:
+        output = run("profiles", "show", profile_id, "--json").output
+        return {p["name"]: p["value"] for p in json.loads(output)["profile"]["parameters"]}
+
+    # B.decks: eight decks; C.rou.history: the board shows 13 numbers; TABLE.limits and
+    # MONEY.rounding on every card game.
+    assert values("baccarat-b")["decks"] == "8"
+    assert values("roulette-c")["history_length"] == "13"
+    for profile_id in ("blackjack-a", "blackjack-c", "baccarat-c", "baccarat-d"):
+        listed = values(profile_id)
+        assert {"decks", "min_bet", "max_bet", "rounding"} <= set(listed), profile_id
 
 
 def test_profiles_diff_shows_only_what_differs() -> None:

@@ -71,7 +71,12 @@ class OracleServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetProfile(self, request, context):
-        """Get one profile with every parameter, its clauses and its status.
+        """Get one profile with every parameter, its clauses and its status. This is how an engine
+        (or its author) reads every number a profile fixes without reading the oracle's code:
+        decks, min_bet and max_bet (TABLE.limits), history_length, rounding (MONEY.rounding), the
+        payouts. `croupier profiles show ID --json` prints the same response. A parameter a
+        profile does not list is one no rule of that profile reads (roulette lists no rounding:
+        every roulette payout is a whole multiple of its stake).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -38,7 +38,13 @@ class OracleServiceStub:
     ListProfiles: _grpc.UnaryUnaryMultiCallable[_oracle_service_pb2.ListProfilesRequest, _oracle_service_pb2.ListProfilesResponse]
     """List the profiles the oracle knows."""
     GetProfile: _grpc.UnaryUnaryMultiCallable[_oracle_service_pb2.GetProfileRequest, _oracle_service_pb2.GetProfileResponse]
-    """Get one profile with every parameter, its clauses and its status."""
+    """Get one profile with every parameter, its clauses and its status. This is how an engine
+    (or its author) reads every number a profile fixes without reading the oracle's code:
+    decks, min_bet and max_bet (TABLE.limits), history_length, rounding (MONEY.rounding), the
+    payouts. `croupier profiles show ID --json` prints the same response. A parameter a
+    profile does not list is one no rule of that profile reads (roulette lists no rounding:
+    every roulette payout is a whole multiple of its stake).
+    """
     VerifyRound: _grpc.UnaryUnaryMultiCallable[_oracle_service_pb2.VerifyRoundRequest, _oracle_service_pb2.VerifyRoundResponse]
     """Replay one round record through the rules and report every discrepancy."""
     VerifyRounds: _grpc.UnaryUnaryMultiCallable[_oracle_service_pb2.VerifyRoundsRequest, _oracle_service_pb2.VerifyRoundsResponse]
@@ -56,7 +62,13 @@ class OracleServiceAsyncStub(OracleServiceStub):
     ListProfiles: _aio.UnaryUnaryMultiCallable[_oracle_service_pb2.ListProfilesRequest, _oracle_service_pb2.ListProfilesResponse]  # type: ignore[assignment]
     """List the profiles the oracle knows."""
     GetProfile: _aio.UnaryUnaryMultiCallable[_oracle_service_pb2.GetProfileRequest, _oracle_service_pb2.GetProfileResponse]  # type: ignore[assignment]
-    """Get one profile with every parameter, its clauses and its status."""
+    """Get one profile with every parameter, its clauses and its status. This is how an engine
+    (or its author) reads every number a profile fixes without reading the oracle's code:
+    decks, min_bet and max_bet (TABLE.limits), history_length, rounding (MONEY.rounding), the
+    payouts. `croupier profiles show ID --json` prints the same response. A parameter a
+    profile does not list is one no rule of that profile reads (roulette lists no rounding:
+    every roulette payout is a whole multiple of its stake).
+    """
     VerifyRound: _aio.UnaryUnaryMultiCallable[_oracle_service_pb2.VerifyRoundRequest, _oracle_service_pb2.VerifyRoundResponse]  # type: ignore[assignment]
     """Replay one round record through the rules and report every discrepancy."""
     VerifyRounds: _aio.UnaryUnaryMultiCallable[_oracle_service_pb2.VerifyRoundsRequest, _oracle_service_pb2.VerifyRoundsResponse]  # type: ignore[assignment]
@@ -83,7 +95,13 @@ class OracleServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _oracle_service_pb2.GetProfileRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_oracle_service_pb2.GetProfileResponse, _abc.Awaitable[_oracle_service_pb2.GetProfileResponse]]:
-        """Get one profile with every parameter, its clauses and its status."""
+        """Get one profile with every parameter, its clauses and its status. This is how an engine
+        (or its author) reads every number a profile fixes without reading the oracle's code:
+        decks, min_bet and max_bet (TABLE.limits), history_length, rounding (MONEY.rounding), the
+        payouts. `croupier profiles show ID --json` prints the same response. A parameter a
+        profile does not list is one no rule of that profile reads (roulette lists no rounding:
+        every roulette payout is a whole multiple of its stake).
+        """
 
     @_abc_1.abstractmethod
     def VerifyRound(

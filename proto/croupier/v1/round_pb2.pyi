@@ -189,7 +189,12 @@ class _RoundPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RoundPhase
     ROUND_PHASE_UNSPECIFIED: _RoundPhase.ValueType  # 0
     """Not set."""
     ROUND_PHASE_OFFERS: _RoundPhase.ValueType  # 1
-    """Blackjack: insurance and even-money offers are made, seat by seat, before play."""
+    """Blackjack: insurance and even-money offers are made, seat by seat, before play. Only
+    seats with an offer are visited (see Seat.balance); the turn names the seat, hand 0, and
+    the legal decisions are the offer's two answers. If no seat has an offer the round goes
+    straight to PLAY. Meanwhile every hand shows HAND_STATUS_PLAYING, or
+    HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden.
+    """
     ROUND_PHASE_PLAY: _RoundPhase.ValueType  # 2
     """Blackjack: the hands are played, seat by seat, hand by hand."""
     ROUND_PHASE_COMPLETE: _RoundPhase.ValueType  # 3
@@ -201,7 +206,12 @@ class RoundPhase(_RoundPhase, metaclass=_RoundPhaseEnumTypeWrapper):
 ROUND_PHASE_UNSPECIFIED: RoundPhase.ValueType  # 0
 """Not set."""
 ROUND_PHASE_OFFERS: RoundPhase.ValueType  # 1
-"""Blackjack: insurance and even-money offers are made, seat by seat, before play."""
+"""Blackjack: insurance and even-money offers are made, seat by seat, before play. Only
+seats with an offer are visited (see Seat.balance); the turn names the seat, hand 0, and
+the legal decisions are the offer's two answers. If no seat has an offer the round goes
+straight to PLAY. Meanwhile every hand shows HAND_STATUS_PLAYING, or
+HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden.
+"""
 ROUND_PHASE_PLAY: RoundPhase.ValueType  # 2
 """Blackjack: the hands are played, seat by seat, hand by hand."""
 ROUND_PHASE_COMPLETE: RoundPhase.ValueType  # 3
@@ -219,7 +229,10 @@ class _HandStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_HandStatus
     HAND_STATUS_WAITING: _HandStatus.ValueType  # 1
     """A split hand that has not started: it holds one card until its turn comes."""
     HAND_STATUS_PLAYING: _HandStatus.ValueType  # 2
-    """The hand can still act."""
+    """The hand can still act. Also the status of every hand but a blackjack during the
+    offers, and of a hand that never acted in a round the dealer's blackjack ended at the
+    peek (the round is then COMPLETE and the hand lost).
+    """
     HAND_STATUS_STOOD: _HandStatus.ValueType  # 3
     """The hand stood, doubled, or reached 21: it waits for the dealer."""
     HAND_STATUS_BUST: _HandStatus.ValueType  # 4
@@ -237,7 +250,10 @@ HAND_STATUS_UNSPECIFIED: HandStatus.ValueType  # 0
 HAND_STATUS_WAITING: HandStatus.ValueType  # 1
 """A split hand that has not started: it holds one card until its turn comes."""
 HAND_STATUS_PLAYING: HandStatus.ValueType  # 2
-"""The hand can still act."""
+"""The hand can still act. Also the status of every hand but a blackjack during the
+offers, and of a hand that never acted in a round the dealer's blackjack ended at the
+peek (the round is then COMPLETE and the hand lost).
+"""
 HAND_STATUS_STOOD: HandStatus.ValueType  # 3
 """The hand stood, doubled, or reached 21: it waits for the dealer."""
 HAND_STATUS_BUST: HandStatus.ValueType  # 4
@@ -405,7 +421,10 @@ class Seat(_message.Message):
     @_builtins.property
     def balance(self) -> _common_pb2.Amount:
         """The seat's funds before the round. The stakes of its bets together must not exceed it
-        (else INSUFFICIENT_BALANCE); split, double and insurance need the funds left over.
+        (else INSUFFICIENT_BALANCE); split, double and insurance need the funds left over
+        (BJ.funds). A split or double without them is not among the legal decisions; a seat
+        whose funds left over cannot cover its insurance is not offered insurance at all: the
+        offers skip it (even money needs no funds, and is offered).
         """
 
     @_builtins.property
@@ -503,7 +522,9 @@ class BlackjackHand(_message.Message):
     doubled: _builtins.bool
     """Whether the hand doubled."""
     from_split: _builtins.bool
-    """Whether the hand was formed by a split."""
+    """Whether the hand was formed by a split: true for both hands a split makes, the one that
+    keeps the first card included.
+    """
     even_money: _builtins.bool
     """Whether the hand took even money."""
     @_builtins.property
@@ -566,9 +587,12 @@ Global___BlackjackSeat: _TypeAlias = BlackjackSeat  # noqa: Y015
 class BlackjackDealer(_message.Message):
     """The dealer's cards as a player sees them.
 
-    The hole card is turned when a peek finds a dealer blackjack, when a player blackjack that
-    waited for the peek is settled, and after the last hand has played, unless every hand was
-    already paid (even money, or a blackjack paid at once against a 2 to 9). The dealer then
+    The hole card is turned when the round becomes COMPLETE, and never before: when the peek
+    finds a dealer blackjack (the round ends there), else after the last hand of the last
+    seat has played. With several seats, a blackjack settled against a ten or an ace (A.peek,
+    A.nat-vs-ten, A.even-money) does not turn it while another seat still plays: every state
+    before COMPLETE shows only the up card. It stays face down for good when every hand was
+    already paid (even money, or a blackjack paid at once against a 2 to 9). The dealer
     draws only while some hand waits for the dealer's total (BJ.dealer-needed).
     """
 
