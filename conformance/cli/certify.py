@@ -161,7 +161,7 @@ def certify(
 
     Exit codes: 0 conformant (or, without --certify, passed with known failures waived: the
     summary says how many), 1 failures or no vector applies, 2 usage or configuration error,
-    3 engine unreachable or failed to start, 130 and 143 interrupted by SIGINT and SIGTERM
+    3 engine unreachable, failed to start or stopped listening, 130 and 143 interrupted by SIGINT and SIGTERM
     (a launched engine is stopped; the reports hold the vectors that finished).
 
     The --report JSON Lines file is written as vectors finish; its last line carries the
