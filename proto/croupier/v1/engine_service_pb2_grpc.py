@@ -66,6 +66,9 @@ class EngineServiceStub:
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
     bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
+    They are REQUIRED, not RECOMMENDED, because a refusal is a rule like any payout: an engine
+    that accepts what the rules forbid settles a bet it must not take, and one that refuses with
+    another reason or code misleads the table software that reacts to it.
     """
 
     def __init__(self, channel):
@@ -137,6 +140,9 @@ class EngineServiceServicer:
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
     bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
+    They are REQUIRED, not RECOMMENDED, because a refusal is a rule like any payout: an engine
+    that accepts what the rules forbid settles a bet it must not take, and one that refuses with
+    another reason or code misleads the table software that reacts to it.
     """
 
     def Describe(self, request, context):
@@ -239,6 +245,9 @@ class EngineService:
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
     bound is the engine's) has REQUIRED vectors: its reason, status code and required metadata.
+    They are REQUIRED, not RECOMMENDED, because a refusal is a rule like any payout: an engine
+    that accepts what the rules forbid settles a bet it must not take, and one that refuses with
+    another reason or code misleads the table software that reacts to it.
     """
 
     @staticmethod
