@@ -210,6 +210,13 @@ _ZOO: tuple[Mutant, ...] = (
     ),
     # --- blackjack: more rules ------------------------------------------------------------
     Mutant(
+        name="hole-card-turned-for-a-blackjack",
+        clause="A.peek",
+        profile="blackjack-a",
+        description="A blackjack settled at the peek turns the hole card while other seats play.",
+        factory=bugs.HoleCardTurnedForABlackjack,
+    ),
+    Mutant(
         name="insurance-pays-on-any-21",
         clause="A.insurance",
         profile="blackjack-a",

@@ -494,3 +494,18 @@ class DoubleZeroHalfBack(DemoEngine):
         if pocket == "00" and bet.kind in EVEN_CHANCES:
             return self.half_stake(bet.stake)
         return super().roulette_bet_returns(rules, bet, cover, pocket)
+
+
+class HoleCardTurnedForABlackjack(DemoEngine):
+    """Turns the hole card as soon as a blackjack is settled at the peek, while others play.
+
+    The "at once" misreading: with several seats, a blackjack against a ten or an ace is
+    paid after the peek, and the engine shows the hole card then, not when the round ends.
+    """
+
+    def close_offers(self, game: BlackjackRound) -> None:
+        """After the peek, a blackjack at a table where a seat still plays turns the card."""
+        super().close_offers(game)
+        hands = [box.hands[0].status for box in game.boxes]
+        if game.peeked and "blackjack" in hands and "playing" in hands:
+            game.hole_shown = True
