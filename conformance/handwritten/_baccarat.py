@@ -285,6 +285,20 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
                 returns=(0, 195),
             ),
         ),
+        case(
+            26,
+            "money/banker-commission-fractions",
+            ("MONEY.rounding", "BAC.pay-banker"),
+            "Banker wins of 12, 30 and 1 leave 0.4, 0.5 and 0.95: each rounded down.",
+            # Banker natural 9 beats player 5. 12 + 12 * 0.95 = 23.4 -> 23; 30 + 28.5 = 58.5
+            # -> 58; 1 + 0.95 = 1.95 -> 1. Fractions under, at and over a half: any other
+            # rounding rule gives another figure for one of them.
+            CaseRound(
+                seats=("1000:banker=12", "1000:banker=30", "1000:banker=1"),
+                shoe="2S 9H 3D KC 5C 2D",
+                returns=(23, 58, 1),
+            ),
+        ),
     )
 
 

@@ -13,8 +13,12 @@ from conformance.cases import Case, CaseRound, case_maker
 
 #: Each wheel's clause for the rules the cases name by role.
 OWN: dict[str, Mapping[str, str]] = {
-    "roulette-c": {"odds": "C.rou.wheel", "geometry": "C.rou.geometry"},
-    "roulette-american": {"odds": "US.rou.geometry", "geometry": "US.rou.geometry"},
+    "roulette-c": {"odds": "C.rou.wheel", "geometry": "C.rou.geometry", "zero": "C.rou.zero-loses"},
+    "roulette-american": {
+        "odds": "US.rou.geometry",
+        "geometry": "US.rou.geometry",
+        "zero": "US.rou.zero-loses",
+    },
 }
 _COLUMN = {"roulette-c": 0, "roulette-american": 1}
 
@@ -164,5 +168,14 @@ def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:
             CaseRound(
                 seats=("1000:line 1-2-3-10-11-12=10",), pocket="1", error="INVALID_BET_LAYOUT"
             ),
+        ),
+        case(
+            (75, 75),
+            "zero/odd-even-chance-stakes-lose",
+            ("{zero}",),
+            "Zero takes even-chance stakes of 1, 3 and 5 whole: nothing comes back, no half.",
+            # Red 1, black 3, even 5, zero spins: every even chance loses outright (no half
+            # back, which would leave 0.5, 1.5 and 2.5 to round).
+            CaseRound(seats=("1000:red=1,black=3,even=5",), pocket="0", returns=(0, 0, 0)),
         ),
     )

@@ -1,4 +1,4 @@
-"""The coverage rule of DESIGN.md "Vectors": every profile parameter is pinned by some vector.
+"""The coverage rule of DESIGN.md "Vectors": every value a profile may give a parameter is pinned.
 
 For every parameter a shipped profile lists, and every alternative legal value of it, the
 profile with that one parameter flipped must give a different expected result for at least
@@ -13,6 +13,7 @@ on the numerator, same base; a fraction ``value + 1/100``; a rounding rule every
 
 from __future__ import annotations
 
+import itertools
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -21,9 +22,11 @@ from functools import cache
 import pytest
 from croupier.conformance.v1 import vector_pb2
 
+from conformance.cases import Case, CaseRound, build_case
 from conformance.vectors import CORPUS_DIR, read_vectors, replay
+from oracle.clauses import Game
 from oracle.money import Odds, Rounding
-from oracle.parameters import SPECS, Kind
+from oracle.parameters import SPECS, Kind, ParamSpec
 from oracle.profile import SHIPPED_IDS, Parameter, Profile, load_profile_text, shipped_profile
 
 Raw = bool | int | str
@@ -175,3 +178,213 @@ def test_alternatives_follow_the_rule() -> None:
     assert alternatives(r, _listed(r, "history_length")) == [12, 14]
     assert alternatives(r, _listed(r, "wheel")) == ["american"]
     assert alternatives(r, _listed(r, "straight_pays")) == ["36:1"]
+
+
+# --- every value a lab may choose -----------------------------------------------------------
+#
+# Labs extend a shipped profile and set any legal value, so the rule reaches past the shipped
+# values: walking oracle/parameters.py, every two values a parameter may take are told apart,
+# by a shipped hand-written vector replayed under both (the profiles of the parameter's game,
+# each with CONTEXT's settings), or by a hand-computed round below. Finite kinds take every
+# pair; numbers take neighbours among the values below (every deck count, every hand count;
+# elsewhere the shipped values and the values next to them).
+
+
+def lab_values(game: Game, spec: ParamSpec) -> tuple[Raw, ...]:
+    """The values of one parameter the rule tells apart, in order."""
+    shipped = [
+        p[spec.name] for p in (shipped_profile(pid) for pid in SHIPPED_IDS) if p.game is game
+    ]
+    match spec.kind:
+        case Kind.BOOL:
+            return (False, True)
+        case Kind.CHOICE | Kind.ROUNDING:
+            return spec.choices
+        case Kind.INT:
+            low = spec.minimum if spec.minimum is not None else 1
+            high = spec.maximum if spec.maximum is not None and spec.maximum <= 8 else None
+            if high is not None:  # decks, max_hands: every value
+                return tuple(range(low, high + 1))
+            ints = {low, low + 1} | {
+                n + d for n in shipped if isinstance(n, int) for d in (-1, 0, 1)
+            }
+            return tuple(sorted(n for n in ints if n >= low))
+        case Kind.ODDS:
+            odds = {o for o in shipped if isinstance(o, Odds)}
+            odds |= {Odds(win=o.win + 1, per=o.per) for o in set(odds)}
+            return tuple(f"{_decimal(o.win)}:{o.per}" for o in sorted(odds, key=lambda o: o.ratio))
+        case Kind.FRACTION:
+            fractions = {f for f in shipped if isinstance(f, Fraction)} | {Fraction(0)}
+            fractions |= {f + Fraction(1, 100) for f in set(fractions)}
+            return tuple(_decimal(f) for f in sorted(fractions))
+    raise AssertionError(spec.kind)
+
+
+def value_pairs(game: Game, spec: ParamSpec) -> list[tuple[Raw, Raw]]:
+    values = lab_values(game, spec)
+    if spec.kind in (Kind.BOOL, Kind.CHOICE, Kind.ROUNDING):
+        return list(itertools.combinations(values, 2))
+    return list(itertools.pairwise(values))
+
+
+#: Settings under which a parameter can matter on the shipped profiles' vectors, tried in
+#: turn after the shipped settings themselves.
+CONTEXT: dict[tuple[Game, str], tuple[dict[str, Raw], ...]] = {
+    # 3:2 on whole stakes leaves at most a half, where up and half-up agree; 6:5 leaves fifths.
+    (Game.BLACKJACK, "rounding"): ({"blackjack_pays": "6:5"},),
+    # Only the half back of an even chance can leave a fraction on a roulette table.
+    (Game.ROULETTE, "rounding"): ({"zero_rule": "half-back"},),
+}
+
+#: Pairs of values no round can tell apart, and why: the rule's only exceptions.
+SAME_EFFECT: dict[tuple[Game, str, Raw, Raw], str] = {
+    (Game.BLACKJACK, "half_stake_rounding", "up", "half-up"): (
+        "a half stake is whole or ends in .5, and up and half-up both raise a half"
+    ),
+    (Game.ROULETTE, "rounding", "up", "half-up"): (
+        "half of a whole stake is whole or ends in .5, and up and half-up both raise a half"
+    ),
+}
+
+
+def _shoe_with(copies: int, game: Game) -> str:
+    """A shoe that plays one short round (player 200 back) and holds ``copies`` aces of spades."""
+    # Blackjack: player TS 9D = 19 stands, dealer 7H TC = 17: 200. Baccarat: player 7S 9D =
+    # 6 stands, banker 4H 6C = 0 draws 3C: 3; player 200. Neither deals the AS.
+    round_cards = "TS 7H 9D TC" if game is Game.BLACKJACK else "7S 4H 9D 6C 3C"
+    return f"{round_cards} {' '.join(['AS'] * copies)}"
+
+
+def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRound] | None:
+    """A hand-computed round under ``a`` and under ``b``, for values no shipped vector meets."""
+    if name == "decks":
+        assert isinstance(a, int)
+        assert isinstance(b, int)
+        more = max(a, b)  # one copy more than the smaller shoe holds
+        seat = "1000:100" if game is Game.BLACKJACK else "1000:player=100"
+        decisions = "stand" if game is Game.BLACKJACK else ""
+        shoe = _shoe_with(more, game)
+        refused = CaseRound(seats=(seat,), shoe=shoe, error="SHOE_NOT_IN_PROFILE")
+        played = CaseRound(seats=(seat,), shoe=shoe, decisions=decisions, returns=(200,))
+        return (refused, played) if a < b else (played, refused)
+    if name in ("min_bet", "max_bet"):
+        assert isinstance(a, int)
+        assert isinstance(b, int)
+        # min_bet: a stake of the smaller value, refused under the larger minimum. max_bet: a
+        # stake of the larger value, refused under the smaller maximum.
+        low, high = min(a, b), max(a, b)
+        stake, refused_under = (low, high) if name == "min_bet" else (high, low)
+        seat, shoe, pocket, decisions = {
+            # Player TS 9D = 19 stands against 7H TC = 17.
+            Game.BLACKJACK: (f"{3 * stake}:{stake}", "TS 7H 9D TC", "", "stand"),
+            # Player 7S 9D = 6 stands; banker 4H 6C = 0 draws 3C: 3.
+            Game.BACCARAT: (f"{3 * stake}:player={stake}", "7S 4H 9D 6C 3C", "", ""),
+            # 1 is red.
+            Game.ROULETTE: (f"{3 * stake}:red={stake}", "", "1", ""),
+        }[game]
+        won = CaseRound(
+            seats=(seat,), shoe=shoe, pocket=pocket, decisions=decisions, returns=(2 * stake,)
+        )
+        refused = CaseRound(seats=(seat,), shoe=shoe, pocket=pocket, error="BET_OUT_OF_LIMITS")
+        return (refused, won) if refused_under == a else (won, refused)
+    if (game, name, a, b) == (Game.BLACKJACK, "max_hands", 3, 4):
+        # 8S 8D against 6H, hole TC. Split; hand 0 takes 8C: split again; hand 0 takes 8H:
+        # a third split needs a fourth hand. With four: the hands 8S 8H 8C 8D take TD TH TS TC,
+        # four 18s; the dealer's 16 draws 6S: 22, bust; each hand 200 back.
+        shoe = "8S 6H 8D TC 8C 8H TD TH TS TC 6S"
+        seats = ("1000:100",)
+        three = CaseRound(
+            seats=seats, shoe=shoe, decisions="split split split", error="ILLEGAL_DECISION"
+        )
+        four = CaseRound(
+            seats=seats,
+            shoe=shoe,
+            decisions="split split split stand stand stand stand",
+            returns=(200, 200, 200, 200),
+        )
+        return three, four
+    return None
+
+
+def lab_profile(base: str, settings: dict[str, Raw]) -> Profile:
+    """A lab's profile: a shipped one with some parameters set.
+
+    A parameter the shipped profile does not list needs its clauses and a status too.
+    """
+    parent = shipped_profile(base)
+    lines = []
+    for name, raw in settings.items():
+        extra = ""
+        if parent.parameter(name) is None:
+            clauses = ", ".join(f'"{c}"' for c in SPECS[parent.game][name].clauses)
+            extra = f', clauses = [{clauses}], status = "assumed"'
+        lines.append(f"{name} = {{ value = {_toml(raw)}{extra} }}")
+    body = "\n".join(lines)
+    return load_profile_text(f'id = "lab"\nextends = "{base}"\n[parameters]\n{body}\n')
+
+
+def told_apart(game: Game, name: str, a: Raw, b: Raw) -> str | None:
+    """What tells ``a`` from ``b``: a vector id, or ``scenario``; None if nothing does."""
+    bases = [pid for pid in SHIPPED_IDS if shipped_profile(pid).game is game]
+    found = scenario(game, name, a, b)
+    if found is not None:
+        built = []
+        for value, cround in zip((a, b), found, strict=True):
+            case = Case(
+                id="lab-h000",
+                name=f"lab/{name}/{_shown(value)}",
+                profile="lab",
+                clauses=SPECS[game][name].clauses,
+                description="A lab's value told apart.",
+                rounds=(cround,),
+            )
+            # build_case checks the hand-computed outcome against the oracle under the value.
+            built.append(_bytes(build_case(case, lab_profile(bases[0], {name: value}))))
+        return "scenario" if built[0] != built[1] else None
+    for context in ({}, *CONTEXT.get((game, name), ())):
+        for base in bases:
+            under_a = lab_profile(base, {**context, name: a})
+            under_b = lab_profile(base, {**context, name: b})
+            for vector in corpus_vectors(base, "hand"):
+                if _bytes(replay(vector, under_a)) != _bytes(replay(vector, under_b)):
+                    return vector.id
+    return None
+
+
+LAB_PAIRS = [
+    pytest.param(game, name, a, b, id=f"{game.value}:{name}:{_shown(a)}~{_shown(b)}")
+    for game, specs in SPECS.items()
+    for name, spec in specs.items()
+    for a, b in value_pairs(game, spec)
+    if (game, name, a, b) not in SAME_EFFECT
+]
+
+
+@pytest.mark.parametrize(("game", "name", "a", "b"), LAB_PAIRS)
+def test_every_two_values_a_lab_may_choose_are_told_apart(
+    game: Game, name: str, a: Raw, b: Raw
+) -> None:
+    assert told_apart(game, name, a, b) is not None, (
+        f"{game.value}: nothing tells {name} = {a!r} from {b!r}: add a hand-written case whose "
+        "outcome depends on it, or a scenario in this module"
+    )
+
+
+def test_the_exceptions_are_pairs_the_walk_meets() -> None:
+    for game, name, a, b in SAME_EFFECT:
+        assert (a, b) in value_pairs(game, SPECS[game][name]), (game, name, a, b)
+
+
+def test_lab_values_follow_the_rule() -> None:
+    """Spot checks of the walk itself, worked out by hand from oracle/parameters.py."""
+    bj, bac, rou = SPECS[Game.BLACKJACK], SPECS[Game.BACCARAT], SPECS[Game.ROULETTE]
+    assert lab_values(Game.BLACKJACK, bj["decks"]) == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert lab_values(Game.BLACKJACK, bj["max_hands"]) == (2, 3, 4)
+    assert lab_values(Game.BLACKJACK, bj["split_pairs"]) == (
+        "same-rank",
+        "same-rank-or-pictures",
+        "same-value",
+    )
+    assert lab_values(Game.ROULETTE, rou["history_length"]) == (1, 2, 12, 13, 14)
+    assert lab_values(Game.BACCARAT, bac["banker_commission"]) == ("0", "0.01", "0.05", "0.06")
+    assert len(value_pairs(Game.BLACKJACK, bj["rounding"])) == 6
