@@ -9,6 +9,7 @@ cards are items 1 and 3, the banker's items 2 and 4.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -213,6 +214,23 @@ def test_bac_natural_player_8_stops_a_banker_that_would_draw() -> None:
     assert coup.outcome is CoupOutcome.PLAYER
     assert [s.action for s in coup.steps] == ["deal", "natural", "outcome"]
     assert coup.steps[1].clauses == ("BAC.natural",)
+
+
+def test_bac_natural_player_9_stops_a_banker_that_would_draw() -> None:
+    """BAC.natural: player 4+5 = 9 natural; banker 2+3 = 5 stands (drawing 4D would tie at 9)."""
+    coup = play_coup(Tableau.STANDARD, parse_cards("4C 2D 5H 3S 4D"))
+    assert coup.player == parse_cards("4C 5H")
+    assert coup.banker == parse_cards("2D 3S")
+    assert coup.dealt == parse_cards("4C 2D 5H 3S")
+    assert (coup.player_total, coup.banker_total, coup.outcome) == (9, 5, CoupOutcome.PLAYER)
+    assert [s.action for s in coup.steps] == ["deal", "natural", "outcome"]
+    # The same coup in a round: the player bet wins 1:1, the tie bet loses.
+    rnd = play_round(
+        rules("baccarat-b"),
+        parse_cards("4C 2D 5H 3S 4D"),
+        [seat((BetKind.PLAYER, 100), (BetKind.TIE, 10))],
+    )
+    assert [(ln.bet, ln.payout.returned) for ln in rnd.settlement] == [("player", 200), ("tie", 0)]
 
 
 def test_bac_natural_banker_9_stops_a_player_that_would_draw() -> None:
@@ -681,6 +699,30 @@ def test_stake_below_the_minimum_is_out_of_limits(amount: int) -> None:
     assert err.value.metadata["clause"] == "TABLE.limits"
 
 
+@pytest.mark.parametrize(
+    "stake",
+    [
+        pytest.param(10.0, id="float"),
+        pytest.param(10.5, id="float-fraction"),
+        pytest.param(True, id="bool"),
+        pytest.param(Fraction(10), id="fraction"),
+        pytest.param("10", id="text"),
+    ],
+)
+def test_a_stake_that_is_not_whole_minor_units_is_refused(stake: object) -> None:
+    """Stakes are whole minor units: 10.0 and True fit the limits, yet are no stake."""
+    bet = BaccaratBet(kind=BetKind.PLAYER, amount=cast("int", stake))
+    with pytest.raises(InvalidRoundError, match="whole number of minor units") as info:
+        play_round(
+            rules("baccarat-d"),
+            parse_cards(PLAYER_WINS),
+            [seat((BetKind.TIE, 5)), BaccaratSeat(balance=100, bets=(bet,))],
+        )
+    assert info.value.reason == "INVALID_ROUND"
+    assert (info.value.metadata["seat"], info.value.metadata["bet"]) == ("1", "player")
+    assert info.value.metadata["amount"] == str(stake)
+
+
 def test_a_seat_without_bets_is_refused() -> None:
     with pytest.raises(InvalidRoundError, match="no bet"):
         play_round(rules("baccarat-d"), parse_cards(PLAYER_WINS), [seat()])
@@ -717,6 +759,42 @@ def test_shoe_too_short(shoe: str, needed: int) -> None:
         play_round(rules("baccarat-d"), cards, [seat((BetKind.PLAYER, 10))])
 
 
+@pytest.mark.parametrize(
+    ("profile_id", "shoe", "needed", "clause"),
+    [
+        pytest.param("baccarat-b", "7C 6D TH", 4, "BAC.deal", id="B-deal"),
+        # Player TC 2C = 2 must draw the fifth card.
+        pytest.param("baccarat-b", "TC TD 2C 6D", 5, "BAC.player-draw", id="B-player-third"),
+        # Player 6 stands; banker 0 must draw: the rule for a player who stood.
+        pytest.param("baccarat-b", "6C TD TH KD", 5, "BAC.banker-stood", id="B-banker-stood"),
+        # Player AC 4H = 5 draws AS: 6. Banker 2D 2S = 4 draws on an ace as document B prints
+        # its tableau (B.tableau), so a sixth card is needed.
+        pytest.param("baccarat-b", "AC 2D 4H 2S AS", 6, "B.tableau", id="B-tableau-ace-at-4"),
+        # Player 2 draws AS: 3; banker 2 always draws, under either tableau.
+        pytest.param("baccarat-b", "TC TD 2C 2D AS", 6, "B.tableau", id="B-tableau-banker-2"),
+        pytest.param("baccarat-c", "TC TD 2C 2D AS", 6, "BAC.banker-tableau", id="C-tableau"),
+        pytest.param("baccarat-d", "TC TD 2C 2D AS", 6, "BAC.banker-tableau", id="D-tableau"),
+    ],
+)
+def test_shoe_exhausted_cites_the_rule_that_asked_for_the_card(
+    profile_id: str, shoe: str, needed: int, clause: str
+) -> None:
+    with pytest.raises(ShoeExhaustedError) as info:
+        play_round(rules(profile_id), parse_cards(shoe), [seat((BetKind.PLAYER, 10))])
+    assert info.value.metadata["needed"] == str(needed)
+    assert info.value.clause == clause
+
+
+def test_shoe_exhausted_b_tableau_only_where_b_draws() -> None:
+    """Under the standard tableau banker 4 stands on a player's third-card ace: five cards do."""
+    rnd = play_round(
+        rules("baccarat-c"), parse_cards("AC 2D 4H 2S AS"), [seat((BetKind.PLAYER, 10))]
+    )
+    # Player 5 + A = 6 beats banker 4.
+    assert (rnd.coup.player_total, rnd.coup.banker_total) == (6, 4)
+    assert rnd.coup.outcome is CoupOutcome.PLAYER
+
+
 def test_a_shoe_exactly_long_enough() -> None:
     """Player 2 draws AS -> 3; banker 4 stands on an ace (standard): five cards suffice."""
     coup = play_coup(Tableau.STANDARD, parse_cards("TC TD 2C 4D AS"))
@@ -743,15 +821,6 @@ def baccarat_rounds(
     shoe = draw(shoes(r.decks, min_size=min_shoe, max_size=12))
     seats = tuple(draw(st.lists(baccarat_seats(), min_size=1, max_size=3)))
     return r, shoe, seats
-
-
-@given(baccarat_rounds())
-def test_property_deterministic(
-    case: tuple[BaccaratRules, tuple[Card, ...], tuple[BaccaratSeat, ...]],
-) -> None:
-    """Same input, same output."""
-    r, shoe, seats = case
-    assert play_round(r, shoe, seats) == play_round(r, shoe, seats)
 
 
 def coup_or_error(tableau: Tableau, shoe: tuple[Card, ...]) -> Coup | ShoeExhaustedError:

@@ -1215,3 +1215,349 @@ def test_shoe_exhausted_on_a_split_card() -> None:
     state = start(RULES_C, "8S 6D 8H TC")
     with pytest.raises(ShoeExhaustedError):
         play(state, SPLIT)
+
+
+# --- lab values of the profile parameters ----------------------------------------------
+# The shipped profiles use one value of each switch; the values below appear only in lab
+# profiles (oracle/parameters.py lists the choices), so each is pinned here by the exact
+# decisions it opens on a hand-chosen shoe.
+
+
+def lab(base: str, **values: str) -> BlackjackRules:
+    """A lab profile extending a shipped one; each keyword is a TOML value literal."""
+    lines = "".join(f"{name} = {{ value = {value} }}\n" for name, value in values.items())
+    text = f'id = "lab"\nextends = "{base}"\n[parameters]\n{lines}'
+    return BlackjackRules.from_profile(load_profile_text(text))
+
+
+# Two cards against a 6 up (hole 9C), stake 100 of 1000: C offers hit, stand, double and
+# surrender on any first two cards; split only on a pair as the split_pairs value reads it.
+SPLIT_TABLE = [
+    # (pair, same-rank, same-rank-or-pictures, same-value)
+    ("KS KH", True, True, True),
+    ("5S 5H", True, True, True),
+    ("AS AH", True, True, True),
+    ("KS QH", False, True, True),  # two pictures (A.split), both worth ten
+    ("JS KH", False, True, True),
+    ("TS KH", False, False, True),  # a ten and a picture: A refuses, equal values split
+    ("TS JH", False, False, True),
+    ("TS 5H", False, False, False),  # the 10-5: 15, no pair under any reading
+    ("5S TH", False, False, False),
+    ("9S 8H", False, False, False),
+    ("4S 6H", False, False, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("choice", "column"),
+    [("same-rank", 1), ("same-rank-or-pictures", 2), ("same-value", 3)],
+)
+@pytest.mark.parametrize("row", SPLIT_TABLE, ids=lambda row: row[0].replace(" ", "-"))
+def test_C_bj_split_every_split_pairs_value(
+    choice: str, column: int, row: tuple[str, bool, bool, bool]
+) -> None:
+    rules = lab("blackjack-c", split_pairs=f'"{choice}"')
+    first, second = row[0].split()
+    state = start(rules, f"{first} 6D {second} 9C")
+    splits = row[column]
+    assert state.legal == (
+        (HIT, STAND, DOUBLE, SPLIT, SURRENDER) if splits else (HIT, STAND, DOUBLE, SURRENDER)
+    )
+    if not splits:
+        with pytest.raises(IllegalDecisionError) as info:
+            play(state, SPLIT)
+        # The withholding rule is the split rule, cited as the base profile cites it.
+        assert info.value.clause == "C.bj.split"
+        assert info.value.metadata["legal"] == "hit,stand,double,surrender"
+
+
+def test_C_bj_split_same_value_ten_and_king_play_as_two_hands() -> None:
+    # Lab same-value: TS KH split. Hand 0 TS + 7C = 17 stands; hand 1 KH + 8C = 18 stands.
+    # Dealer 6D 9C = 15 draws TD: 25, bust; both stood hands win 1:1.
+    rules = lab("blackjack-c", split_pairs='"same-value"')
+    state = play(start(rules, "TS 6D KH 9C 7C 8C TD"), SPLIT)
+    assert [h.cards for h in state.seats[0].hands] == [parse_cards("TS 7C"), parse_cards("KH")]
+    assert [h.stake for h in state.seats[0].hands] == [100, 100]
+    state = play(state, STAND, STAND)
+    assert state.seats[0].hands[1].cards == parse_cards("KH 8C")
+    assert state.dealer.cards == parse_cards("6D 9C TD")
+    assert returned(state) == {(0, "hand 0"): 200, (0, "hand 1"): 200}
+
+
+def test_C_bj_double_lab_no_double_after_split() -> None:
+    # Lab double_after_split = false. 5S 5H = 10 against 6D (hole TC): the first two cards may
+    # double or split. After the split hand 0 is 5S 6C = 11 and hand 1 is 5H 4C = 9: neither
+    # may double (C.bj.double's "also on a hand formed by a split", switched off), nor
+    # surrender (C: not on a split hand), nor split again (two hands at most).
+    rules = lab("blackjack-c", double_after_split="false")
+    state = start(rules, "5S 6D 5H TC 6C 4C 9S KS")
+    assert state.legal == (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
+    state = play(state, SPLIT)
+    assert state.seats[0].hands[0].cards == parse_cards("5S 6C")
+    assert state.legal == (HIT, STAND)
+    with pytest.raises(IllegalDecisionError) as info:
+        play(state, DOUBLE)
+    assert info.value.clause == "C.bj.double"
+    assert info.value.metadata["legal"] == "hit,stand"
+    state = play(state, STAND)
+    assert state.seats[0].hands[1].cards == parse_cards("5H 4C")
+    assert state.legal == (HIT, STAND)
+    state = play(state, STAND)
+    # Dealer 6D TC = 16 draws 9S: 25, bust. 11 and 9 stood: both win 1:1 on 100.
+    assert state.dealer.cards == parse_cards("6D TC 9S")
+    assert returned(state) == {(0, "hand 0"): 200, (0, "hand 1"): 200}
+
+
+def test_C_bj_double_lab_no_double_after_split_still_doubles_a_first_hand() -> None:
+    # The switch is about split hands only: 6S 5H = 11 doubles, draws 9C: 20 on 200.
+    # Dealer 6D TC = 16 draws 7D: 23, bust: 400.
+    rules = lab("blackjack-c", double_after_split="false")
+    state = start(rules, "6S 6D 5H TC 9C 7D")
+    assert state.legal == (HIT, STAND, DOUBLE, SURRENDER)
+    state = play(state, DOUBLE)
+    assert returned(state) == {(0, "hand 0"): 400}
+
+
+# A with no peek at all: natural_paid_at_once stays true, but a blackjack against an ace or a
+# ten can still be tied by the hole card, so it cannot be paid before the hole card is turned.
+NO_PEEK_A = lab("blackjack-a", peek='"none"')
+
+
+@pytest.mark.parametrize(
+    ("shoe", "visible", "expected"),
+    [
+        # BJ.nat-pays: a dealer blackjack found at the end pushes the player's blackjack.
+        pytest.param("AS TD KH AC", "TD AC", 100, id="ten-up-dealer-blackjack-pushes"),
+        pytest.param("AS TD KH 9C", "TD 9C", 250, id="ten-up-paid-after-the-hole-card"),
+        # A.nat-immediate: against 2 to 9 nothing can tie it, paid at once, hole never shown.
+        pytest.param("AS 7D KH AC", "7D", 250, id="seven-up-paid-at-once"),
+    ],
+)
+def test_A_nat_immediate_lab_without_peek_waits_under_an_ace_or_a_ten(
+    shoe: str, visible: str, expected: int
+) -> None:
+    state = start(NO_PEEK_A, shoe)
+    assert state.complete
+    assert state.dealer.visible == parse_cards(visible)
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+@pytest.mark.parametrize(("hole", "expected"), [("KC", 100), ("9C", 250)])
+def test_A_nat_immediate_lab_without_peek_ace_up_declined_even_money(
+    hole: str, expected: int
+) -> None:
+    # Even money is still offered first (A.even-money); declined, the blackjack waits for the
+    # hole card: AD KC is a dealer blackjack (push, 100), AD 9C is not (3:2, 250).
+    state = start(NO_PEEK_A, f"AS AD KH {hole}")
+    assert state.legal == (EVEN_MONEY, NO_EVEN_MONEY)
+    state = play(state, NO_EVEN_MONEY)
+    assert state.dealer.visible == parse_cards(f"AD {hole}")
+    assert returned(state) == {(0, "hand 0"): expected}
+
+
+def test_A_nat_immediate_lab_without_peek_pays_nothing_while_another_seat_plays() -> None:
+    # seat0 AS KH blackjack, seat1 9H 8C = 17; dealer TD up, hole AC, no peek.
+    # While seat 1 plays nothing is paid; at the end TD AC is a blackjack: seat 0 pushes, the
+    # 17 loses (BJ.compare: a dealer blackjack beats every hand that is not a blackjack).
+    state = start(NO_PEEK_A, "AS 9H TD KH 8C AC", seat(), seat())
+    assert state.turn == Turn(seat=1, hand=0)
+    assert [step.action for step in state.steps] == ["deal", "blackjack"]
+    state = play(state, STAND)
+    assert "natural paid" not in [step.action for step in state.steps]
+    assert returned(state) == {(0, "hand 0"): 100, (1, "hand 0"): 0}
+
+
+def test_A_nat_immediate_lab_peek_under_an_ace_only() -> None:
+    # peek = "ace": under a ten nobody looks, so the blackjack waits and pushes TD AC.
+    rules = lab("blackjack-a", peek='"ace"')
+    assert returned(start(rules, "AS TD KH AC")) == {(0, "hand 0"): 100}
+    # Under an ace the dealer looks (AD 9C, no blackjack) once the offers are answered; the
+    # blackjack can no longer be tied and is paid at once, before seat 1 plays.
+    state = start(rules, "AS 9H AD KH 8C 9C", seat(), seat())
+    assert state.legal == (EVEN_MONEY, NO_EVEN_MONEY)
+    state = play(state, NO_EVEN_MONEY)
+    assert state.legal == (INSURANCE, NO_INSURANCE)
+    state = play(state, NO_INSURANCE)
+    assert state.turn == Turn(seat=1, hand=0)
+    assert [step.action for step in state.steps][-2:] == ["peek", "natural paid"]
+    # Seat 1 stands on 17; the dealer's soft 20 (AD 9C) beats it.
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 250, (1, "hand 0"): 0}
+
+
+# --- the clauses a settlement line and a step cite -------------------------------------
+# A line cites the clause that decided its amount first, then the context (SettlementLine):
+# a blackjack paid 3:2 is BJ.nat-pays, a blackjack by BJ.natural, and the source clause
+# that says how it meets this up card: A.nat-immediate against 2-9, the profile's peek
+# clauses against a ten (A.peek, A.nat-vs-ten as profile A lists them), the even-money
+# clause against an ace; C's blackjack always waits for the hole card (C.bj.peek).
+
+
+@pytest.mark.parametrize(
+    ("rules", "shoe", "actions", "clauses"),
+    [
+        pytest.param(
+            RULES_A,
+            "AS 7D KH 9C",
+            (),
+            ("BJ.nat-pays", "BJ.natural", "A.nat-immediate"),
+            id="A1-blackjack-vs-7",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS TD KH 9C",
+            (),
+            ("BJ.nat-pays", "BJ.natural", "A.peek", "A.nat-vs-ten"),
+            id="A3-blackjack-vs-ten",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS TD KH AC",
+            (),
+            # A push: nothing is paid at 3:2, so BJ.natural (what makes it a blackjack) is no
+            # part of the amount; the pushing rule is BJ.nat-pays ("unless the dealer also...").
+            ("BJ.nat-pays", "A.peek", "A.nat-vs-ten"),
+            id="A3-blackjack-pushed-by-dealer-blackjack",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS AD KH 9C",
+            (EVEN_MONEY,),
+            ("A.even-money",),
+            id="A2-even-money-taken",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS AD KH 9C",
+            (NO_EVEN_MONEY,),
+            ("BJ.nat-pays", "BJ.natural", "A.even-money"),
+            id="A2-even-money-declined",
+        ),
+        pytest.param(
+            RULES_C,
+            "AS 7D KH 9C",
+            (),
+            ("BJ.nat-pays", "BJ.natural", "C.bj.peek"),
+            id="C-blackjack-vs-7",
+        ),
+        pytest.param(
+            RULES_A,
+            "9S AD 7H KC",
+            (INSURANCE,),
+            # The hand never played: the peek ended the round (A.peek), the dealer's blackjack
+            # beat it (BJ.compare, BJ.natural).
+            ("A.peek", "A.nat-vs-ten", "BJ.compare", "BJ.natural"),
+            id="A4-main-hand-lost-to-the-peek",
+        ),
+        pytest.param(
+            RULES_C,
+            "6S KD 5H AC 9C",
+            (DOUBLE,),
+            # C.bj.peek: a dealer blackjack found after play takes the doubled stake too.
+            ("C.bj.peek", "BJ.compare", "BJ.natural"),
+            id="C-late-dealer-blackjack-takes-the-double",
+        ),
+        pytest.param(
+            RULES_C,
+            "TS KD 7H AC",
+            (STAND,),
+            ("BJ.compare", "BJ.natural", "C.bj.peek"),
+            id="C-late-dealer-blackjack-single-stake",
+        ),
+        pytest.param(RULES_A, "TS 9D 9H 8C", (STAND,), ("BJ.compare",), id="19-beats-17"),
+        pytest.param(RULES_A, "TS 6D 6H TC 9C", (HIT,), ("BJ.bust",), id="bust"),
+        pytest.param(
+            RULES_C,
+            "TS 9D 6H 8C",
+            (SURRENDER,),
+            ("C.bj.surrender", "BJ.half-stakes"),
+            id="C-surrender",
+        ),
+    ],
+)
+def test_settlement_line_clauses(
+    rules: BlackjackRules, shoe: str, actions: tuple[Action, ...], clauses: tuple[str, ...]
+) -> None:
+    state = play(start(rules, shoe), *actions)
+    assert line(state, 0, "hand 0").clauses == clauses
+
+
+def test_settlement_line_clauses_insurance_and_rounding() -> None:
+    # A4: the insurance line is decided by A.insurance (2:1), its stake by BJ.half-stakes.
+    state = play(start(RULES_A, "9S AD 7H KC"), INSURANCE)
+    assert line(state, 0, "insurance").clauses == ("A.insurance", "BJ.half-stakes")
+    # 15 at 3:2 is 37.5 exact, 37 paid: the rounding rule joins the blackjack's clauses.
+    state = start(RULES_A, "AS 7D KH 9C", seat(stake=15))
+    assert line(state, 0, "hand 0").clauses == (
+        "BJ.nat-pays",
+        "BJ.natural",
+        "A.nat-immediate",
+        "MONEY.rounding",
+    )
+
+
+def test_split_21_line_cites_the_split_rule_before_the_comparison() -> None:
+    # A: split AS AH, both hands reach 21 in two cards; dealer 9D 7C 5S = 21: plain 21s push
+    # by BJ.compare, because A.split says a split 21 is no blackjack.
+    state = play(start(RULES_A, "AS 9D AH 7C KH QH 5S"), SPLIT)
+    assert line(state, 0, "hand 0").clauses == ("A.split", "BJ.compare")
+    assert line(state, 0, "hand 1").clauses == ("A.split", "BJ.compare")
+
+
+@pytest.mark.parametrize(
+    ("rules", "shoe", "steps"),
+    [
+        pytest.param(
+            RULES_A,
+            "AS 7D KH 9C",
+            [
+                ("deal", ("BJ.deal", "BJ.deal-order")),
+                ("blackjack", ("BJ.natural", "BJ.auto-stand")),
+                ("natural paid", ("BJ.nat-pays", "A.nat-immediate")),
+                ("settle", ("BJ.compare",)),
+            ],
+            id="A1-paid-at-once",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS TD KH 9C",
+            [
+                ("deal", ("BJ.deal", "BJ.deal-order")),
+                ("blackjack", ("BJ.natural", "BJ.auto-stand")),
+                ("peek", ("A.peek", "A.nat-vs-ten")),
+                # Paid after the peek under a ten: A.nat-vs-ten is why it could wait no longer.
+                ("natural paid", ("BJ.nat-pays", "A.nat-immediate", "A.nat-vs-ten")),
+                ("hole card", ("BJ.dealer-needed", "A.peek", "A.nat-vs-ten")),
+                ("settle", ("BJ.compare",)),
+            ],
+            id="A3-peek-then-paid",
+        ),
+        pytest.param(
+            RULES_A,
+            "AS TD KH AC",
+            [
+                ("deal", ("BJ.deal", "BJ.deal-order")),
+                ("blackjack", ("BJ.natural", "BJ.auto-stand")),
+                ("peek", ("A.peek", "A.nat-vs-ten")),
+                ("settle", ("BJ.compare",)),
+            ],
+            id="A3-peek-finds-a-blackjack",
+        ),
+        pytest.param(
+            RULES_C,
+            "AS 7D KH 9C",
+            [
+                ("deal", ("BJ.deal", "BJ.deal-order")),
+                ("blackjack", ("BJ.natural", "BJ.auto-stand")),
+                ("hole card", ("BJ.dealer-needed",)),
+                ("settle", ("BJ.compare",)),
+            ],
+            id="C-no-payment-before-the-hole-card",
+        ),
+    ],
+)
+def test_natural_and_peek_step_clauses(
+    rules: BlackjackRules, shoe: str, steps: list[tuple[str, tuple[str, ...]]]
+) -> None:
+    state = start(rules, shoe)
+    assert [(step.action, step.clauses) for step in state.steps] == steps

@@ -159,31 +159,7 @@ def play(
     return state, decisions
 
 
-# --- 1. determinism ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("pid", PROFILE_IDS)
-@given(data=st.data())
-def test_replay_is_deterministic(pid: str, data: st.DataObject) -> None:
-    rules = RULES[pid]
-    shoe, seats = data.draw(rounds(rules), label="round")
-    first = deal(rules, shoe, seats)
-    states = [first]
-
-    def record(_before: BlackjackState, _decision: Decision, after: BlackjackState) -> None:
-        states.append(after)
-
-    final, decisions = play(first, data, limit=decision_bound(rules, len(seats)), check=record)
-
-    state = deal(rules, list(shoe), list(seats))
-    assert state == states[0]
-    for decision, expected in zip(decisions, states[1:], strict=True):
-        state = decide(state, decision)
-        assert state == expected
-    assert state == final
-    assert hash(state) == hash(final)
-    assert state.settlement == final.settlement
-    assert settle(state) == settle(final)
+# --- 1. determinism: tests/oracle/test_determinism.py replays rounds in fresh interpreters.
 
 
 # --- 2. dealing order ------------------------------------------------------------------

@@ -209,6 +209,25 @@ def test_win_is_exact_then_rounded_once(stake: int, win_: Fraction, per: int) ->
         (F(-3, 2), "-1.5"),
         (F(75, 7), "75/7"),
         (F(1, 3), "1/3"),
+        # Denominators of fives alone: 1/5 = 2/10, 1/25 = 4/100, 1/125 = 8/1000.
+        (F(1, 5), "0.2"),
+        (F(-1, 5), "-0.2"),
+        (F(1, 25), "0.04"),
+        (F(1, 125), "0.008"),
+        (F(7, 5), "1.4"),
+        # Twos alone need as many places as twos: 1/16 = 625/10000.
+        (F(1, 16), "0.0625"),
+        # Twos and fives: as many places as the larger count; 3/40 = 75/1000, 1/20 = 5/100.
+        (F(3, 40), "0.075"),
+        (F(1, 20), "0.05"),
+        (F(1, 10), "0.1"),
+        (F(1001, 100), "10.01"),
+        # Any other prime factor keeps the fraction: 2/15 (3 * 5), 1/6 (2 * 3), 1/7.
+        (F(2, 15), "2/15"),
+        (F(1, 6), "1/6"),
+        (F(-1, 7), "-1/7"),
+        (F(0), "0"),
+        (F(-7), "-7"),
     ],
 )
 def test_exact_text_writes_exact_decimals_and_keeps_other_fractions(value: F, text: str) -> None:

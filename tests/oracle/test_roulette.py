@@ -23,6 +23,7 @@ from oracle.profile import Profile, load_profile_text, shipped_profile
 from oracle.roulette import (
     DOUBLE_ZERO,
     BetKind,
+    Boards,
     Colour,
     RouletteBet,
     RouletteRules,
@@ -33,6 +34,7 @@ from oracle.roulette import (
     covered,
     parse_pocket,
     pocket_text,
+    shapes,
     spin_round,
 )
 from oracle.settlement import SettlementLine
@@ -181,6 +183,11 @@ def test_wheel_american_top_line_odds() -> None:
 # (rules, pocket, kind, numbers, stake 10 -> returned)
 PAYS = [
     pytest.param(C, 17, BetKind.STRAIGHT, (17,), 360, id="C.rou.wheel-straight-17-wins"),
+    # The layout's first and last numbers: 10 + 35 * 10 = 360.
+    pytest.param(C, 1, BetKind.STRAIGHT, (1,), 360, id="C.rou.wheel-straight-1-wins"),
+    pytest.param(C, 2, BetKind.STRAIGHT, (1,), 0, id="C.rou.wheel-straight-1-loses"),
+    pytest.param(C, 36, BetKind.STRAIGHT, (36,), 360, id="C.rou.wheel-straight-36-wins"),
+    pytest.param(AMERICAN, 1, BetKind.STRAIGHT, (1,), 360, id="american-straight-1-wins"),
     pytest.param(C, 18, BetKind.STRAIGHT, (17,), 0, id="C.rou.wheel-straight-17-loses"),
     pytest.param(C, 0, BetKind.STRAIGHT, (0,), 360, id="C.rou.wheel-straight-0-wins"),
     pytest.param(C, 1, BetKind.SPLIT, (0, 1), 180, id="C.rou.wheel-split-0-1-wins"),
@@ -593,6 +600,109 @@ def test_geometry_american_bets_refused_by_european_rules() -> None:
         spin_round(C, TableHistory.new("t"), 0, (seat,))
 
 
+# --- shapes(): every legal bet of a layout, in layout order ------------------------------
+# Counted by hand on the layout of 12 rows of three (C.rou.wheel):
+# - splits: each row a-b-c has two side-by-side pairs (24), each column of 12 has 11 pairs one
+#   above the other (33): 57 on the grid; the European zero adds 0-1, 0-2, 0-3 (60), the
+#   American zeros add 0-1, 0-2, 00-2, 00-3, 0-00 (62);
+# - streets: 12 rows, plus the trios 0-1-2, 0-2-3 (14) or 0-1-2, 0-00-2, 00-2-3 (15);
+# - corners: 11 gaps between rows times 2 gaps between columns (22); lines: 11 row pairs.
+SHAPE_COUNTS = {
+    EU: {
+        BetKind.STRAIGHT: 37,
+        BetKind.SPLIT: 60,
+        BetKind.STREET: 14,
+        BetKind.CORNER: 22,
+        BetKind.FIRST_FOUR: 1,
+        BetKind.TOP_LINE: 0,
+        BetKind.LINE: 11,
+    },
+    US: {
+        BetKind.STRAIGHT: 38,
+        BetKind.SPLIT: 62,
+        BetKind.STREET: 15,
+        BetKind.CORNER: 22,
+        BetKind.FIRST_FOUR: 0,
+        BetKind.TOP_LINE: 1,
+        BetKind.LINE: 11,
+    },
+}
+
+CORNERS = (
+    (1, 2, 4, 5), (2, 3, 5, 6), (4, 5, 7, 8), (5, 6, 8, 9), (7, 8, 10, 11), (8, 9, 11, 12),
+    (10, 11, 13, 14), (11, 12, 14, 15), (13, 14, 16, 17), (14, 15, 17, 18), (16, 17, 19, 20),
+    (17, 18, 20, 21), (19, 20, 22, 23), (20, 21, 23, 24), (22, 23, 25, 26), (23, 24, 26, 27),
+    (25, 26, 28, 29), (26, 27, 29, 30), (28, 29, 31, 32), (29, 30, 32, 33), (31, 32, 34, 35),
+    (32, 33, 35, 36),
+)  # fmt: skip
+LINES = (
+    (1, 2, 3, 4, 5, 6), (4, 5, 6, 7, 8, 9), (7, 8, 9, 10, 11, 12), (10, 11, 12, 13, 14, 15),
+    (13, 14, 15, 16, 17, 18), (16, 17, 18, 19, 20, 21), (19, 20, 21, 22, 23, 24),
+    (22, 23, 24, 25, 26, 27), (25, 26, 27, 28, 29, 30), (28, 29, 30, 31, 32, 33),
+    (31, 32, 33, 34, 35, 36),
+)  # fmt: skip
+ROWS = (
+    (1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17, 18), (19, 20, 21),
+    (22, 23, 24), (25, 26, 27), (28, 29, 30), (31, 32, 33), (34, 35, 36),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("wheel", [EU, US], ids=lambda w: w.value)
+def test_shapes_counts(wheel: Wheel) -> None:
+    counts = {kind: len(shapes(wheel, kind)) for kind in SHAPE_COUNTS[wheel]}
+    assert counts == SHAPE_COUNTS[wheel]
+
+
+@pytest.mark.parametrize("wheel", [EU, US], ids=lambda w: w.value)
+def test_shapes_of_outside_bets(wheel: Wheel) -> None:
+    # Column and dozen name their index 1 to 3; the even chances name nothing.
+    assert shapes(wheel, BetKind.COLUMN) == ((1,), (2,), (3,))
+    assert shapes(wheel, BetKind.DOZEN) == ((1,), (2,), (3,))
+    for kind in (BetKind.RED, BetKind.BLACK, BetKind.EVEN, BetKind.ODD, BetKind.LOW, BetKind.HIGH):
+        assert shapes(wheel, kind) == ((),)
+
+
+def test_shapes_european_in_layout_order() -> None:
+    assert shapes(EU, BetKind.STRAIGHT) == tuple((n,) for n in range(37))
+    splits = shapes(EU, BetKind.SPLIT)
+    assert splits[:8] == ((0, 1), (0, 2), (0, 3), (1, 2), (1, 4), (2, 3), (2, 5), (3, 6))
+    assert splits[-4:] == ((32, 35), (33, 36), (34, 35), (35, 36))
+    assert shapes(EU, BetKind.STREET) == ((0, 1, 2), (0, 2, 3), *ROWS)
+    assert shapes(EU, BetKind.CORNER) == CORNERS
+    assert shapes(EU, BetKind.FIRST_FOUR) == ((0, 1, 2, 3),)
+    assert shapes(EU, BetKind.TOP_LINE) == ()
+    assert shapes(EU, BetKind.LINE) == LINES
+
+
+def test_shapes_american_in_layout_order() -> None:
+    # Layout order is 0, then 00, then 1 to 36, within a shape and between shapes.
+    assert shapes(US, BetKind.STRAIGHT) == ((0,), (ZZ,), *((n,) for n in range(1, 37)))
+    splits = shapes(US, BetKind.SPLIT)
+    assert splits[:7] == ((0, ZZ), (0, 1), (0, 2), (ZZ, 2), (ZZ, 3), (1, 2), (1, 4))
+    assert (0, 3) not in splits
+    assert shapes(US, BetKind.STREET) == ((0, ZZ, 2), (0, 1, 2), (ZZ, 2, 3), *ROWS)
+    assert shapes(US, BetKind.CORNER) == CORNERS
+    assert shapes(US, BetKind.FIRST_FOUR) == ()
+    assert shapes(US, BetKind.TOP_LINE) == ((0, ZZ, 1, 2, 3),)
+    assert shapes(US, BetKind.LINE) == LINES
+
+
+@pytest.mark.parametrize("wheel", [EU, US], ids=lambda w: w.value)
+def test_shapes_are_the_bets_covered_accepts(wheel: Wheel) -> None:
+    splits = shapes(wheel, BetKind.SPLIT)
+    # Side by side in a row, one above the other in a column; never across a row's end or a
+    # diagonal.
+    assert {(1, 2), (2, 3), (1, 4), (33, 36), (34, 35)} <= set(splits)
+    assert not {(3, 4), (1, 5), (6, 7), (36, 37)} & set(splits)
+    for kind in BetKind:
+        listed = shapes(wheel, kind)
+        assert len(set(listed)) == len(listed), kind
+        for numbers in listed:
+            cover = covered(wheel, kind, numbers)
+            if kind.is_inside:
+                assert cover == frozenset(numbers)
+
+
 # --- C.rou.history -------------------------------------------------------------------
 
 FOURTEEN = (28, 34, 12, 14, 27, 34, 31, 20, 0, 36, 33, 2, 14, 5)
@@ -643,12 +753,56 @@ def test_history_length_comes_from_the_profile() -> None:
     assert _spin_all(short, "t", (1, 2, 3, 4, 5))[-1].results == (3, 4, 5)
 
 
-def test_history_after_is_pure() -> None:
+@pytest.mark.parametrize(
+    ("length", "results"),
+    [
+        pytest.param(1, (3,), id="C.rou.history-length-1"),
+        pytest.param(2, (2, 3), id="C.rou.history-full-board-drops-the-oldest"),
+        pytest.param(3, (1, 2, 3), id="C.rou.history-board-just-full"),
+        pytest.param(13, (1, 2, 3), id="C.rou.history-room-left"),
+    ],
+)
+def test_history_after_keeps_the_last_length_results(length: int, results: tuple[int, ...]) -> None:
     board = TableHistory(table_id="t", results=(1, 2))
-    assert board.after(3, 2) == TableHistory(table_id="t", results=(2, 3))
-    assert board.results == (1, 2)
-    with pytest.raises(InvalidRoundError):
-        board.after(3, 0)
+    assert board.after(3, length) == TableHistory(table_id="t", results=results)
+
+
+def test_history_after_refuses_a_board_of_no_result() -> None:
+    with pytest.raises(InvalidRoundError) as err:
+        TableHistory(table_id="t", results=(1, 2)).after(3, 0)
+    assert (err.value.metadata["table"], err.value.metadata["length"]) == ("t", "0")
+
+
+def test_boards_store_one_board_per_profile_and_table() -> None:
+    boards = Boards()
+    assert boards.get("roulette-c", "t") is None
+    assert len(boards) == 0
+    boards.put("roulette-c", TableHistory(table_id="t", results=(5,)))
+    # The same table id under another profile is another wheel: a board of its own.
+    boards.put("roulette-american", TableHistory(table_id="t", results=(ZZ,)))
+    boards.put("roulette-c", TableHistory(table_id="u", results=(7,)))
+    assert boards.get("roulette-c", "t") == TableHistory(table_id="t", results=(5,))
+    assert boards.get("roulette-american", "t") == TableHistory(table_id="t", results=(ZZ,))
+    assert boards.get("roulette-c", "u") == TableHistory(table_id="u", results=(7,))
+    assert boards.get("roulette-american", "u") is None
+    assert len(boards) == 3
+    # A later board of a table replaces the earlier one.
+    boards.put("roulette-c", TableHistory(table_id="t", results=(5, 9)))
+    assert boards.get("roulette-c", "t") == TableHistory(table_id="t", results=(5, 9))
+    assert len(boards) == 3
+
+
+def test_boards_forget_the_table_touched_longest_ago() -> None:
+    boards = Boards(max_tables=2)
+    boards.put("roulette-c", TableHistory(table_id="a", results=(1,)))
+    boards.put("roulette-c", TableHistory(table_id="b", results=(2,)))
+    # Spinning at a again makes b the table touched longest ago: c's board pushes b out.
+    boards.put("roulette-c", TableHistory(table_id="a", results=(1, 3)))
+    boards.put("roulette-c", TableHistory(table_id="c", results=(4,)))
+    assert len(boards) == 2
+    assert boards.get("roulette-c", "b") is None
+    assert boards.get("roulette-c", "a") == TableHistory(table_id="a", results=(1, 3))
+    assert boards.get("roulette-c", "c") == TableHistory(table_id="c", results=(4,))
 
 
 def test_history_keeps_00_on_american_and_refuses_it_on_european() -> None:
@@ -686,6 +840,76 @@ def test_round_refuses_a_pocket_off_the_wheel(rules: RouletteRules, pocket: int)
     with pytest.raises(InvalidRoundError) as err:
         spin_round(rules, TableHistory.new("t"), pocket, (seat,))
     assert err.value.metadata["pocket"] == str(pocket)
+
+
+@pytest.mark.parametrize(
+    ("pocket", "shown"),
+    [pytest.param(37, "0 to 36)", id="00"), pytest.param(38, "0 to 36)", id="38")],
+)
+def test_round_european_wheel_has_no_pocket_37_or_38(pocket: int, shown: str) -> None:
+    # C.rou.wheel: one zero, pockets 0 to 36. The winning pocket is the round's outcome, not a
+    # bet: a pocket the wheel lacks is a malformed round (INVALID_ROUND), refused before any
+    # bet is looked at.
+    seat = RouletteSeat(balance=10, bets=(RouletteBet(kind=BetKind.RED, amount=1),))
+    with pytest.raises(InvalidRoundError) as err:
+        spin_round(C, TableHistory.new("t"), pocket, (seat,))
+    assert err.value.reason == "INVALID_ROUND"
+    assert err.value.metadata["wheel"] == "european"
+    assert shown in err.value.message
+    # The same pockets on an old board of the table are refused for the same reason.
+    with pytest.raises(InvalidRoundError) as err:
+        spin_round(C, TableHistory(table_id="t", results=(pocket,)), 5, (seat,))
+    assert (err.value.reason, err.value.metadata["table"]) == ("INVALID_ROUND", "t")
+
+
+def test_round_american_wheel_has_00_but_no_38() -> None:
+    seat = RouletteSeat(balance=10, bets=(RouletteBet(kind=BetKind.RED, amount=1),))
+    # US.rou.wheel: 00 (37) is a pocket; a red bet loses on it (US.rou.zero-loses).
+    (line,) = spin_round(AMERICAN, TableHistory.new("t"), ZZ, (seat,)).settlement
+    assert line.payout.returned == 0
+    with pytest.raises(InvalidRoundError) as err:
+        spin_round(AMERICAN, TableHistory.new("t"), 38, (seat,))
+    assert "37 standing for 00" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("wheel", "pocket", "why", "clause"),
+    [
+        pytest.param(
+            EU,
+            ZZ,
+            "00 is not a pocket of the european wheel; 00 (37) exists only on the american wheel",
+            "C.rou.geometry",
+            id="00-on-european",
+        ),
+        pytest.param(
+            EU, 38, "38 is not a pocket of the european wheel", "C.rou.geometry", id="38-european"
+        ),
+        pytest.param(
+            US, 38, "38 is not a pocket of the american wheel", "US.rou.geometry", id="38-american"
+        ),
+    ],
+)
+def test_geometry_a_bet_on_a_pocket_off_the_wheel(
+    wheel: Wheel, pocket: int, why: str, clause: str
+) -> None:
+    # C.rou.geometry: a bet on no pocket of the layout is refused with INVALID_BET_LAYOUT, and
+    # the reason is that the pocket is missing, not that the shape is wrong.
+    for kind, numbers in ((BetKind.STRAIGHT, (pocket,)), (BetKind.SPLIT, (36, pocket))):
+        with pytest.raises(InvalidBetLayoutError) as err:
+            covered(wheel, kind, numbers)
+        assert err.value.reason == "INVALID_BET_LAYOUT"
+        assert err.value.metadata["why"] == why
+        assert err.value.clause == clause
+
+
+def test_wheel_has_its_pockets_only() -> None:
+    assert [p for p in range(-1, 40) if EU.has(p)] == list(range(37))
+    assert [p for p in range(-1, 40) if US.has(p)] == list(range(38))
+    assert EU.zeros == frozenset({0})
+    assert US.zeros == frozenset({0, ZZ})
+    assert (EU.geometry, US.geometry) == ("C.rou.geometry", "US.rou.geometry")
+    assert (EU.shapes_clause, US.shapes_clause) == ("C.rou.wheel", "US.rou.geometry")
 
 
 def test_round_needs_a_seat() -> None:
@@ -742,14 +966,6 @@ def test_round_stakes_must_fit_the_balance() -> None:
     exact = (RouletteBet(kind=BetKind.RED, amount=60), RouletteBet(kind=BetKind.BLACK, amount=40))
     rnd = spin_round(C, TableHistory.new("t"), 1, (RouletteSeat(balance=100, bets=exact),))
     assert [line.payout.returned for line in rnd.settlement] == [120, 0]
-
-
-def test_round_validation_happens_before_any_history_change() -> None:
-    board = TableHistory(table_id="t", results=(1,))
-    seat = RouletteSeat(balance=1, bets=(RouletteBet(kind=BetKind.RED, amount=2),))
-    with pytest.raises(InsufficientBalanceError):
-        spin_round(C, board, 3, (seat,))
-    assert board.results == (1,)
 
 
 def _settle_step_clauses(bet: RouletteBet, pocket: int) -> tuple[str, ...]:

@@ -2,8 +2,10 @@
 
 Each round is built twice from one seeded spec: as a DealRequest for the server, and as a
 domain ``RoundRequest`` for ``oracle.rounds.start_round`` (built independently, not through
-``oracle.wire``). Every RoundState after Deal and each Decide, and the Settlement, must be
-byte-for-byte what ``oracle.wire`` makes of the in-process round.
+``oracle.service.convert``). Every RoundState after Deal and each Decide, and the
+Settlement, must be byte-for-byte what ``oracle.service.convert`` makes of the in-process
+round. That conversion is the server's own, so a conversion bug would cancel out here:
+tests/service/test_wire_by_hand.py checks it against messages written out by hand.
 """
 
 from __future__ import annotations
