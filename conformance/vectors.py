@@ -302,7 +302,7 @@ def campaign(profile: Profile, seed: str, count: int, prefix: str) -> list[vecto
                 outcome = play_round(profile, deal, [], board)
                 board = outcome.history
                 vector.rounds.append(outcome.round)
-            _finish(vector)
+            finish_vector(vector)
             vectors.append(vector)
         return vectors
     decks = profile.integer("decks")
@@ -323,7 +323,7 @@ def campaign(profile: Profile, seed: str, count: int, prefix: str) -> list[vecto
         outcome = play_round(profile, deal, [], None, policy=(random_decision, stream))
         vector.rounds.append(outcome.round)
         _trim_shoes(vector)
-        _finish(vector)
+        finish_vector(vector)
         vectors.append(vector)
     return vectors
 
@@ -351,7 +351,8 @@ def _trim_shoes(vector: vector_pb2.Vector) -> None:
         del vround.deal.shoe.cards[keep:]
 
 
-def _finish(vector: vector_pb2.Vector) -> None:
+def finish_vector(vector: vector_pb2.Vector) -> None:
+    """Share the citations every answer holds alike, and list the clauses the rounds cite."""
     share_citations(vector)
     clauses: dict[str, None] = {}
     for vround in vector.rounds:

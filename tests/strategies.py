@@ -26,27 +26,9 @@ def shoes(
 # --- blackjack strategies ---
 
 # Imported here, not at the top, so that this section stays self-contained for its editors.
-import random  # noqa: E402
-from collections import Counter  # noqa: E402
-
+from conformance.explore.rounds import stacked_shoe  # noqa: E402
 from oracle.blackjack import Action, BlackjackSeat  # noqa: E402
-from oracle.cards import RANKS, Rank  # noqa: E402
-
-
-def _stack(decks: int, ranks: list[Rank], seed: int) -> tuple[Card, ...]:
-    pool = Counter(DECK * decks)
-    top: list[Card] = []
-    for rank in ranks:
-        # The first suit with a copy left; a rank with none left is skipped.
-        card = next((c for c in DECK if c.rank is rank and pool[c] > 0), None)
-        if card is not None:
-            pool[card] -= 1
-            top.append(card)
-    rest = list(pool.elements())
-    # The rest in an order fixed by the seed: shuffling 300 cards through Hypothesis costs
-    # milliseconds an example, and the interesting cards are the stacked top, which shrinks.
-    random.Random(seed).shuffle(rest)  # noqa: S311 - a test shoe, not a secret
-    return (*top, *rest)
+from oracle.cards import RANKS  # noqa: E402
 
 
 def blackjack_shoes(decks: int, *, max_stacked: int = 30) -> st.SearchStrategy[tuple[Card, ...]]:
@@ -61,7 +43,7 @@ def blackjack_shoes(decks: int, *, max_stacked: int = 30) -> st.SearchStrategy[t
         lambda ps: st.lists(st.sampled_from(ps[0]), min_size=ps[1], max_size=ps[1])
     )
     seeds = st.integers(min_value=0, max_value=2**32 - 1)
-    return st.builds(lambda ranks, seed: _stack(decks, ranks, seed), tops, seeds)
+    return st.builds(lambda ranks, seed: stacked_shoe(decks, ranks, seed), tops, seeds)
 
 
 #: Orders of preference that drive play to the rarer paths: split and double whenever
@@ -566,3 +548,18 @@ def wire_records(draw: st.DrawFn, round_ids: Sequence[str]) -> round_pb2.RoundRe
     if draw(st.booleans()):
         record.final_state.roulette.history.extend(draw(st.lists(wire_pockets, max_size=15)))
     return record
+
+
+# --- explored rounds: croupier explore's own strategies, for tests of the search ---
+
+# Imported here, not at the top, so that this section stays self-contained for its editors.
+from conformance.explore import rounds as _explore  # noqa: E402
+
+#: The faults a drawn round may carry, per game.
+FAULTS = _explore.FAULTS
+#: One drawn vector of a profile: a round (spins at one table), maybe a fault.
+explored_vector = _explore.explored_vector
+#: A full shoe with a stacked top.
+shoe_cards = _explore.shoe_cards
+#: Roulette bets that look like a bet of the layout and are not one.
+near_miss_shapes = _explore.near_miss_shapes

@@ -1,7 +1,7 @@
 """The ``croupier`` command: one front door to the oracle, the server and the suite.
 
 One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins),
-``vectors``, ``certify``, ``audit``; what they share is in ``common``.
+``vectors``, ``certify``, ``explore``, ``audit``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import click  # after the environment gRPC reads when it starts
 import oracle
 from conformance.cli.audit import audit
 from conformance.cli.certify import certify
+from conformance.cli.explore import explore_command
 from conformance.cli.outcomes import shoe, spins
 from conformance.cli.profiles import profiles
 from conformance.cli.serve import serve
@@ -31,5 +32,5 @@ def main() -> None:
     """
 
 
-for _command in (serve, profiles, shoe, spins, vectors, certify, audit):
+for _command in (serve, profiles, shoe, spins, vectors, certify, explore_command, audit):
     main.add_command(_command)

@@ -13,13 +13,15 @@ from pathlib import Path
 import click
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
-from rich.table import Table
 
 from conformance.cli.common import (
-    DEFAULT_TIMEOUT,
     console,
+    engine_choice,
+    engine_options,
     errors,
     fail,
+    print_result,
+    progress_option,
 )
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.invocation import croupier_command
@@ -31,7 +33,6 @@ from conformance.runner import (
     Result,
     RunConfig,
     RunReport,
-    TlsOptions,
     read_known_failures,
     run,
 )
@@ -47,10 +48,7 @@ from conformance.vectors import (
 
 
 @click.command()
-@click.option("--target", metavar="HOST:PORT", help="Attach to a running engine.")
-@click.option(
-    "--launch", metavar="CMD", help="Start the engine; it must print 'CROUPIER_ENGINE host:port'."
-)
+@engine_options
 @click.option(
     "--vectors",
     "vector_paths",
@@ -91,46 +89,17 @@ from conformance.vectors import (
     help="Vectors in flight at once.",
 )
 @click.option(
-    "--timeout",
-    default=DEFAULT_TIMEOUT,
-    show_default=True,
-    type=click.FloatRange(0.01),
-    help="Deadline of every call, in seconds.",
-)
-@click.option(
     "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON Lines report."
 )
 @click.option(
     "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
 )
 @click.option(
-    "--tls-ca",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="CA of the engine's certificate: turns on TLS.",
-)
-@click.option(
-    "--tls-cert",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Client certificate for mutual TLS.",
-)
-@click.option(
-    "--tls-key",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Client key for mutual TLS.",
-)
-@click.option(
     "--fail-fast",
     is_flag=True,
     help="Stop starting vectors after the first failure (ignored with --certify).",
 )
-@click.option(
-    "--progress-every",
-    default=10.0,
-    show_default=True,
-    type=click.FloatRange(0.1),
-    metavar="SECONDS",
-    help="Without a terminal on stdout, print a progress line this often.",
-)
+@progress_option("Without a terminal on stdout, print a progress line this often.")
 @click.option(
     "--show",
     default=10,
@@ -167,12 +136,14 @@ def certify(
     The --report JSON Lines file is written as vectors finish; its last line carries the
     verdict, and says "complete": false when the run did not end.
     """
-    if (target is None) == (launch is None):
-        fail("give exactly one of --target HOST:PORT and --launch CMD")
-    if (tls_cert is None) != (tls_key is None):
-        fail("--tls-cert and --tls-key go together")
-    if tls_cert is not None and tls_ca is None:
-        fail("--tls-cert and --tls-key are a client certificate for mutual TLS: give --tls-ca too")
+    engine = engine_choice(
+        target=target,
+        launch=launch,
+        timeout=timeout,
+        tls_ca=tls_ca,
+        tls_cert=tls_cert,
+        tls_key=tls_key,
+    )
     try:
         loaded = _load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
@@ -184,24 +155,11 @@ def certify(
         loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
     if not loaded:
         fail("no vector matches the filters")
-    tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
-    engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
     vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
-    # The same connection as this run: TLS files and a non-default deadline go along.
-    tls_arg = "".join(
-        f" {flag} {shlex.quote(str(path))}"
-        for flag, path in (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
-        if path is not None
-    )
-    timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
-
     croupier = croupier_command()
 
     def reproduce(vector: vector_pb2.Vector) -> str:
-        return (
-            f"{croupier} certify {engine_arg}{tls_arg}{timeout_arg}{vectors_arg} "
-            f"--vector {shlex.quote(vector.id)}"
-        )
+        return f"{croupier} certify {engine.words}{vectors_arg} --vector {shlex.quote(vector.id)}"
 
     try:
         stream = (
@@ -222,7 +180,7 @@ def certify(
         vectors=loaded,
         target=target,
         launch=launch,
-        tls=tls,
+        tls=engine.tls,
         concurrency=concurrency,
         timeout=timeout,
         known=known,
@@ -363,24 +321,6 @@ def _print_failures(report: RunReport, show: int) -> None:
             f"[red]known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector[/]"
         )
     for result in sorted(bad, key=lambda r: r.vector_id)[:show]:
-        table = Table(
-            show_header=False,
-            title=f"[bold red]{result.outcome.value}[/] {result.vector_id} {result.name}",
-            title_justify="left",
-        )
-        table.add_column(style="bold")
-        table.add_column(overflow="fold")
-        for label, value in (
-            ("step", result.step),
-            ("clause", result.clause),
-            ("path", result.path),
-            ("expected", result.expected),
-            ("actual", result.actual),
-            ("message", result.message),
-            ("reproduce", result.reproduce),
-        ):
-            if value:
-                table.add_row(label, value)
-        console.print(table)
+        print_result(result)
     if len(bad) > show:
         console.print(f"... and {len(bad) - show} more (see --report)")

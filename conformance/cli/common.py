@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
+from conformance.engine import TlsOptions
+from conformance.results import Result
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
 
@@ -65,3 +71,121 @@ log_format_option = click.option(
     default=None,
     help="Log format (default: detected).",
 )
+
+
+def engine_options(command: _F) -> _F:
+    """``--target``/``--launch``, ``--timeout`` and ``--tls-*``: how a command reaches an engine."""
+    options = (
+        click.option("--target", metavar="HOST:PORT", help="Attach to a running engine."),
+        click.option(
+            "--launch",
+            metavar="CMD",
+            help="Start the engine; it must print 'CROUPIER_ENGINE host:port'.",
+        ),
+        click.option(
+            "--timeout",
+            default=DEFAULT_TIMEOUT,
+            show_default=True,
+            type=click.FloatRange(0.01),
+            help="Deadline of every call, in seconds.",
+        ),
+        click.option(
+            "--tls-ca",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help="CA of the engine's certificate: turns on TLS.",
+        ),
+        click.option(
+            "--tls-cert",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help="Client certificate for mutual TLS.",
+        ),
+        click.option(
+            "--tls-key",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help="Client key for mutual TLS.",
+        ),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineChoice:
+    """The engine a command reaches, checked, and the words that reach it again."""
+
+    target: str | None
+    launch: str | None
+    timeout: float
+    tls: TlsOptions | None
+    #: ``--target ...`` or ``--launch ...``, then the TLS files and a non-default deadline.
+    words: str
+
+
+def engine_choice(
+    *,
+    target: str | None,
+    launch: str | None,
+    timeout: float,
+    tls_ca: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+) -> EngineChoice:
+    """The options of ``engine_options``, checked; bad ones exit 2 naming what is wrong."""
+    if (target is None) == (launch is None):
+        fail("give exactly one of --target HOST:PORT and --launch CMD")
+    if (tls_cert is None) != (tls_key is None):
+        fail("--tls-cert and --tls-key go together")
+    if tls_cert is not None and tls_ca is None:
+        fail("--tls-cert and --tls-key are a client certificate for mutual TLS: give --tls-ca too")
+    tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
+    engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
+    # The same connection as this run: TLS files and a non-default deadline go along.
+    tls_arg = "".join(
+        f" {flag} {shlex.quote(str(path))}"
+        for flag, path in (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
+        if path is not None
+    )
+    timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
+    return EngineChoice(
+        target=target,
+        launch=launch,
+        timeout=timeout,
+        tls=tls,
+        words=f"{engine_arg}{tls_arg}{timeout_arg}",
+    )
+
+
+def print_result(result: Result) -> None:
+    """A failed vector as a table: outcome, step, clause, path, expected, actual, reproduce."""
+    table = Table(
+        show_header=False,
+        title=f"[bold red]{result.outcome.value}[/] {escape(result.vector_id)} {escape(result.name)}",
+        title_justify="left",
+    )
+    table.add_column(style="bold")
+    table.add_column(overflow="fold")
+    for label, value in (
+        ("step", result.step),
+        ("clause", result.clause),
+        ("path", result.path),
+        ("expected", result.expected),
+        ("actual", result.actual),
+        ("message", result.message),
+        ("reproduce", result.reproduce),
+    ):
+        if value:
+            table.add_row(label, escape(value))
+    console.print(table)
+
+
+def progress_option(purpose: str) -> Callable[[_F], _F]:
+    """``--progress-every SECONDS``: how often a run prints a progress line (``purpose`` says when)."""
+    return click.option(
+        "--progress-every",
+        default=10.0,
+        show_default=True,
+        type=click.FloatRange(0.1),
+        metavar="SECONDS",
+        help=purpose,
+    )

@@ -1,0 +1,464 @@
+"""Rounds an engine has never seen: Hypothesis strategies for vectors of one profile.
+
+Each drawn vector is played through the oracle as it is drawn (``conformance.vectors.
+play_round``), so it carries the oracle's answers and citations like any corpus vector and
+the runner judges it the same way. What is drawn:
+
+- card shoes: a stacked top from a palette of one to four ranks (pairs, aces and tens up,
+  naturals, split 21s and soft 17s come often), then the rest of the profile's decks in a
+  seeded order;
+- one to three seats: stakes odd, of one unit, at the table's limits; balances from the bare
+  stake (the funds rule bites) to plenty;
+- blackjack decisions drawn at each turn among the legal ones (shrinking towards the first);
+- roulette: one to six spins at one table (the board), bets of every kind the wheel has;
+- at most one fault (``FAULTS``): each must be refused with the contract's reason.
+
+Everything shrinks: fewer rounds, seats, bets and decisions, smaller stakes, the plain shoe.
+The test suite draws from these strategies too (``tests/strategies.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from croupier.conformance.v1 import vector_pb2
+from croupier.v1 import engine_service_pb2, round_pb2
+from hypothesis import strategies as st
+
+from conformance.vectors import PlayedRound, finish_vector, play_round
+from oracle import baccarat, roulette
+from oracle.cards import DECK, RANKS, Card, Rank
+from oracle.clauses import Game
+from oracle.profile import Profile
+from oracle.roulette import DOUBLE_ZERO, BetKind, Wheel
+from oracle.rounds import BlackjackWager, SeatRequest, Wager
+from oracle.service import convert
+from oracle.shoe import SeededStream
+
+#: Faults of any game's deal: stakes, the profile, the round id.
+_DEAL_FAULTS = (
+    "stake over the balance",
+    "stake under the minimum",
+    "stake over the maximum",
+    "stake in another currency",
+    "unknown profile",
+    "malformed round id",
+    "reused round id",
+)
+#: Faults of a card game's shoe.
+_SHOE_FAULTS = ("malformed card", "card over the decks", "shoe cut short")
+
+#: The one thing a drawn vector may get wrong, per game; each is refused by the contract.
+FAULTS: dict[Game, tuple[str, ...]] = {
+    Game.BLACKJACK: (
+        *_DEAL_FAULTS,
+        *_SHOE_FAULTS,
+        "illegal decision",
+        "decision for another round",
+        "settle before the end",
+    ),
+    Game.BACCARAT: (*_DEAL_FAULTS, *_SHOE_FAULTS, "two bets of one kind"),
+    Game.ROULETTE: (*_DEAL_FAULTS, "pocket off the wheel", "near-miss shape"),
+}
+
+#: One vector in this many carries a fault (shrinking aims at none).
+_FAULT_EVERY = 4
+
+#: Card texts that are not cards.
+_JUNK_CARDS = ("10H", "th", "1S", "XX", "", "AS ", "KZ")
+
+
+def _stakes(profile: Profile) -> st.SearchStrategy[int]:
+    low, high = profile.integer("min_bet"), profile.integer("max_bet")
+    edges = sorted({low, low + 1, 1, 3, 7, 25, 99, 101, 333, min(high, 10**6), high})
+    return st.one_of(
+        st.integers(min_value=low, max_value=min(high, 500)),
+        st.sampled_from([s for s in edges if low <= s <= high]),
+    )
+
+
+def _balance(draw: st.DrawFn, staked: int) -> int:
+    return draw(
+        st.one_of(
+            st.integers(min_value=staked, max_value=3 * staked + 50),
+            st.sampled_from((staked, staked + staked // 2, 2 * staked, 3 * staked)),
+        )
+    )
+
+
+def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
+    stakes = _stakes(profile)
+    match profile.game:
+        case Game.BLACKJACK:
+            return (BlackjackWager(amount=draw(stakes)),)
+        case Game.BACCARAT:
+            kinds = draw(
+                st.lists(st.sampled_from(baccarat.BetKind), min_size=1, max_size=3, unique=True)
+            )
+            return tuple(baccarat.BaccaratBet(kind=k, amount=draw(stakes)) for k in kinds)
+        case Game.ROULETTE:
+            wheel = Wheel(profile.choice("wheel"))
+            kinds = [k for k in BetKind if roulette.shapes(wheel, k)]
+            count = draw(st.integers(min_value=1, max_value=4))
+            bets: list[Wager] = []
+            for _ in range(count):
+                kind = draw(st.sampled_from(kinds))
+                numbers = draw(st.sampled_from(roulette.shapes(wheel, kind)))
+                bets.append(roulette.RouletteBet(kind=kind, numbers=numbers, amount=draw(stakes)))
+            return tuple(bets)
+    raise AssertionError(profile.game)
+
+
+Hand = tuple[Rank, Rank]
+
+
+@st.composite
+def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
+    """A seat's wagers and balance; in blackjack, the shape of its first two cards too."""
+    wagers = _wagers(draw, profile)
+    staked = sum(w.amount for w in wagers)
+    hand = draw(_two_cards) if profile.game is Game.BLACKJACK else None
+    return SeatRequest(balance=_balance(draw, staked), wagers=wagers), hand
+
+
+def _seats(draw: st.DrawFn, profile: Profile) -> tuple[list[round_pb2.Seat], list[Hand]]:
+    # A list, not a count: shrinking deletes a seat with its hand, and the rest stay aligned.
+    drawn = draw(st.lists(_seat(profile), min_size=1, max_size=3))
+    hands = [hand for _, hand in drawn if hand is not None]
+    return convert.seats([request for request, _ in drawn], "EUR"), hands
+
+
+def stacked_shoe(decks: int, ranks: Sequence[Rank], seed: int) -> tuple[Card, ...]:
+    """Every card of ``decks`` decks: ``ranks`` on top, the rest in an order fixed by ``seed``.
+
+    A rank the shoe has run out of gives way to the first card left (in fresh-deck order).
+    """
+    pool = Counter(DECK * decks)
+    top: list[Card] = []
+    for rank in ranks:
+        card = next((c for c in DECK if c.rank is rank and pool[c] > 0), None)
+        card = card or next(c for c in DECK if pool[c] > 0)
+        pool[card] -= 1
+        top.append(card)
+    rest = list(pool.elements())
+    # Shuffling 300 cards through Hypothesis would cost milliseconds an example, and the
+    # interesting cards are the stacked top, which shrinks.
+    random.Random(seed).shuffle(rest)  # noqa: S311 - a test shoe, not a secret
+    return (*top, *rest)
+
+
+_ACE = Rank.ACE
+_TENS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+_LOW = (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX)
+_any_rank = st.sampled_from(RANKS)
+_ten = st.sampled_from(_TENS)
+
+
+def _either_order(
+    first: st.SearchStrategy[Rank], second: st.SearchStrategy[Rank]
+) -> st.SearchStrategy[tuple[Rank, Rank]]:
+    return st.tuples(first, second, st.booleans()).map(
+        lambda t: (t[1], t[0]) if t[2] else (t[0], t[1])
+    )
+
+
+#: A blackjack hand's first two cards: any two (what shrinking aims at), or a shape that
+#: makes a rule bite: a natural, a pair (aces and eights most), a soft hand, a stiff one.
+_two_cards = st.one_of(
+    st.tuples(_any_rank, _any_rank),
+    _either_order(st.just(_ACE), _ten),
+    st.sampled_from((_ACE, _ACE, Rank.EIGHT, Rank.TEN, *RANKS)).map(lambda r: (r, r)),
+    _either_order(st.just(_ACE), st.sampled_from(RANKS[1:9])),
+    _either_order(_ten, st.sampled_from(_LOW)),
+)
+#: Cards drawn after the deal (hits, doubles, split hands, the dealer): tens and aces often.
+_drawn_rank = st.one_of(_any_rank, _ten, st.just(_ACE), st.sampled_from(_LOW))
+
+
+def _blackjack_top(hands: Sequence[Hand]) -> st.SearchStrategy[list[Rank]]:
+    """The top of a blackjack shoe in deal order (BJ.deal-order): the seats' hands, the dealer's, draws."""
+
+    def lay(dealer: Hand, drawn: list[Rank]) -> list[Rank]:
+        return [*(h[0] for h in hands), dealer[0], *(h[1] for h in hands), dealer[1], *drawn]
+
+    return st.builds(lay, _two_cards, st.lists(_drawn_rank, max_size=12))
+
+
+def _palette_top() -> st.SearchStrategy[list[Rank]]:
+    """A top drawn from one to four ranks (baccarat: naturals, ties and third cards come often)."""
+    palettes = st.lists(_any_rank, min_size=1, max_size=4, unique=True)
+    return st.tuples(palettes, st.integers(min_value=6, max_value=12)).flatmap(
+        lambda ps: st.lists(st.sampled_from(ps[0]), min_size=ps[1], max_size=ps[1])
+    )
+
+
+def shoe_cards(profile: Profile, hands: Sequence[Hand] = ()) -> st.SearchStrategy[list[str]]:
+    """A full shoe of the profile's decks, as card texts: a stacked top, the rest seeded.
+
+    A blackjack top deals the seats ``hands`` (one per seat, in seat order).
+    """
+    decks = profile.integer("decks")
+    if profile.game is Game.BLACKJACK:
+        top = _blackjack_top(hands)
+    else:
+        top = st.one_of(st.lists(_any_rank, max_size=12), _palette_top())
+    seeds = st.integers(min_value=0, max_value=2**32 - 1)
+    return st.builds(
+        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], top, seeds
+    )
+
+
+def _pocket_text(pocket: int) -> str:
+    return "00" if pocket == DOUBLE_ZERO else str(pocket)
+
+
+def near_miss_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+    """(kind, numbers) that look like a bet of the layout and are not one."""
+    other = Wheel.AMERICAN if wheel is Wheel.EUROPEAN else Wheel.EUROPEAN
+    borrowed = [
+        (kind, numbers)
+        for kind in BetKind
+        for numbers in roulette.shapes(other, kind)
+        if numbers and numbers not in roulette.shapes(wheel, kind)
+    ]
+    rows = st.integers(min_value=0, max_value=11)
+    wrapped = rows.map(lambda r: (BetKind.STREET, (3 * r + 2, 3 * r + 3, 3 * r + 4)))
+    apart = st.tuples(st.integers(min_value=0, max_value=9), st.integers(min_value=2, max_value=3))
+    lines_apart = apart.map(
+        lambda ra: (
+            BetKind.LINE,
+            tuple(3 * ra[0] + k for k in (1, 2, 3))
+            + tuple(3 * (ra[0] + ra[1]) + k for k in (1, 2, 3)),
+        )
+    )
+    diagonal = st.integers(min_value=1, max_value=32).map(lambda n: (BetKind.SPLIT, (n, n + 4)))
+    corner_apart = st.integers(min_value=1, max_value=30).map(
+        lambda n: (BetKind.CORNER, (n, n + 1, n + 6, n + 7))
+    )
+    off_wheel = st.sampled_from((37, 38, -1, 99)).map(lambda n: (BetKind.STRAIGHT, (n,)))
+    candidates = st.one_of(
+        st.sampled_from(borrowed) if borrowed else st.nothing(),
+        wrapped,
+        lines_apart,
+        diagonal,
+        corner_apart,
+        off_wheel,
+    )
+    return candidates.filter(lambda kn: kn[1] not in roulette.shapes(wheel, kn[0]))
+
+
+def _near_miss_bet(draw: st.DrawFn, wheel: Wheel, stake: int) -> round_pb2.Bet:
+    kind, numbers = draw(near_miss_shapes(wheel))
+    legal = convert.bet(roulette.RouletteBet(kind=kind, numbers=(0,), amount=stake), "EUR")
+    legal.roulette.ClearField("pockets")
+    legal.roulette.pockets.extend(_pocket_text(n) for n in numbers)
+    return legal
+
+
+def _fault_seats(
+    draw: st.DrawFn, profile: Profile, fault: str, seats: list[round_pb2.Seat]
+) -> None:
+    """Give the first seat the fault, if it is one of a seat."""
+    seat = seats[0]
+    bet = seat.bets[0]
+    match fault:
+        case "stake over the balance":
+            seat.balance.minor_units = sum(b.stake.minor_units for b in seat.bets) - 1
+        case "stake under the minimum":
+            bet.stake.minor_units = profile.integer("min_bet") - 1
+        case "stake over the maximum":
+            bet.stake.minor_units = profile.integer("max_bet") + 1
+            seat.balance.minor_units = sum(b.stake.minor_units for b in seat.bets)
+        case "stake in another currency":
+            bet.stake.currency_code = draw(st.sampled_from(("USD", "GBP", "CHF")))
+        case "two bets of one kind":
+            seat.bets.append(seat.bets[0])
+            seat.balance.minor_units += bet.stake.minor_units
+        case "near-miss shape":
+            seat.bets[0].CopyFrom(
+                _near_miss_bet(draw, Wheel(profile.choice("wheel")), bet.stake.minor_units)
+            )
+
+
+def _fault_deal(
+    draw: st.DrawFn, profile: Profile, fault: str, deal: engine_service_pb2.DealRequest
+) -> None:
+    """Give the deal the fault, if it is one of the deal's own fields or its outcome."""
+    match fault:
+        case "unknown profile":
+            deal.profile_id = draw(st.sampled_from(("blackjack-z", "no-such-profile", "lab")))
+        case "malformed round id":
+            deal.round_id = draw(st.sampled_from(("bad id", "r" * 129, "é/round")))
+        case "malformed card":
+            index = draw(st.integers(min_value=0, max_value=5))
+            deal.shoe.cards[index] = draw(st.sampled_from(_JUNK_CARDS))
+        case "card over the decks":
+            first = deal.shoe.cards[0]
+            deal.shoe.cards.extend([first] * profile.integer("decks"))
+        case "shoe cut short":
+            # Fewer cards than the deal itself takes (BJ.deal-order, BAC.deal).
+            needed = 2 * len(deal.seats) + 2 if profile.game is Game.BLACKJACK else 4
+            del deal.shoe.cards[draw(st.integers(min_value=1, max_value=needed - 1)) :]
+        case "pocket off the wheel":
+            wheel = Wheel(profile.choice("wheel"))
+            deal.spin.pocket = draw(
+                st.sampled_from(("37", "38", "-1") if wheel is Wheel.AMERICAN else ("00", "37"))
+            )
+
+
+#: Decision kinds from the one that ends a turn soonest: shrinking aims at the first legal one.
+_SIMPLEST = (
+    round_pb2.DECISION_KIND_STAND,
+    round_pb2.DECISION_KIND_DECLINE_INSURANCE,
+    round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY,
+    round_pb2.DECISION_KIND_HIT,
+    round_pb2.DECISION_KIND_DOUBLE,
+    round_pb2.DECISION_KIND_SURRENDER,
+    round_pb2.DECISION_KIND_INSURANCE,
+    round_pb2.DECISION_KIND_EVEN_MONEY,
+    round_pb2.DECISION_KIND_SPLIT,
+)
+
+_STAKES_CHANGE = frozenset(_SIMPLEST[4:])
+
+Chooser = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
+
+
+def _chooser(draw: st.DrawFn, illegal_at: int | None) -> Chooser:
+    """Each decision drawn among the legal ones; at step ``illegal_at``, one that is not."""
+    taken = [0]
+
+    def choose(state: round_pb2.RoundState, _stream: SeededStream) -> round_pb2.Decision:
+        legal = list(state.legal_decisions)
+        step = taken[0]
+        taken[0] += 1
+        turn = (state.turn.seat, state.turn.hand)
+        if step == illegal_at:
+            others = [k for k in round_pb2.DecisionKind.values() if k and k not in legal]
+            kind = draw(st.sampled_from(others)) if others else legal[0]
+            if not others:  # every kind is open: address a hand that is not the turn's
+                turn = (turn[0] + 1, turn[1])
+            return round_pb2.Decision(
+                seat=turn[0], hand=turn[1], kind=round_pb2.DecisionKind.ValueType(kind)
+            )
+        legal.sort(key=_SIMPLEST.index)
+        # One turn in three takes a decision that changes the stakes (double, split, surrender,
+        # an offer taken), when one is open: the rules that pay them need them often.
+        rare = [k for k in legal if k in _STAKES_CHANGE]
+        if rare and draw(st.integers(min_value=0, max_value=2)) == 2:
+            return round_pb2.Decision(seat=turn[0], hand=turn[1], kind=draw(st.sampled_from(rare)))
+        index = draw(st.integers(min_value=0, max_value=len(legal) - 1))
+        return round_pb2.Decision(seat=turn[0], hand=turn[1], kind=legal[index])
+
+    return choose
+
+
+def _play_blackjack(
+    draw: st.DrawFn,
+    profile: Profile,
+    deal: engine_service_pb2.DealRequest,
+    fault: str | None,
+    taken: set[str],
+) -> PlayedRound:
+    stream = SeededStream("explore")
+    if fault == "decision for another round":
+        stray = vector_pb2.VectorStep(
+            decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
+            round_id=f"{deal.round_id}-none",
+        )
+        return play_round(profile, deal, [stray], None, taken=taken)
+    if fault == "settle before the end":
+        # Play a few decisions, then stop: Settle must be refused while the round waits.
+        stop = draw(st.integers(min_value=0, max_value=3))
+        script: list[round_pb2.Decision] = []
+        choose = _chooser(draw, None)
+        while True:
+            played = play_round(profile, deal, script, None, taken=taken)
+            vround = played.round
+            states = [s.expected_state for s in vround.steps] or [vround.expected_state]
+            state = states[-1]
+            if vround.expected_error != "ROUND_NOT_COMPLETE" or len(script) >= stop:
+                return played
+            script.append(choose(state, stream))
+    illegal_at = (
+        draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
+    )
+    return play_round(
+        profile, deal, [], None, policy=(_chooser(draw, illegal_at), stream), taken=taken
+    )
+
+
+@st.composite
+def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector_pb2.Vector:
+    """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault."""
+    game = profile.game
+    faulty_draw = draw(st.integers(min_value=0, max_value=_FAULT_EVERY - 1)) == _FAULT_EVERY - 1
+    fault = draw(st.sampled_from(FAULTS[game])) if faulty_draw else None
+    vector = vector_pb2.Vector(
+        id=vector_id,
+        name=f"{profile.id}/explore/{vector_id}",
+        level=vector_pb2.LEVEL_REQUIRED,
+        profile_id=profile.id,
+        description=f"Explored{f' ({fault})' if fault else ''}: drawn by croupier explore.",
+    )
+    if game is Game.ROULETTE:
+        count = draw(st.integers(min_value=1, max_value=6))
+    else:
+        count = 2 if fault == "reused round id" else 1
+    if fault == "reused round id":
+        count = max(count, 2)
+    faulty = count - 1  # the fault goes in the last round: the board before it is built
+    board: roulette.TableHistory | None = None
+    taken: set[str] = set()
+    wheel = Wheel(profile.choice("wheel")) if game is Game.ROULETTE else None
+    for index in range(count):
+        here = fault if index == faulty else None
+        seats, hands = _seats(draw, profile)
+        if here is not None:
+            _fault_seats(draw, profile, here, seats)
+        deal = engine_service_pb2.DealRequest(
+            round_id=f"{vector_id}-r{index}",
+            profile_id=profile.id,
+            table_id=f"{vector_id}-table",
+            currency_code="EUR",
+            seats=seats,
+        )
+        if here == "reused round id":
+            deal.round_id = f"{vector_id}-r0"
+        if wheel is not None:
+            pocket = draw(st.integers(min_value=0, max_value=wheel.pockets - 1))
+            deal.spin.pocket = _pocket_text(pocket)
+        else:
+            deal.shoe.cards.extend(draw(shoe_cards(profile, hands)))
+        if here is not None:
+            _fault_deal(draw, profile, here, deal)
+        if game is Game.BLACKJACK:
+            played = _play_blackjack(draw, profile, deal, here, taken)
+        else:
+            played = play_round(profile, deal, [], board, taken=taken)
+        board = played.history
+        taken.add(deal.round_id)
+        vector.rounds.append(played.round)
+    if fault is not None and not vector.rounds[-1].expected_error:
+        # The round ended before the fault could bite (a natural before any decision).
+        vector.description = "Explored: drawn by croupier explore."
+    _trim_shoes(vector)
+    finish_vector(vector)
+    return vector
+
+
+def _trim_shoes(vector: vector_pb2.Vector) -> None:
+    """Keep a played shoe to the cards used and a margin; a refused deal's shoe whole."""
+    for vround in vector.rounds:
+        if not vround.deal.HasField("shoe") or not vround.HasField("expected_state"):
+            # No shoe (touching one would set it, in place of the spin); or the shoe may be
+            # why the deal was refused, and every card of it counts.
+            continue
+        used = max(
+            vround.expected_state.cards_dealt,
+            vround.expected_settle.state.cards_dealt,
+            *(step.expected_state.cards_dealt for step in vround.steps),
+        )
+        del vround.deal.shoe.cards[used + 8 :]

@@ -1,0 +1,302 @@
+"""``croupier explore``: what it draws, that it finds and shrinks a planted bug, seeds, budgets.
+
+The rounds come from the strategies the explorer itself uses (``tests.strategies``
+re-exports them); the engines are real processes: the demo engine and mutants of the zoo.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from croupier.conformance.v1 import vector_pb2
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.cli import main
+from conformance.explore.search import ExploreConfig, explore
+from conformance.vectors import read_vectors
+from conformance.zoo import launch_command
+from oracle.cards import DECK, Card, Rank
+from oracle.clauses import Game
+from oracle.profile import Profile, shipped_profile, shipped_profiles
+from tests.conformance.support import CROUPIER, REPO
+from tests.strategies import FAULTS, explored_vector, shoe_cards
+
+DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+
+#: The reason the contract (engine_service.proto, DESIGN.md "Refusals") gives each fault.
+REASON = {
+    "stake over the balance": "INSUFFICIENT_BALANCE",
+    "stake under the minimum": "BET_OUT_OF_LIMITS",
+    "stake over the maximum": "BET_OUT_OF_LIMITS",
+    "stake in another currency": "INVALID_ROUND",
+    "unknown profile": "UNKNOWN_PROFILE",
+    "malformed round id": "INVALID_ROUND",
+    "reused round id": "ROUND_EXISTS",
+    "malformed card": "INVALID_CARD",
+    "card over the decks": "SHOE_NOT_IN_PROFILE",
+    "shoe cut short": "SHOE_EXHAUSTED",
+    "illegal decision": "ILLEGAL_DECISION",
+    "decision for another round": "ROUND_NOT_FOUND",
+    "settle before the end": "ROUND_NOT_COMPLETE",
+    "two bets of one kind": "INVALID_ROUND",
+    "pocket off the wheel": "INVALID_ROUND",
+    "near-miss shape": "INVALID_BET_LAYOUT",
+}
+
+PROFILES = shipped_profiles()
+CARD_PROFILES = tuple(p for p in PROFILES if p.game is not Game.ROULETTE)
+_TENS = {Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
+
+
+def test_every_fault_has_the_contracts_reason() -> None:
+    assert {f for faults in FAULTS.values() for f in faults} == set(REASON)
+
+
+# --- generation ----------------------------------------------------------------------------
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), profile=st.sampled_from(CARD_PROFILES))
+def test_a_drawn_shoe_holds_the_profiles_decks_exactly(
+    data: st.DataObject, profile: Profile
+) -> None:
+    decks = profile.integer("decks")
+    hands = [(Rank.ACE, Rank.KING), (Rank.EIGHT, Rank.EIGHT)]
+    cards = data.draw(shoe_cards(profile, hands))
+    assert Counter(cards) == Counter(str(c) for c in DECK * decks)
+
+
+@given(data=st.data())
+def test_a_blackjack_shoe_deals_the_drawn_hands_in_deal_order(data: st.DataObject) -> None:
+    # BJ.deal-order: a first card to each seat, the up card, a second card to each seat, the
+    # hole card. Two seats: A-K and 8-8, so the shoe must start A, 8, up, K, 8.
+    profile = shipped_profile("blackjack-c")
+    cards = data.draw(shoe_cards(profile, [(Rank.ACE, Rank.KING), (Rank.EIGHT, Rank.EIGHT)]))
+    ranks = [Card.parse(c).rank for c in cards[:6]]
+    assert (ranks[0], ranks[1], ranks[3], ranks[4]) == (
+        Rank.ACE,
+        Rank.EIGHT,
+        Rank.KING,
+        Rank.EIGHT,
+    )
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), profile=st.sampled_from(PROFILES))
+def test_a_drawn_fault_is_refused_with_the_contracts_reason(
+    data: st.DataObject, profile: Profile
+) -> None:
+    vector = data.draw(explored_vector(profile, "v"))
+    *before, last = vector.rounds
+    # The board before the last round is clean: only the last round carries a fault.
+    assert all(not r.expected_error for r in before)
+    named = [f for f in REASON if f"({f})" in vector.description]
+    if named:
+        assert last.expected_error == REASON[named[0]], vector.description
+    else:
+        assert not last.expected_error, vector.description
+
+
+def test_drawn_rounds_reach_the_rare_paths() -> None:
+    # Seen over a few hundred drawn blackjack rounds: every decision kind, and each fault.
+    seen: Counter[str] = Counter()
+    profile = shipped_profile("blackjack-a")
+
+    @settings(max_examples=400, database=None, derandomize=True)
+    @given(explored_vector(profile, "v"))
+    def count(vector: vector_pb2.Vector) -> None:
+        for vround in vector.rounds:
+            seen.update(str(step.decision.kind) for step in vround.steps)
+            seen.update({vround.expected_error or "played"})
+
+    count()
+    # HIT..DECLINE_EVEN_MONEY are 1..9 (round.proto); every one was drawn but SURRENDER (5),
+    # which document A does not offer (A.surrender).
+    assert {str(k) for k in range(1, 10)} - set(seen) == {"5"}
+    assert {"played", "ILLEGAL_DECISION", "SHOE_EXHAUSTED", "INSUFFICIENT_BALANCE"} <= set(seen)
+
+
+# --- finding and shrinking -----------------------------------------------------------------
+
+
+def test_a_planted_bug_is_found_and_shrunk_to_the_minimal_round() -> None:
+    # The mutant waits for the end of the round to pay a blackjack that A.nat-immediate pays
+    # at once under a 2-9 up card. The smallest round that shows it: one seat at the minimum
+    # stake, a natural, a dealer up card of 2 to 9, four cards dealt, no decision.
+    profile = shipped_profile("blackjack-a")
+    report = explore(
+        ExploreConfig(
+            profiles=[profile],
+            launch=launch_command("natural-not-paid-at-once"),
+            rounds=600,
+            seed="planted",
+        )
+    )
+    (finding,) = report.findings
+    assert finding.result.clause == "A.nat-immediate"
+    assert finding.found_after <= 600
+    (vround,) = finding.vector.rounds
+    (seat,) = vround.deal.seats
+    assert [b.stake.minor_units for b in seat.bets] == [profile.integer("min_bet")]
+    assert not vround.steps
+    assert vround.expected_state.cards_dealt == 4
+    first, up, second = (Card.parse(c) for c in vround.deal.shoe.cards[:3])
+    assert {first.rank is Rank.ACE, second.rank is Rank.ACE} == {True, False}
+    assert first.rank in _TENS or second.rank in _TENS
+    assert 2 <= up.rank.pip <= 9
+    assert finding.size == "1 round(s), 1 seat(s), 0 decision(s), 4 card(s)"
+
+
+def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
+    report = explore(
+        ExploreConfig(
+            profiles=[shipped_profile("blackjack-c"), shipped_profile("roulette-american")],
+            launch=DEMO,
+            rounds=rounds,
+            seed=seed,
+        )
+    )
+    assert not report.findings
+    assert [p.rounds for p in report.profiles] == [rounds, rounds]
+    return tuple(
+        counter
+        for p in report.profiles
+        for counter in (
+            p.coverage.clauses,
+            p.coverage.decisions,
+            p.coverage.bets,
+            p.coverage.refusals,
+        )
+    )
+
+
+def test_the_same_seed_draws_the_same_rounds_and_another_seed_others() -> None:
+    first = _explored("same", 60)
+    assert _explored("same", 60) == first
+    assert _explored("other", 60) != first
+
+
+def test_a_time_budget_ends_the_search() -> None:
+    began = time.monotonic()
+    report = explore(
+        ExploreConfig(
+            profiles=[shipped_profile("baccarat-b"), shipped_profile("baccarat-c")],
+            launch=DEMO,
+            rounds=10**9,
+            seconds=1.0,
+        )
+    )
+    # Each profile had half the budget; a round takes milliseconds, not seconds.
+    assert 0 < report.profiles[0].rounds < 10**9
+    assert 0 < report.profiles[1].rounds < 10**9
+    assert time.monotonic() - began < 60
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def test_the_command_appends_the_finding_and_its_reproduce_command_replays_it(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "found.jsonl"
+    launch = launch_command("offers-on-one-unit")
+    runner = CliRunner()
+    args = ["explore", "--launch", launch, "--profile", "blackjack-a", "--rounds", "200"]
+    result = runner.invoke(main, [*args, "--out", str(out)], env={"COLUMNS": "400"})
+    assert result.exit_code == 1, result.output
+    assert "BJ.half-stakes" in result.output
+    (found,) = list(read_vectors(out))
+    assert found.vector.profile_id == "blackjack-a"
+    # The same run again finds the same round, and does not append it twice.
+    again = runner.invoke(main, [*args, "--out", str(out)], env={"COLUMNS": "400"})
+    assert again.exit_code == 1
+    assert len(list(read_vectors(out))) == 1
+    # The finding is a vector like any other: the oracle's own answers pass on the demo
+    # engine, and the mutant fails it.
+    demo = runner.invoke(main, ["certify", "--launch", DEMO, "--vectors", str(out)])
+    assert demo.exit_code == 0, demo.output
+    line = next(ln for ln in result.output.splitlines() if "certify --launch" in ln)
+    assert f"--vector {found.vector.id}" in line
+
+
+def test_the_command_exits_0_when_nothing_is_found(tmp_path: Path) -> None:
+    out = tmp_path / "found.jsonl"
+    result = CliRunner().invoke(
+        main,
+        [
+            "explore",
+            "--launch",
+            DEMO,
+            "--profile",
+            "roulette-c",
+            "--rounds",
+            "40",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "roulette-c: 40 rounds" in result.output
+    assert not out.exists()
+
+
+def test_sigterm_stops_the_search_and_the_launched_engine(tmp_path: Path) -> None:
+    pid_file = tmp_path / "engine.pid"
+    launch = f"sh -c 'echo $$ > {shlex.quote(str(pid_file))}; exec {DEMO}'"
+    process = subprocess.Popen(  # noqa: S603 - our own interpreter
+        [
+            *CROUPIER,
+            "explore",
+            "--launch",
+            launch,
+            "--profile",
+            "blackjack-c",
+            "--minutes",
+            "5",
+            "--progress-every",
+            "0.2",
+            "--out",
+            str(tmp_path / "out.jsonl"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith("explore: blackjack-c"):
+            break
+    process.send_signal(signal.SIGTERM)
+    output = process.stdout.read()
+    assert process.wait(30) == 128 + signal.SIGTERM
+    assert "interrupted by SIGTERM" in output
+    assert "blackjack-c:" in output  # what was covered is still reported
+    engine = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(engine, 0)
+
+
+def test_an_unknown_profile_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["explore", "--launch", DEMO, "--profile", "blackjack-z"])
+    assert result.exit_code == 2
+    assert "blackjack-z" in result.output
+
+
+def test_the_findings_file_is_not_json_lines_then_nothing_runs(tmp_path: Path) -> None:
+    out = tmp_path / "found.jsonl"
+    out.write_text("not json\n")
+    result = CliRunner().invoke(main, ["explore", "--launch", DEMO, "--out", str(out)])
+    assert result.exit_code == 2
+    assert json.dumps(str(out))[1:-1] in result.output
