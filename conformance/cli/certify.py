@@ -6,15 +6,19 @@ import asyncio
 import fnmatch
 import hashlib
 import shlex
+import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
 from conformance.cli.common import (
+    EngineChoice,
     console,
     engine_choice,
     engine_options,
@@ -23,6 +27,7 @@ from conformance.cli.common import (
     print_result,
     progress_option,
 )
+from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.invocation import croupier_command
 from conformance.report import JsonlReport, summary_line, write_junit
@@ -45,6 +50,7 @@ from conformance.vectors import (
     load_corpus,
     read_vectors,
 )
+from oracle.profile import shipped_profiles
 
 
 @click.command()
@@ -95,6 +101,23 @@ from conformance.vectors import (
     "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
 )
 @click.option(
+    "--explore",
+    "explore_rounds",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    metavar="N",
+    help="After the corpus, N rounds per profile drawn by croupier explore (seed 'certify'); "
+    "each profile's mismatch, shrunk, fails the run and is appended to --explore-out.",
+)
+@click.option(
+    "--explore-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("explore-findings.jsonl"),
+    show_default=True,
+    help="Vector file the explored findings are appended to.",
+)
+@click.option(
     "--fail-fast",
     is_flag=True,
     help="Stop starting vectors after the first failure (ignored with --certify).",
@@ -122,6 +145,8 @@ def certify(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    explore_rounds: int,
+    explore_out: Path,
     fail_fast: bool,
     progress_every: float,
     show: int,
@@ -192,6 +217,8 @@ def certify(
         on_start=recorder.start,
     )
     result = recorder.play(config)
+    if explore_rounds:
+        result = _explore_after(result, recorder, engine, loaded, explore_rounds, explore_out)
     _print_failures(result, show)
     if stream is not None:
         stream.finish(result)
@@ -254,16 +281,21 @@ class _Recorder:
                 self._stopped(f"stopped: {exc}")
                 fail(str(exc), code=3)
             except Interrupted as exc:
-                watch.close()
-                finished = len(self._stopped(f"interrupted by {exc.name}").results)
-                kept = f"; the report holds them ({self.stream.path})" if self.stream else ""
-                console.print(
-                    f"[bold red]interrupted by {exc.name}: {finished} of {watch.total} vectors "
-                    f"finished, no verdict{kept}[/]",
-                    soft_wrap=True,
-                )
-                sys.exit(128 + exc.signum)
+                self.interrupted(exc.signum)
         raise AssertionError  # unreachable: every branch returns or exits
+
+    def interrupted(self, signum: int) -> NoReturn:
+        """Write what finished, say so, and exit 128 + ``signum``."""
+        self.watch.close()
+        name = signal.Signals(signum).name
+        finished = len(self._stopped(f"interrupted by {name}").results)
+        kept = f"; the report holds them ({self.stream.path})" if self.stream else ""
+        console.print(
+            f"[bold red]interrupted by {name}: {finished} of {self.watch.total} vectors "
+            f"finished, no verdict{kept}[/]",
+            soft_wrap=True,
+        )
+        sys.exit(128 + signum)
 
     def _stopped(self, why: str) -> RunReport:
         """The reports of the vectors that finished, marked incomplete."""
@@ -282,6 +314,40 @@ class _Recorder:
         if self.junit is not None:
             write_junit(self.junit, so_far)
         return so_far
+
+
+def _explore_after(
+    corpus: RunReport,
+    recorder: _Recorder,
+    engine: EngineChoice,
+    loaded: list[LoadedVector],
+    rounds: int,
+    out: Path,
+) -> RunReport:
+    """The corpus run's report with the explored rounds of each of its profiles after it."""
+    ids = sorted({v.vector.profile_id for v in loaded})
+    profiles = [p for p in shipped_profiles() if p.id in ids]
+    explored = run_exploration(
+        engine,
+        profiles=profiles,
+        seed="certify",
+        rounds=rounds,
+        seconds=None,
+        out=out,
+        progress_every=recorder.watch.every,
+    )
+    results = explored_results(explored)
+    for result in results:
+        recorder.add(result)
+    report = replace(
+        corpus,
+        results=(*corpus.results, *results),
+        seconds=corpus.seconds + explored.seconds,
+        restarts=corpus.restarts + explored.restarts,
+    )
+    if explored.interrupted is not None:
+        recorder.interrupted(explored.interrupted)
+    return report
 
 
 def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:

@@ -7,6 +7,7 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
@@ -15,6 +16,7 @@ from croupier.conformance.v1 import vector_pb2
 from rich.markup import escape
 
 from conformance.cli.common import (
+    EngineChoice,
     console,
     engine_choice,
     engine_options,
@@ -27,6 +29,7 @@ from conformance.cli.common import (
 from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
 from conformance.invocation import croupier_command
+from conformance.results import Result, VectorOutcome
 from conformance.vectors import VectorFileError, dump_line, read_vectors
 from oracle.profile import SHIPPED_IDS, Profile
 
@@ -114,6 +117,44 @@ def explore_command(
     profiles = _profiles(profile_ids)
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
+    report = run_exploration(
+        engine,
+        profiles=profiles,
+        seed=seed,
+        rounds=rounds,
+        seconds=None if minutes is None else minutes * 60,
+        out=out,
+        database=database,
+        progress_every=progress_every,
+    )
+    if profile_ids and report.skipped:
+        errors.print(
+            f"[yellow]not explored: the engine does not claim {', '.join(report.skipped)}[/]"
+        )
+    if not report.profiles:
+        fail("no profile to explore: the engine claims none of them")
+    if report.interrupted is not None:
+        name = signal.Signals(report.interrupted).name
+        console.print(f"[bold red]interrupted by {name}: the engine is stopped[/]")
+        sys.exit(128 + report.interrupted)
+    sys.exit(1 if report.findings else 0)
+
+
+def run_exploration(
+    engine: EngineChoice,
+    *,
+    profiles: Sequence[Profile],
+    seed: str,
+    rounds: int,
+    seconds: float | None,
+    out: Path,
+    database: Path | None = None,
+    progress_every: float = 10.0,
+) -> ExploreReport:
+    """Explore, print the report, append the findings to ``out``; exits 2 or 3 on failure.
+
+    SIGINT and SIGTERM end the search (``interrupted`` is set); the caller exits.
+    """
     try:
         known = {loaded.vector.id for loaded in read_vectors(out)} if out.exists() else set()
     except (OSError, VectorFileError) as exc:
@@ -127,7 +168,6 @@ def explore_command(
         )
 
     stop = Stop()
-    ticker = _Ticker(progress_every)
     config = ExploreConfig(
         profiles=profiles,
         target=engine.target,
@@ -135,11 +175,11 @@ def explore_command(
         tls=engine.tls,
         seed=seed,
         rounds=rounds,
-        seconds=None if minutes is None else minutes * 60,
+        seconds=seconds,
         timeout=engine.timeout,
         database=database,
         reproduce=reproduce,
-        progress=ticker.tick,
+        progress=_Ticker(progress_every).tick,
         stop=stop,
         id_prefix=f"x{hashlib.sha256(seed.encode()).hexdigest()[:6]}",
     )
@@ -156,18 +196,29 @@ def explore_command(
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     _print_report(report, seed)
-    if profile_ids and report.skipped:
-        errors.print(
-            f"[yellow]not explored: the engine does not claim {', '.join(report.skipped)}[/]"
-        )
-    if not report.profiles:
-        fail("no profile to explore: the engine claims none of them")
     _append(out, report.findings, known)
-    if report.interrupted is not None:
-        name = signal.Signals(report.interrupted).name
-        console.print(f"[bold red]interrupted by {name}: the engine is stopped[/]")
-        sys.exit(128 + report.interrupted)
-    sys.exit(1 if report.findings else 0)
+    return report
+
+
+def explored_results(report: ExploreReport) -> list[Result]:
+    """One result per explored profile: its finding, or a pass naming the rounds it held."""
+    results = []
+    for done in report.profiles:
+        if done.finding is not None:
+            results.append(done.finding.result)
+            continue
+        results.append(
+            Result(
+                vector_id=f"explore/{done.profile_id}",
+                name=f"{done.profile_id}/explore",
+                profile_id=done.profile_id,
+                level="LEVEL_REQUIRED",
+                outcome=VectorOutcome.PASS,
+                message=f"{done.rounds} explored rounds, no mismatch",
+                seconds=done.seconds,
+            )
+        )
+    return results
 
 
 def _profiles(chosen: tuple[str, ...]) -> list[Profile]:

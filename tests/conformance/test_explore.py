@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from conformance.cli import main
 from conformance.explore.search import ExploreConfig, explore
-from conformance.vectors import read_vectors
+from conformance.vectors import campaign, read_vectors, write_vectors
 from conformance.zoo import launch_command
 from oracle.cards import DECK, Card, Rank
 from oracle.clauses import Game
@@ -300,3 +300,31 @@ def test_the_findings_file_is_not_json_lines_then_nothing_runs(tmp_path: Path) -
     result = CliRunner().invoke(main, ["explore", "--launch", DEMO, "--out", str(out)])
     assert result.exit_code == 2
     assert json.dumps(str(out))[1:-1] in result.output
+
+
+def test_certify_explore_adds_explored_rounds_to_the_verdict_and_the_report(
+    tmp_path: Path,
+) -> None:
+    corpus = tmp_path / "bja.jsonl"
+    write_vectors(corpus, campaign(shipped_profile("blackjack-a"), "explore-test", 2, "bja-e"))
+    found = tmp_path / "found.jsonl"
+    args = ["certify", "--vectors", str(corpus), "--explore", "300", "--explore-out", str(found)]
+    runner = CliRunner()
+
+    clean = runner.invoke(main, [*args, "--launch", DEMO, "--report", str(tmp_path / "demo.jsonl")])
+    assert clean.exit_code == 0, clean.output
+    lines = [json.loads(ln) for ln in (tmp_path / "demo.jsonl").read_text().splitlines()]
+    explored = [ln for ln in lines if ln.get("id") == "explore/blackjack-a"]
+    assert [ln["outcome"] for ln in explored] == ["PASS"]
+    assert lines[-1]["conformant"] is True
+
+    mutant = launch_command("natural-not-paid-at-once")
+    caught = runner.invoke(
+        main, [*args, "--launch", mutant, "--report", str(tmp_path / "mutant.jsonl")]
+    )
+    assert caught.exit_code == 1, caught.output
+    lines = [json.loads(ln) for ln in (tmp_path / "mutant.jsonl").read_text().splitlines()]
+    (finding,) = [ln for ln in lines if str(ln.get("id", "")).startswith("x")]
+    assert finding["clause"] == "A.nat-immediate"
+    assert lines[-1]["conformant"] is False
+    assert [v.vector.id for v in read_vectors(found)] == [finding["id"]]
