@@ -7,13 +7,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+MUTATION_STAMP := $(VENV)/.mutation-stamp
 BUF := node_modules/.bin/buf
 SOURCES := oracle conformance clients bench tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast bench corpus demo mutants clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation corpus demo mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -62,6 +63,13 @@ test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profi
 bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit records/s (1M-record log).
 	$(PY) -m bench.run $(BENCH_ARGS)
 
+$(MUTATION_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --group mutation
+	@touch $@
+
+mutation: $(MUTATION_STAMP) ## Sampled mutation testing of oracle/ against tests/oracle (~15 min): each game, money and settlement must kill 95%.
+	$(PY) -m bench.mutation $(MUTATION_ARGS)
+
 corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
 	$(PY) -m conformance.cli vectors build-corpus
 
@@ -72,4 +80,4 @@ mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail 
 	$(PY) -m conformance.zoo
 
 clean: ## Remove the virtualenv, node_modules and caches.
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation

@@ -1,1 +1,1 @@
-"""Benchmarks (``make bench``): measured, never asserted in tests."""
+"""Benchmarks (``make bench``) and sampled mutation testing (``make mutation``): never asserted in tests."""

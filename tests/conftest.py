@@ -8,6 +8,10 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", max_examples=30, deadline=None)
+# `make mutation` (bench/mutation.py): few examples, the same ones every run, no example database.
+settings.register_profile(
+    "mutation", max_examples=20, deadline=None, derandomize=True, database=None
+)
 settings.register_profile(
     "thorough",
     max_examples=2000,
