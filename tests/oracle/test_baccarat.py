@@ -8,6 +8,7 @@ cards are items 1 and 3, the banker's items 2 and 4.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import cast
 
@@ -637,6 +638,15 @@ def test_c_bac_decks_seven_copies_refused() -> None:
     play_round(rules("baccarat-d"), shoe, [seat((BetKind.PLAYER, 10))])
 
 
+def test_a_shoe_not_in_the_profile_cites_the_first_decks_clause() -> None:
+    """A lab's decks cite C.bac.decks then B.decks: the refusal cites the deciding one, first."""
+    r = lab_rules("baccarat-c", 'decks = { value = 6, clauses = ["C.bac.decks", "B.decks"] }')
+    shoe = parse_cards("TC TD TH TS " + "7D " * 7)
+    with pytest.raises(ShoeNotInProfileError) as info:
+        play_round(r, shoe, [seat((BetKind.PLAYER, 10))])
+    assert info.value.clause == "C.bac.decks"
+
+
 # --- B.limits and seat checks --------------------------------------------------------
 
 
@@ -687,8 +697,9 @@ def test_duplicate_bet_kind_on_a_seat() -> None:
 
 
 def test_no_seats() -> None:
-    with pytest.raises(InvalidRoundError, match="at least one seat"):
+    with pytest.raises(InvalidRoundError, match="at least one seat") as info:
         play_round(rules("baccarat-d"), parse_cards(PLAYER_WINS), [])
+    assert info.value.metadata["seats"] == "0"
 
 
 @pytest.mark.parametrize("amount", [0, -5])
@@ -808,6 +819,108 @@ def test_everything_is_checked_before_dealing() -> None:
         play_round(rules("baccarat-d"), short, [seat((BetKind.PLAYER, 10), balance=5)])
     with pytest.raises(ShoeNotInProfileError):
         play_round(rules("baccarat-c"), parse_cards("7C " * 7), [seat((BetKind.PLAYER, 10))])
+
+
+# --- the round as the contract sees it --------------------------------------------------
+
+
+def test_a_coup_is_complete_at_once_and_takes_no_decisions() -> None:
+    played = play_round(
+        rules("baccarat-c"), parse_cards(PLAYER_WINS + " 9C"), [seat((BetKind.PLAYER, 10))]
+    )
+    assert played.complete is True
+    assert played.legal == ()
+    assert played.history is None
+    assert played.dealt == parse_cards(PLAYER_WINS)
+
+
+def test_baccarat_values_are_immutable() -> None:
+    played = play_round(rules("baccarat-c"), parse_cards(PLAYER_WINS), [seat((BetKind.TIE, 10))])
+    values: list[object] = [
+        played,
+        played.coup,
+        played.seats[0],
+        played.seats[0].bets[0],
+        rules("baccarat-c"),
+    ]
+    for value in values:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("profile_id", "shoe", "why"),
+    [
+        # Player 7C TH = 7 stands, banker 6D TS = 6 stands because the player stood: no card
+        # after the fourth, by BAC.player-draw and BAC.banker-stood.
+        pytest.param(
+            "baccarat-c",
+            PLAYER_WINS,
+            {
+                "cards_dealt+": ("BAC.banker-stood",),
+                "baccarat.player_cards[2]": ("BAC.player-draw",),
+                "baccarat.banker_cards[2]": ("BAC.banker-stood",),
+            },
+            id="both-stand",
+        ),
+        # Player 9S KD = 9, a natural: both stand (BAC.natural).
+        pytest.param(
+            "baccarat-c",
+            "9S 2D KD 3C",
+            {
+                "cards_dealt+": ("BAC.natural",),
+                "baccarat.player_cards[2]": ("BAC.natural",),
+                "baccarat.banker_cards[2]": ("BAC.natural",),
+            },
+            id="natural",
+        ),
+        # Player 2S 3D = 5 draws 4C: 9; banker KH AC = 1 draws TD by the tableau (0-2 always
+        # draws): six cards, and no hand takes a fourth (BAC.deal).
+        pytest.param(
+            "baccarat-c",
+            "2S KH 3D AC 4C TD",
+            {
+                "cards_dealt+": ("BAC.deal",),
+                "baccarat.player_cards[2]=(none)": ("BAC.player-draw",),
+                "baccarat.banker_cards[2]=(none)": ("BAC.banker-tableau",),
+            },
+            id="both-draw",
+        ),
+        # Player 2S 4D = 6 stands; banker KH 3C = 3 draws 5H after a player who stood
+        # (BAC.banker-stood): the banker holds three cards, and no hand takes a fourth.
+        pytest.param(
+            "baccarat-b",
+            "2S KH 4D 3C 5H",
+            {
+                "cards_dealt+": ("BAC.deal",),
+                "baccarat.player_cards[2]": ("BAC.player-draw",),
+                "baccarat.banker_cards[2]=(none)": ("BAC.banker-stood",),
+            },
+            id="banker-draws-alone",
+        ),
+        # Player AC 4H = 5 draws AS: 6; banker 2D 2S = 4 draws 6D, as document B's tableau
+        # prints it (an ace at 4): the profile cites B.tableau, then BAC.banker-tableau.
+        pytest.param(
+            "baccarat-b",
+            "AC 2D 4H 2S AS 6D",
+            {
+                "cards_dealt+": ("BAC.deal",),
+                "baccarat.player_cards[2]=(none)": ("BAC.player-draw",),
+                "baccarat.banker_cards[2]=(none)": ("B.tableau", "BAC.banker-tableau"),
+            },
+            id="b-tableau",
+        ),
+    ],
+)
+def test_citations_of_the_cards_taken_and_not_taken(
+    profile_id: str, shoe: str, why: dict[str, tuple[str, ...]]
+) -> None:
+    played = play_round(rules(profile_id), parse_cards(shoe), [seat((BetKind.PLAYER, 10))])
+    found = played.citations()
+    # Why no card follows those dealt, and why each hand has or lacks a third card: a hand
+    # that took it is cited at "[2]=(none)" (why it is not missing), one that did not at "[2]".
+    third = {key: found[key] for key in found if key == "cards_dealt+" or "_cards[2]" in key}
+    assert third == why
 
 
 # --- properties ----------------------------------------------------------------------

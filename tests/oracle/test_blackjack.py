@@ -15,6 +15,7 @@ Amounts are "returned" figures: stake included, as the documents state them
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 
@@ -25,6 +26,7 @@ from oracle.blackjack import (
     BlackjackRules,
     BlackjackSeat,
     BlackjackState,
+    Dealer,
     Decision,
     HandStatus,
     Turn,
@@ -1201,6 +1203,9 @@ def test_shoe_exhausted_on_a_hit_changes_nothing() -> None:
     with pytest.raises(ShoeExhaustedError) as info:
         play(state, HIT)
     assert info.value.reason == "SHOE_EXHAUSTED"
+    # Four cards dealt; the hit is the fifth card of a four-card shoe.
+    assert "needs card 5, but the shoe holds 4" in info.value.message
+    assert (info.value.metadata["needed"], info.value.metadata["shoe_size"]) == ("5", "4")
     assert state == twin
 
 
@@ -1282,6 +1287,23 @@ def test_C_bj_split_same_value_ten_and_king_play_as_two_hands() -> None:
     assert state.seats[0].hands[1].cards == parse_cards("KH 8C")
     assert state.dealer.cards == parse_cards("6D 9C TD")
     assert returned(state) == {(0, "hand 0"): 200, (0, "hand 1"): 200}
+
+
+def test_C_bj_split_lab_split_21_is_blackjack() -> None:
+    # Lab split_21_is_blackjack = true: an ace and a ten on a split hand count as a blackjack.
+    # AS AH split against 6D (hole 9C, 15). Hand 0 takes KH: ace and ten, a blackjack, no
+    # decisions; hand 1 takes 5C: soft 16, an ordinary hand still to play. Hand 1 stands; the
+    # dealer draws TD: 25, bust. The blackjack is paid 3:2 (100 + 150 = 250), hand 1 wins
+    # 1:1 (200).
+    rules = lab("blackjack-c", split_21_is_blackjack="true")
+    state = play(start(rules, "AS 6D AH 9C KH 5C TD"), SPLIT)
+    hands = state.seats[0].hands
+    assert [h.status for h in hands] == [HandStatus.BLACKJACK, HandStatus.PLAYING]
+    assert hands[0].why == ("C.bj.split",)
+    assert hands[1].cards == parse_cards("AH 5C")
+    assert state.turn == Turn(seat=0, hand=1)
+    state = play(state, STAND)
+    assert returned(state) == {(0, "hand 0"): 250, (0, "hand 1"): 200}
 
 
 def test_C_bj_double_lab_no_double_after_split() -> None:
@@ -1561,3 +1583,36 @@ def test_natural_and_peek_step_clauses(
 ) -> None:
     state = start(rules, shoe)
     assert [(step.action, step.clauses) for step in state.steps] == steps
+
+
+def test_the_hole_card_step_shows_the_dealer_two_card_total() -> None:
+    # C: 7D up, 9C hole: the dealer turns a 16 (the player's blackjack waits for it).
+    state = start(RULES_C, "AS 7D KH 9C")
+    (step,) = [step for step in state.steps if step.action == "hole card"]
+    assert step.detail == "dealer turns 9C: 16"
+
+
+# --- values are immutable and built by keyword ------------------------------------------
+
+
+def test_blackjack_values_are_immutable() -> None:
+    state = play(start(RULES_C, "8S 6D 8H TC 3C 2C"), SPLIT)
+    values: list[object] = [
+        seat(),
+        state,
+        state.seats[0],
+        state.seats[0].hands[0],
+        state.dealer,
+        RULES_C,
+        Decision(seat=0, hand=0, action=HIT),
+    ]
+    for value in values:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, None)  # type: ignore[arg-type]
+
+
+def test_the_dealer_is_built_by_keyword_only() -> None:
+    up, hole = parse_cards("6D TC")
+    assert Dealer(up=up, hole=hole).cards == (up, hole)
+    with pytest.raises(TypeError):
+        Dealer(up, hole)  # type: ignore[call-arg]

@@ -90,6 +90,20 @@ def test_the_dealer_stops_by_the_drawing_rule_or_because_no_hand_waits() -> None
     assert cited(bust, "blackjack.dealer.cards[1]", ABSENT) == "BJ.dealer-needed"
 
 
+def test_each_dealer_draw_is_cited_by_the_drawing_rule() -> None:
+    # C: seat TS 9H = 19 stands. Dealer 6D 2C = 8 draws 3D (11) and 7S (18), then stands:
+    # each card drawn, and the stop, by C.bj.dealer-draw (drawn because a hand waits).
+    state = decide(deal("blackjack-c", "TS 6D 9H 2C 3D 7S 5C", stake=100), Action.STAND)
+    assert state.dealer.cards == parse_cards("6D 2C 3D 7S")
+    drew = ("C.bj.dealer-draw", "BJ.dealer-needed")
+    found = state.citations()
+    assert found[f"blackjack.dealer.cards[2]={ABSENT}"] == drew
+    assert found[f"blackjack.dealer.cards[3]={ABSENT}"] == drew
+    assert found["blackjack.dealer.cards[4]"] == ("C.bj.dealer-draw",)
+    assert f"blackjack.dealer.cards[4]={ABSENT}" not in found
+    assert cited(state, "blackjack.dealer.cards[2]", ABSENT) == "C.bj.dealer-draw"
+
+
 def test_a_blackjack_paid_at_once_keeps_the_hole_card_hidden_by_nat_immediate() -> None:
     state = deal("blackjack-a", "AS 7H KD 9C 5C", stake=100)
     assert state.complete

@@ -143,6 +143,17 @@ def test_wheel_parse_pocket_refuses(text: str, wheel: Wheel) -> None:
     assert err.value.metadata["wheel"] == wheel.value
 
 
+@pytest.mark.parametrize(
+    ("wheel", "expected"),
+    [(EU, "(expected 0 to 36, "), (US, "(expected 0, 00 or 1 to 36, ")],
+)
+def test_wheel_parse_pocket_says_which_pockets_the_wheel_has(wheel: Wheel, expected: str) -> None:
+    # C.rou.wheel: 0-36; US.rou.wheel: 0, 00 and 1-36.
+    with pytest.raises(InvalidBetLayoutError) as err:
+        parse_pocket("37", wheel)
+    assert expected in err.value.message
+
+
 def test_wheel_pocket_text_refuses_non_pockets() -> None:
     with pytest.raises(InvalidBetLayoutError):
         pocket_text(38)
@@ -322,6 +333,24 @@ def test_wheel_steps_cite_clauses() -> None:
     assert "C.rou.wheel" in actions["spin"]
     assert "C.rou.geometry" in actions["bets"]
     assert "C.rou.history" in actions["board"]
+
+
+def test_wheel_steps_show_the_pocket_and_the_board_oldest_first() -> None:
+    # The table's board held 5 then 0; 19 (red) comes up and joins it last.
+    seat = RouletteSeat(balance=10, bets=(RouletteBet(kind=BetKind.RED, amount=10),))
+    rnd = spin_round(C, TableHistory(table_id="t", results=(5, 0)), 19, (seat,))
+    details = {step.action: step.detail for step in rnd.steps}
+    assert details["spin"] == "pocket 19 (red)"
+    assert details["board"] == "table t, oldest first: 5 0 19"
+    assert details["settle"] == "20 returned on 10 staked"
+
+
+def test_a_spin_is_complete_at_once_takes_no_cards_and_no_decisions() -> None:
+    seat = RouletteSeat(balance=10, bets=(RouletteBet(kind=BetKind.RED, amount=10),))
+    rnd = spin_round(C, TableHistory.new("t"), 19, (seat,))
+    assert rnd.complete is True
+    assert rnd.dealt == ()
+    assert rnd.legal == ()
 
 
 # --- C.rou.zero-loses ----------------------------------------------------------------
@@ -565,6 +594,30 @@ def test_geometry_refuses(
     assert kind.value in str(err.value)
     assert shown in str(err.value)
     assert err.value.metadata["why"] in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("wheel", "kind", "numbers", "help_"),
+    [
+        # C.rou.wheel: the zero splits 0-1, 0-2, 0-3 and trios 0-1-2, 0-2-3; US.rou.geometry:
+        # splits 0-1, 0-2, 0-00, 00-2, 00-3, trios 0-1-2, 0-00-2, 00-2-3, and the top line
+        # 0-00-1-2-3 instead of the first four.
+        (EU, BetKind.SPLIT, (1, 5), "or 0-1, 0-2 or 0-3"),
+        (US, BetKind.SPLIT, (1, 5), "or 0-1, 0-2, 00-2, 00-3 or 0-00"),
+        (EU, BetKind.STREET, (1, 2, 4), "or the trio 0-1-2 or 0-2-3"),
+        (US, BetKind.STREET, (1, 2, 4), "or the trio 0-1-2, 0-00-2 or 00-2-3"),
+        (EU, BetKind.FIRST_FOUR, (1, 2, 3, 4), "the first four is 0-1-2-3"),
+        (US, BetKind.FIRST_FOUR, (0, 1, 2, 3), "not offered on the american wheel"),
+        (EU, BetKind.TOP_LINE, (1, 2, 3, 4, 5), "offered only on the american wheel"),
+        (US, BetKind.TOP_LINE, (1, 2, 3, 4, 5), "the top line is 0-00-1-2-3"),
+    ],
+)
+def test_geometry_refusal_names_the_shapes_of_its_own_wheel(
+    wheel: Wheel, kind: BetKind, numbers: tuple[int, ...], help_: str
+) -> None:
+    with pytest.raises(InvalidBetLayoutError) as err:
+        covered(wheel, kind, numbers)
+    assert help_ in err.value.metadata["why"]
 
 
 def test_geometry_refused_bet_is_never_settled_and_names_its_seat() -> None:
@@ -869,7 +922,7 @@ def test_round_american_wheel_has_00_but_no_38() -> None:
     assert line.payout.returned == 0
     with pytest.raises(InvalidRoundError) as err:
         spin_round(AMERICAN, TableHistory.new("t"), 38, (seat,))
-    assert "37 standing for 00" in err.value.message
+    assert "(0 to 37, 37 standing for 00)" in err.value.message
 
 
 @pytest.mark.parametrize(
