@@ -5,7 +5,9 @@ round from a forced shoe or spin, apply a decision, show the round, settle it.
 The kit does the rest: the gRPC protocol, rounds by id (``ROUND_EXISTS``,
 ``ROUND_NOT_FOUND``, ``ROUND_NOT_COMPLETE``, a bound on open rounds, expiry),
 AIP-193 errors, the ``CROUPIER_ENGINE host:port`` ready line, graceful shutdown
-on SIGTERM, and an optional hash-chained audit log of every settled round.
+on SIGTERM, and an optional audit log of every settled round: hash-chained, numbered,
+timed, signed with the operator's key if given, and continued, never overwritten, when the
+engine restarts.
 
     class MyEngine:
         name, version, profile_ids = "acme", "1.0", ("blackjack-c",)
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import copy
 import signal
+import socket
 import sys
 import threading
 import time
@@ -37,7 +40,7 @@ from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc,
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from clients.audit import AuditWriter
+from clients.audit import CHECKPOINT_EVERY, AuditLogError, AuditWriter, load_private_key
 from clients.book import RoundBook
 from clients.status import StatusError, error_status
 
@@ -406,10 +409,18 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> None:
         self.engine = engine
         self.audit = audit
+        #: Which running copy of the engine writes the audit log.
+        self.instance = socket.gethostname()
         self.book: RoundBook[_Open] = RoundBook(
             max_open_rounds=max_open_rounds, ttl_seconds=ttl_seconds, clock=clock
         )
         self._lock = threading.Lock()
+
+    def close_audit(self) -> None:
+        """Seal and close the audit log, once no call is writing to it (a late one then fails)."""
+        if self.audit is not None:
+            with self._lock:
+                self.audit.close()
 
     def _guarded(self, context: grpc.ServicerContext, action: Callable[[], Any]) -> Any:
         with self._lock:
@@ -516,9 +527,11 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             response = engine_service_pb2.SettleResponse(
                 settlement=settlement(entry.request.currency, lines), state=state
             )
-            self.book.close(request.round_id)
+            # Logged before the round closes: if the log cannot be written, Settle fails and
+            # the round stays open, never paid without its record.
             if self.audit is not None:
                 self.audit.append(self.record(entry, response))
+            self.book.close(request.round_id)
             return response
 
         return self._guarded(context, action)  # type: ignore[no-any-return]
@@ -526,7 +539,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
     def record(
         self, entry: _Open, response: engine_service_pb2.SettleResponse
     ) -> round_pb2.RoundRecord:
-        """The RoundRecord of a settled round (the audit writer fills the hash link)."""
+        """The RoundRecord of a settled round (the writer fills its link, number and time)."""
         deal = entry.message
         shoe = list(deal.shoe.cards) if deal.WhichOneof("outcome") == "shoe" else []
         return round_pb2.RoundRecord(
@@ -540,6 +553,9 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             decisions=entry.decisions,
             final_state=response.state,
             settlement=response.settlement,
+            engine=round_pb2.EngineIdentity(
+                name=self.engine.name, version=self.engine.version, instance=self.instance
+            ),
         )
 
 
@@ -559,8 +575,7 @@ class Served:
         """Graceful stop: health NOT_SERVING, then in-flight calls get ``grace`` seconds."""
         self.health.enter_graceful_shutdown()
         self.server.stop(grace).wait()
-        if self.adapter.audit is not None:
-            self.adapter.audit.close()
+        self.adapter.close_audit()
 
 
 def serve(
@@ -570,12 +585,30 @@ def serve(
     port: int = 0,
     audit_log: Path | None = None,
     audit_format: str = "jsonl",
+    audit_key: Path | None = None,
+    audit_checkpoint_every: int = CHECKPOINT_EVERY,
+    audit_new_log: bool = False,
     max_open_rounds: int = 10_000,
     credentials: grpc.ServerCredentials | None = None,
     kit: type[EngineAdapter] = EngineAdapter,
 ) -> Served:
-    """Start serving an engine (through ``kit``); returns at once with the bound port."""
-    audit = AuditWriter.open(audit_log, audit_format) if audit_log is not None else None
+    """Start serving an engine (through ``kit``); returns at once with the bound port.
+
+    ``audit_log`` is continued if it exists (``AuditWriter.open``); ``audit_key`` (a PEM
+    Ed25519 private key) signs a checkpoint every ``audit_checkpoint_every`` records and at
+    the stop. Raises ``AuditLogError`` for a log or key that cannot be used.
+    """
+    audit = None
+    if audit_log is not None:
+        audit = AuditWriter.open(
+            audit_log,
+            audit_format,
+            key=load_private_key(audit_key) if audit_key is not None else None,
+            checkpoint_every=audit_checkpoint_every,
+            new_log=audit_new_log,
+        )
+    elif audit_key is not None:
+        raise AuditLogError("an audit key signs an audit log: give --audit-log too")
     adapter = kit(engine, audit=audit, max_open_rounds=max_open_rounds)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     engine_service_pb2_grpc.add_EngineServiceServicer_to_server(adapter, server)
@@ -613,20 +646,54 @@ def main(
     )
     parser.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
     parser.add_argument(
-        "--audit-log", type=Path, help="write every settled round to this hash-chained log"
+        "--audit-log",
+        type=Path,
+        metavar="FILE",
+        help="write every settled round to this hash-chained log; an existing log is continued",
     )
     parser.add_argument(
         "--audit-format", choices=("jsonl", "binary"), default="jsonl", help="audit log format"
     )
-    args = parser.parse_args(argv)
-    served = serve(
-        engine,
-        host=args.host,
-        port=args.port,
-        audit_log=args.audit_log,
-        audit_format=args.audit_format,
-        kit=kit,
+    parser.add_argument(
+        "--audit-key",
+        type=Path,
+        metavar="FILE",
+        help="Ed25519 private key (PEM, from 'croupier audit keygen') that signs checkpoints",
     )
+    parser.add_argument(
+        "--audit-checkpoint-every",
+        type=int,
+        default=CHECKPOINT_EVERY,
+        metavar="N",
+        help=f"records between two signed checkpoints (default {CHECKPOINT_EVERY})",
+    )
+    parser.add_argument(
+        "--audit-new-log",
+        action="store_true",
+        help="start a new log even if --audit-log exists: the old file is kept, renamed "
+        "FILE.<UTC time>, never deleted",
+    )
+    args = parser.parse_args(argv)
+    if args.audit_checkpoint_every < 1:
+        parser.error("--audit-checkpoint-every must be at least 1")
+    try:
+        served = serve(
+            engine,
+            host=args.host,
+            port=args.port,
+            audit_log=args.audit_log,
+            audit_format=args.audit_format,
+            audit_key=args.audit_key,
+            audit_checkpoint_every=args.audit_checkpoint_every,
+            audit_new_log=args.audit_new_log,
+            kit=kit,
+        )
+    except AuditLogError as exc:
+        print(f"error: {exc}", file=sys.stderr)  # noqa: T201 - the command line's own error
+        sys.exit(2)
+    audit = served.adapter.audit
+    if audit is not None and audit.notice:
+        print(f"audit: {audit.notice}", file=sys.stderr, flush=True)  # noqa: T201 - says what it did
     stopping = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:

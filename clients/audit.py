@@ -1,27 +1,54 @@
-"""Audit logs of ``RoundRecord``s: JSON Lines or length-delimited binary, hash-chained.
+"""Audit logs of ``RoundRecord``s: JSON Lines or length-delimited binary, hash-chained, signed.
 
 Canonical bytes of a record: its protobuf binary encoding with deterministic
 serialization (fields in field-number order, map entries sorted), the record's
 own ``previous_record_sha256`` included as written. Each record after the first
 carries the SHA-256 of the previous record's canonical bytes, so removing,
-reordering or altering a record breaks the chain.
+reordering or altering a record breaks the chain. Each record also carries its
+sequence number in the log, the time it was written and the engine that wrote it.
+
+Anyone who edits a record can recompute the chain after it. A writer given an
+Ed25519 key therefore also writes signed checkpoints (``AuditCheckpointEntry``)
+between the records: every N records and when it closes the log, each sealing
+the sequence number and chain head reached (``round.proto`` defines the bytes
+signed). Only the key's holder can write a valid one.
+
+A writer never loses a log: opening an existing log continues its chain and its
+sequence; a log it cannot continue is refused, never truncated or overwritten.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import fcntl
 import hashlib
 import json
-from collections.abc import Iterator
+import os
+import struct
+from array import array
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from croupier.v1 import round_pb2
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from google.protobuf import json_format
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 FORMATS = ("jsonl", "binary")
+#: Records between two signed checkpoints, by default.
+CHECKPOINT_EVERY = 1000
+#: What a checkpoint's signed bytes start with (round.proto, AuditCheckpoint).
+_SIGNED_PREFIX = b"croupier.v1.AuditCheckpoint\x00"
+
+
+class AuditLogError(Exception):
+    """A log that cannot be written to, or a key that cannot be used; the message says why."""
 
 
 def canonical_bytes(record: round_pb2.RoundRecord) -> bytes:
@@ -32,6 +59,110 @@ def canonical_bytes(record: round_pb2.RoundRecord) -> bytes:
 def link(record: round_pb2.RoundRecord) -> bytes:
     """The SHA-256 the next record must carry."""
     return hashlib.sha256(canonical_bytes(record)).digest()
+
+
+# --- keys and checkpoints ---------------------------------------------------------------------
+
+
+def signed_bytes(checkpoint: round_pb2.AuditCheckpoint) -> bytes:
+    """The bytes a checkpoint's signature covers, as ``round.proto`` defines them."""
+    head = bytes(checkpoint.chain_head_sha256) or bytes(32)
+    return (
+        _SIGNED_PREFIX
+        + struct.pack(">Q", checkpoint.sequence)
+        + head
+        + (b"\x01" if checkpoint.closing else b"\x00")
+        + struct.pack(">qI", checkpoint.signed_at.seconds, checkpoint.signed_at.nanos)
+    )
+
+
+def key_id(public_key: Ed25519PublicKey) -> bytes:
+    """The SHA-256 of a public key's raw bytes: the name a checkpoint gives its key."""
+    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).digest()
+
+
+def checkpoint_error(
+    checkpoint: round_pb2.AuditCheckpoint, keys: Mapping[bytes, Ed25519PublicKey]
+) -> str:
+    """Why a checkpoint's signature is not valid under ``keys`` (by key id); empty if it is."""
+    key = keys.get(bytes(checkpoint.public_key_sha256))
+    if key is None:
+        named = bytes(checkpoint.public_key_sha256).hex()[:16] or "no key"
+        return f"signed by key {named}, which is none of the public keys given"
+    try:
+        key.verify(bytes(checkpoint.signature), signed_bytes(checkpoint))
+    except InvalidSignature:
+        return "the signature does not verify: the checkpoint was not written by the key's holder"
+    return ""
+
+
+def _read_key_file(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise AuditLogError(f"cannot read the {what} {path}: {exc.strerror}") from None
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """An Ed25519 private key from an unencrypted PEM file (``croupier audit keygen``)."""
+    try:
+        key = serialization.load_pem_private_key(_read_key_file(path, "audit key"), password=None)
+    except (ValueError, TypeError) as exc:
+        raise AuditLogError(f"{path} is not an unencrypted PEM private key: {exc}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise AuditLogError(f"{path} holds a {type(key).__name__}, not an Ed25519 private key")
+    return key
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """An Ed25519 public key from a PEM file (``croupier audit keygen``)."""
+    try:
+        key = serialization.load_pem_public_key(_read_key_file(path, "public key"))
+    except (ValueError, TypeError) as exc:
+        raise AuditLogError(f"{path} is not a PEM public key: {exc}") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise AuditLogError(f"{path} holds a {type(key).__name__}, not an Ed25519 public key")
+    return key
+
+
+def generate_key_pair(private_path: Path, public_path: Path) -> bytes:
+    """Write a new Ed25519 key pair as PEM files (the private one readable by its owner only).
+
+    Returns the key id. An existing file is never overwritten.
+    """
+    for path in (private_path, public_path):
+        if path.exists():
+            raise AuditLogError(f"{path} already exists: a key file is never overwritten")
+    key = Ed25519PrivateKey.generate()
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    for path, data, mode in ((private_path, private, 0o600), (public_path, public, 0o644)):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        except OSError as exc:
+            raise AuditLogError(f"cannot write {path}: {exc.strerror}") from None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    return key_id(key.public_key())
+
+
+# --- entries ------------------------------------------------------------------------------------
+
+
+def encode_entry(message: Message, fmt: str) -> bytes:
+    """One entry of a log in its format: a JSON line, or a length-prefixed message."""
+    if fmt == "jsonl":
+        line = json.dumps(json_format.MessageToDict(message), separators=(",", ":"))
+        return line.encode("utf-8") + b"\n"
+    data = message.SerializeToString(deterministic=True)
+    return _varint(len(data)) + data
 
 
 def _varint(value: int) -> bytes:
@@ -46,48 +177,14 @@ def _varint(value: int) -> bytes:
             return bytes(out)
 
 
-class AuditWriter:
-    """Appends records to a log, filling each one's link to the previous record."""
-
-    def __init__(self, handle: BinaryIO, fmt: str, previous: bytes = b"") -> None:
-        if fmt not in FORMATS:
-            raise ValueError(f"audit format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-        self._handle = handle
-        self.format = fmt
-        self._previous = previous
-        self.count = 0
-
-    @classmethod
-    def open(cls, path: Path, fmt: str = "jsonl") -> AuditWriter:
-        """A writer that creates or truncates ``path``."""
-        return cls(path.open("wb"), fmt)
-
-    def append(self, record: round_pb2.RoundRecord) -> round_pb2.RoundRecord:
-        """Chain the record to the previous one, write it, and return it as written."""
-        record.previous_record_sha256 = self._previous
-        if self.format == "jsonl":
-            line = json.dumps(json_format.MessageToDict(record), separators=(",", ":"))
-            self._handle.write(line.encode("utf-8") + b"\n")
-        else:
-            data = record.SerializeToString(deterministic=True)
-            self._handle.write(_varint(len(data)) + data)
-        self._handle.flush()
-        self._previous = link(record)
-        self.count += 1
-        return record
-
-    def close(self) -> None:
-        """Close the log file."""
-        self._handle.close()
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
-    """One entry read from a log: a record, or why it is malformed, with its position."""
+    """One entry read from a log, with its position: a record, a checkpoint, or why neither."""
 
     number: int
     offset: int
     record: round_pb2.RoundRecord | None
+    checkpoint: round_pb2.AuditCheckpoint | None = None
     error: str = ""
 
 
@@ -124,73 +221,404 @@ def read_log(path: Path, fmt: str | None = None) -> Iterator[Entry]:
         yield from _read_binary(path)
 
 
+def _json_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are all different: a repeated key would make two readings."""
+    value: dict[str, object] = {}
+    for key, item in pairs:
+        if key in value:
+            raise ValueError(f"the key {key!r} appears twice")
+        value[key] = item
+    return value
+
+
+def _json_entry(number: int, offset: int, raw: bytes) -> Entry:
+    """A JSON line as an entry; ``raw`` without a newline is a line cut short while written."""
+
+    def bad(why: object) -> Entry:
+        reason = "not a RoundRecord" if raw.endswith(b"\n") else "truncated last line"
+        return Entry(number=number, offset=offset, record=None, error=f"{reason}: {why}"[:300])
+
+    try:
+        value = json.loads(raw.decode("utf-8"), object_pairs_hook=_json_object)
+    except ValueError as exc:  # not JSON, not UTF-8, or a repeated key
+        return bad(exc)
+    if not isinstance(value, dict):
+        return bad("a log line holds one JSON object")
+    try:
+        if "checkpoint" in value:
+            entry = round_pb2.AuditCheckpointEntry()
+            json_format.ParseDict(value, entry)
+            return Entry(number=number, offset=offset, record=None, checkpoint=entry.checkpoint)
+        record = round_pb2.RoundRecord()
+        json_format.ParseDict(value, record)
+    except json_format.ParseError as exc:
+        return bad(exc)
+    return Entry(number=number, offset=offset, record=record)
+
+
+def _binary_entry(number: int, offset: int, data: bytes) -> Entry:
+    record = round_pb2.RoundRecord()
+    try:
+        record.ParseFromString(data)
+        if not record.ListFields():
+            # No field of a record: a checkpoint entry (field 15), or an empty record.
+            entry = round_pb2.AuditCheckpointEntry()
+            entry.ParseFromString(data)
+            if entry.HasField("checkpoint"):
+                return Entry(number=number, offset=offset, record=None, checkpoint=entry.checkpoint)
+    except DecodeError as exc:
+        return Entry(number=number, offset=offset, record=None, error=f"not a RoundRecord: {exc}")
+    return Entry(number=number, offset=offset, record=record)
+
+
 def _read_jsonl(path: Path) -> Iterator[Entry]:
     offset = 0
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             start = offset
             offset += len(raw)
-            if not raw.strip():
-                continue
-            # A last line without its newline was cut short while being written.
-            truncated = not raw.endswith(b"\n")
-            record = round_pb2.RoundRecord()
-            try:
-                json_format.Parse(raw.decode("utf-8"), record)
-            except (json_format.ParseError, UnicodeDecodeError) as exc:
-                reason = "truncated last line" if truncated else "not a RoundRecord"
-                yield Entry(
-                    number=number, offset=start, record=None, error=f"{reason}: {exc}"[:300]
-                )
-                continue
-            yield Entry(number=number, offset=start, record=record)
+            if raw.strip():
+                yield _json_entry(number, start, raw)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Frame:
+    """One length-delimited entry of a binary log: its bytes, or why they cannot be read."""
+
+    number: int
+    offset: int
+    data: bytes = b""
+    error: str = ""
+
+
+def _frames(handle: IO[bytes]) -> Iterator[_Frame]:
+    """The entries of a binary log as bytes; a frame with an error ends the log."""
+    number = 0
+    while True:
+        start = handle.tell()
+        length, shift = 0, 0
+        first = handle.read(1)
+        if not first:
+            return
+        number += 1
+        byte = first[0]
+        while True:
+            length |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                break
+            shift += 7
+            more = handle.read(1)
+            if not more or shift > 63:
+                error = "truncated length prefix" if not more else "overlong length prefix"
+                yield _Frame(number=number, offset=start, error=error)
+                return
+            byte = more[0]
+        if length > MAX_RECORD_BYTES:
+            error = f"implausible length prefix: {length} bytes (at most {MAX_RECORD_BYTES})"
+            yield _Frame(number=number, offset=start, error=error)
+            return
+        data = handle.read(length)
+        if len(data) < length:
+            error = f"truncated record: {len(data)} of {length} bytes"
+            yield _Frame(number=number, offset=start, error=error)
+            return
+        yield _Frame(number=number, offset=start, data=data)
 
 
 def _read_binary(path: Path) -> Iterator[Entry]:
     with path.open("rb") as handle:
+        for frame in _frames(handle):
+            if frame.error:
+                yield Entry(
+                    number=frame.number, offset=frame.offset, record=None, error=frame.error
+                )
+            else:
+                yield _binary_entry(frame.number, frame.offset, frame.data)
+
+
+# --- the end of a log, for a writer that continues it -----------------------------------------
+
+
+def _backwards_jsonl(path: Path) -> Iterator[Entry]:
+    """A JSON log's entries from the last one back, reading only as much as needed.
+
+    Entry numbers count back from the end (-1 is the last line), as the lines before are
+    never read.
+    """
+    with path.open("rb") as handle:
+        position = handle.seek(0, os.SEEK_END)
+        pending = b""
         number = 0
-        while True:
-            start = handle.tell()
-            length, shift = 0, 0
-            first = handle.read(1)
-            if not first:
-                return
-            number += 1
-            byte = first[0]
-            while True:
-                length |= (byte & 0x7F) << shift
-                if not byte & 0x80:
-                    break
-                shift += 7
-                more = handle.read(1)
-                if not more or shift > 63:
-                    error = "truncated length prefix" if not more else "overlong length prefix"
-                    yield Entry(number=number, offset=start, record=None, error=error)
-                    return
-                byte = more[0]
-            if length > MAX_RECORD_BYTES:
+        while position > 0:
+            step = min(1 << 16, position)
+            position -= step
+            handle.seek(position)
+            pending = handle.read(step) + pending
+            # A line is whole once the newline before it is in hand (or the file starts).
+            cut = pending.rfind(b"\n", 0, len(pending) - 1)
+            while cut >= 0:
+                line, pending = pending[cut + 1 :], pending[: cut + 1]
+                if line.strip():
+                    number -= 1
+                    yield _json_entry(number, position + cut + 1, line)
+                cut = pending.rfind(b"\n", 0, len(pending) - 1)
+        if pending.strip():
+            yield _json_entry(number - 1, 0, pending)
+
+
+def _backwards_binary(path: Path) -> Iterator[Entry]:
+    """A binary log's entries from the last one back: one pass over the length prefixes first."""
+    with path.open("rb") as handle:
+        offsets, lengths = array("q"), array("q")
+        for frame in _frames(handle):
+            if frame.error:
                 yield Entry(
-                    number=number,
-                    offset=start,
-                    record=None,
-                    error=f"implausible length prefix: {length} bytes (at most {MAX_RECORD_BYTES})",
+                    number=frame.number, offset=frame.offset, record=None, error=frame.error
                 )
                 return
-            data = handle.read(length)
-            if len(data) < length:
-                yield Entry(
-                    number=number,
-                    offset=start,
-                    record=None,
-                    error=f"truncated record: {len(data)} of {length} bytes",
+            offsets.append(frame.offset)
+            lengths.append(len(frame.data))
+        for index in range(len(offsets) - 1, -1, -1):
+            length = lengths[index]
+            handle.seek(offsets[index] + len(_varint(length)))
+            yield _binary_entry(index + 1, offsets[index], handle.read(length))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Tail:
+    """Where an existing log ends: its last record (if any) and whether it was closed."""
+
+    record: round_pb2.RoundRecord | None
+    closed: bool
+
+
+def _tail(path: Path, fmt: str) -> _Tail:
+    """The last record of a log a writer is to continue; raises if the end is damaged."""
+    found = detect_format(path)
+    if found != fmt:
+        raise AuditLogError(
+            f"{path} is a {found} audit log, and this writer writes {fmt}: continue it in its "
+            f"own format (--audit-format {found}), or start a new log (--audit-new-log)"
+        )
+    entries = _backwards_jsonl(path) if fmt == "jsonl" else _backwards_binary(path)
+    closed: bool | None = None
+    for examined, entry in enumerate(entries):
+        if entry.error:
+            first = next(read_log(path, fmt))
+            if first.error:
+                raise AuditLogError(
+                    f"{path} is not a Croupier audit log (its first entry is neither a record "
+                    f"nor a checkpoint: {first.error}); choose another file, or start a new log "
+                    "(--audit-new-log keeps it under another name)"
                 )
-                return
-            record = round_pb2.RoundRecord()
-            try:
-                record.ParseFromString(data)
-            except DecodeError as exc:
-                yield Entry(
-                    number=number, offset=start, record=None, error=f"not a RoundRecord: {exc}"
+            where = "its last entry" if not examined else "the entry before its last checkpoints"
+            raise AuditLogError(
+                f"{path} cannot be continued: {where} (byte {entry.offset}) is damaged "
+                f"({entry.error}); keep the file for the audit and start a new log "
+                "(--audit-new-log keeps it under another name)"
+            )
+        if entry.checkpoint is not None:
+            closed = entry.checkpoint.closing if closed is None else closed
+            continue
+        assert entry.record is not None  # noqa: S101 - an entry without error is one of the two
+        if not entry.record.sequence:
+            raise AuditLogError(
+                f"{path} cannot be continued: its last record carries no sequence number (an "
+                "older writer wrote it); start a new log (--audit-new-log keeps it under "
+                "another name)"
+            )
+        return _Tail(record=entry.record, closed=bool(closed))
+    if closed is None:
+        raise AuditLogError(
+            f"{path} is not a Croupier audit log (it holds no record and no checkpoint); "
+            "choose another file, or start a new log (--audit-new-log keeps it under another name)"
+        )
+    return _Tail(record=None, closed=closed)
+
+
+def _keep_aside(path: Path, now: datetime) -> Path:
+    """Rename ``path`` to a free ``PATH.<UTC time>[.N]`` name; never replaces a file."""
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    for attempt in range(1000):
+        kept = path.with_name(f"{path.name}.{stamp}" + (f".{attempt}" if attempt else ""))
+        try:
+            os.link(path, kept)  # fails if the name is taken, where a rename would replace
+        except FileExistsError:
+            continue
+        path.unlink()
+        return kept
+    raise AuditLogError(f"cannot find a free name to keep {path} under")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+# --- the writer ---------------------------------------------------------------------------------
+
+
+class AuditWriter:
+    """Appends records to a log: fills each one's link, sequence number and time; signs.
+
+    Each entry is written whole in one write, then flushed to disk (``durable``): a crash
+    leaves a record whole or absent. A write that fails is undone before the error is raised.
+    """
+
+    def __init__(
+        self,
+        fd: int,
+        path: Path,
+        fmt: str,
+        *,
+        last: round_pb2.RoundRecord | None = None,
+        key: Ed25519PrivateKey | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+        durable: bool = True,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self._fd: int | None = fd
+        self.path = path
+        self.format = fmt
+        self._previous = link(last) if last is not None else b""
+        #: The sequence number of the last record in the log.
+        self.sequence = last.sequence if last is not None else 0
+        #: How many records this writer appended.
+        self.count = 0
+        #: What opening the log did, for the operator: continued it, or kept an old file aside.
+        self.notice = ""
+        self._key = key
+        self._key_id = key_id(key.public_key()) if key is not None else b""
+        self._every = checkpoint_every
+        self._durable = durable
+        self._clock = clock
+
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        fmt: str = "jsonl",
+        *,
+        key: Ed25519PrivateKey | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+        new_log: bool = False,
+        durable: bool = True,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> AuditWriter:
+        """A writer that continues ``path``, or creates it.
+
+        An existing log is continued: its chain and sequence go on from its last record. One
+        that cannot be continued (a damaged end, another format, no sequence numbers) raises
+        ``AuditLogError``, unless ``new_log``: then the file is kept under a new name
+        (``PATH.<UTC time>``) and a new log started. Nothing is ever truncated or overwritten.
+        ``durable=False`` skips the flush to disk: for throwaway logs only (tests, benchmarks).
+        """
+        if fmt not in FORMATS:
+            raise ValueError(f"audit format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        if checkpoint_every < 1:
+            raise ValueError(f"checkpoint_every must be at least 1, got {checkpoint_every}")
+        fd = _open_locked(path)
+        try:
+            notice = ""
+            last: round_pb2.RoundRecord | None = None
+            if os.fstat(fd).st_size and new_log:
+                kept = _keep_aside(path, clock())
+                os.close(fd)
+                fd = -1
+                fd = _open_locked(path)
+                notice = f"kept the existing {path} as {kept.name}; started a new log"
+            elif os.fstat(fd).st_size:
+                tail = _tail(path, fmt)
+                last = tail.record
+                notice = f"continuing {path} after record {last.sequence if last else 0}" + (
+                    ""
+                    if tail.closed or key is None
+                    else " (it does not end with a closing checkpoint)"
                 )
-                continue
-            yield Entry(number=number, offset=start, record=record)
+        except BaseException:
+            if fd >= 0:
+                os.close(fd)
+            raise
+        writer = cls(
+            fd,
+            path,
+            fmt,
+            last=last,
+            key=key,
+            checkpoint_every=checkpoint_every,
+            durable=durable,
+            clock=clock,
+        )
+        writer.notice = notice
+        return writer
+
+    def append(self, record: round_pb2.RoundRecord) -> round_pb2.RoundRecord:
+        """Chain, number and time the record (a time already set is kept), write it; return it."""
+        record.previous_record_sha256 = self._previous
+        record.sequence = self.sequence + 1
+        if not record.HasField("recorded_at"):
+            record.recorded_at.FromDatetime(self._clock())
+        self._write(encode_entry(record, self.format))
+        self.sequence += 1
+        self._previous = link(record)
+        self.count += 1
+        if self._key is not None and self.sequence % self._every == 0:
+            self.checkpoint()
+        return record
+
+    def checkpoint(self, *, closing: bool = False) -> round_pb2.AuditCheckpoint:
+        """Write a checkpoint that seals every record so far, signed with the writer's key."""
+        if self._key is None:
+            raise AuditLogError("a checkpoint needs a signing key: this writer has none")
+        checkpoint = round_pb2.AuditCheckpoint(
+            sequence=self.sequence,
+            chain_head_sha256=self._previous,
+            closing=closing,
+            public_key_sha256=self._key_id,
+        )
+        checkpoint.signed_at.FromDatetime(self._clock())
+        checkpoint.signature = self._key.sign(signed_bytes(checkpoint))
+        self._write(
+            encode_entry(round_pb2.AuditCheckpointEntry(checkpoint=checkpoint), self.format)
+        )
+        return checkpoint
+
+    def close(self) -> None:
+        """Seal the log with a closing checkpoint (when signing), and close it."""
+        if self._fd is None:
+            return
+        try:
+            if self._key is not None:
+                self.checkpoint(closing=True)
+        finally:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+
+    def _write(self, data: bytes) -> None:
+        if self._fd is None:
+            raise AuditLogError(f"the audit log {self.path} is closed")
+        size = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            if self._durable:
+                os.fsync(self._fd)
+        except OSError:
+            # Leave no part of the entry behind: the next one must follow a whole entry.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, size)
+            raise
+
+
+def _open_locked(path: Path) -> int:
+    """The log opened for appending, locked against a second writer."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise AuditLogError(f"cannot open the audit log {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise AuditLogError(f"{path} is in use by another writer") from None
+    return fd

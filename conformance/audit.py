@@ -1,29 +1,35 @@
 """Audit replay: verify a production log of RoundRecords against the published rules.
 
-The log is read as a stream. The main process checks the hash chain and each
-roulette table's board (both need the log's order), and cuts the records into
-coarse shards that workers replay through the oracle: a process pool by
-default, or a Dask cluster. Shard results are merged in log order, so the
-report is the same whatever the number of workers.
+The log is read as a stream. The main process runs every check that needs the log's order
+(``_LogChecks``: the hash chain, sequence numbers and times, round ids, signed checkpoints
+and each roulette table's board) and cuts the records into coarse shards that workers
+check one record at a time (``verify_shard``: the record against itself, then the
+replay through the oracle): a process pool by default, or a Dask cluster. Every executor
+runs the same code, and shard results are merged in log order, so the report is the same
+whatever the executor, the number of workers and the shard size.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import os
+import sqlite3
 import tempfile
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from croupier.v1 import round_pb2
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from clients.audit import Entry, detect_format, link, read_log
+from clients.audit import Entry, checkpoint_error, detect_format, key_id, link, read_log
 from oracle import roulette
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
@@ -31,10 +37,16 @@ from oracle.profile import Profile, Profiles
 from oracle.roulette import TableHistory
 from oracle.rounds import roulette_rules
 from oracle.service import records
+from oracle.verify import Discrepancy
 
 SHARD_SIZE = 2000
 #: How many recent records' links are remembered to tell a reordered record from a missing one.
 LINK_WINDOW = 64
+
+#: The findings of the hash chain; every other problem of the log's order is a log problem.
+CHAIN_KINDS = ("broken", "missing", "reordered")
+#: What a record's discrepancies with itself are called, by the clause they cite.
+_OWN_KINDS = {"TABLE.currency": "mixed-currency", "CONTRACT.settlement": "totals"}
 
 
 # --- one shard, in a worker -------------------------------------------------------------------
@@ -42,10 +54,11 @@ LINK_WINDOW = 64
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
-    """One discrepancy of one record."""
+    """One discrepancy of one record: ``kind`` is rules, totals or mixed-currency."""
 
     record: int
     round_id: str
+    kind: str
     clause: str
     path: str
     expected: str
@@ -55,17 +68,21 @@ class Finding:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RecordResult:
-    """What replaying one record found."""
+    """What checking one record found.
+
+    ``money`` holds (currency, staked, paid) per currency its settlement lines use;
+    ``expected_paid`` is what the rules pay, in the round's currency, or None when the
+    record could not be replayed to its end (its money is then unverified).
+    """
 
     record: int
     round_id: str
     profile_id: str
     currency: str
-    staked: int
-    paid: int
+    money: tuple[tuple[str, int, int], ...]
     expected_paid: int | None
     findings: tuple[Finding, ...] = ()
-    malformed: str = ""
+    unreplayable: str = ""
 
 
 @functools.cache
@@ -78,21 +95,44 @@ def _profile(profile_id: str, lab_files: Sequence[str]) -> Profile:
     return _profiles(tuple(lab_files)).get(profile_id)
 
 
+def _money(record: round_pb2.RoundRecord) -> tuple[tuple[str, int, int], ...]:
+    """Staked and paid per currency, each amount in its own currency (the round's if unset)."""
+    money: dict[str, list[int]] = {}
+    for line in record.settlement.lines:
+        stake = money.setdefault(line.stake.currency_code or record.currency_code, [0, 0])
+        stake[0] += line.stake.minor_units
+        paid = money.setdefault(line.returned.currency_code or record.currency_code, [0, 0])
+        paid[1] += line.returned.minor_units
+    return tuple((currency, staked, paid) for currency, (staked, paid) in sorted(money.items()))
+
+
 def verify_one(
     number: int, data: bytes, board: tuple[int, ...] | None, lab_files: Sequence[str]
 ) -> RecordResult:
-    """Replay one serialized record; ``board`` is its table's results before it (roulette)."""
+    """Check one serialized record; ``board`` is its table's results before it (roulette)."""
     record = round_pb2.RoundRecord()
     record.ParseFromString(data)
-    lines = record.settlement.lines
+
+    def finding(d: Discrepancy, kind: str) -> Finding:
+        return Finding(
+            record=number,
+            round_id=record.round_id,
+            kind=kind,
+            clause=d.clause,
+            path=d.path,
+            expected=d.expected,
+            actual=d.actual,
+            message=d.message,
+        )
+
+    own = tuple(finding(d, _OWN_KINDS[d.clause]) for d in records.record_discrepancies(record))
     result = functools.partial(
         RecordResult,
         record=number,
         round_id=record.round_id,
         profile_id=record.profile_id,
         currency=record.currency_code,
-        staked=sum(line.stake.minor_units for line in lines),
-        paid=sum(line.returned.minor_units for line in lines),
+        money=_money(record),
     )
     try:
         profile = _profile(record.profile_id, lab_files)
@@ -101,38 +141,27 @@ def verify_one(
         )
         verdict = records.verify(profile, record, history)
     except OracleError as exc:
-        return result(expected_paid=None, malformed=f"{exc.reason}: {exc}")
-    findings = tuple(
-        Finding(
-            record=number,
-            round_id=record.round_id,
-            clause=d.clause,
-            path=d.path,
-            expected=d.expected,
-            actual=d.actual,
-            message=d.message,
-        )
-        for d in verdict.discrepancies
-    )
+        return result(expected_paid=None, findings=own, unreplayable=f"{exc.reason}: {exc}")
     expected_paid = (
         sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
     )
-    return result(expected_paid=expected_paid, findings=findings)
+    replayed = tuple(finding(d, "rules") for d in verdict.discrepancies)
+    return result(expected_paid=expected_paid, findings=own + replayed)
 
 
 def verify_shard(
     items: Sequence[tuple[int, bytes, tuple[int, ...] | None]], lab_files: Sequence[str] = ()
 ) -> list[RecordResult]:
-    """Replay a shard of records (picklable, for process pools and Dask)."""
+    """Check a shard of records (picklable, for process pools and Dask)."""
     return [verify_one(number, data, board, lab_files) for number, data, board in items]
 
 
-# --- the stream, in the main process --------------------------------------------------------
+# --- the log's order, in the main process ---------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ChainProblem:
-    """A broken, missing or reordered link of the hash chain."""
+class Problem:
+    """A problem of the log as a whole, found at one entry: a chain or a log problem."""
 
     record: int
     round_id: str
@@ -140,36 +169,11 @@ class ChainProblem:
     message: str
 
 
-@dataclass(slots=True)
-class Totals:
-    """Money and counts, per currency and per profile."""
-
-    rounds: int = 0
-    by_currency: dict[str, dict[str, int]] = field(default_factory=dict)
-    by_profile: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    unreplayable: int = 0
-
-    def add(self, result: RecordResult) -> None:
-        """Count one replayed record."""
-        self.rounds += 1
-        self.by_profile[result.profile_id] += 1
-        money = self.by_currency.setdefault(
-            result.currency, {"staked": 0, "paid": 0, "expected_paid": 0, "difference": 0}
-        )
-        money["staked"] += result.staked
-        money["paid"] += result.paid
-        if result.expected_paid is None:
-            self.unreplayable += 1
-        else:
-            money["expected_paid"] += result.expected_paid
-            money["difference"] += result.paid - result.expected_paid
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Held:
     """A record whose link matches no record read so far, held back for one record."""
 
-    problem: ChainProblem
+    problem: Problem
     carried: bytes
     before: bytes | None
     own: bytes
@@ -191,37 +195,27 @@ class _Chain:
 
     def _classify(
         self, number: int, record: round_pb2.RoundRecord, carried: bytes, expected: bytes | None
-    ) -> tuple[ChainProblem | None, bool]:
+    ) -> tuple[Problem | None, bool]:
         """The record's problem, if any, and whether its link matches no record read so far."""
+        problem = functools.partial(Problem, record=number, round_id=record.round_id)
         if not self.started:
             if not carried:
                 return None, False
-            return ChainProblem(
-                record=number,
-                round_id=record.round_id,
+            return problem(
                 kind="missing",
                 message="the first record links to a previous one: the log does not start at its beginning",
             ), False
         if not carried:
-            return ChainProblem(
-                record=number,
-                round_id=record.round_id,
-                kind="broken",
-                message="the record carries no link",
-            ), False
+            return problem(kind="broken", message="the record carries no link"), False
         if carried == expected:
             return None, False
         earlier = self.recent.get(carried)
         if earlier is not None:
-            return ChainProblem(
-                record=number,
-                round_id=record.round_id,
+            return problem(
                 kind="reordered",
                 message=f"the record follows record {earlier} in the chain, not the record before it",
             ), False
-        return ChainProblem(
-            record=number,
-            round_id=record.round_id,
+        return problem(
             kind="broken",
             message=(
                 "the link matches no record read so far: a record before it is missing, "
@@ -229,16 +223,15 @@ class _Chain:
             ),
         ), True
 
-    def check(self, number: int, record: round_pb2.RoundRecord) -> list[ChainProblem]:
+    def check(self, number: int, record: round_pb2.RoundRecord, own: bytes) -> list[Problem]:
         """The problems known once this record is read (a held record's may come with it)."""
         carried = bytes(record.previous_record_sha256)
-        own = link(record)
-        problems: list[ChainProblem] = []
+        problems: list[Problem] = []
         held, self.held = self.held, None
         if held is not None and own == held.carried:
             # The held record links to this one: the two are swapped.
             problems.append(
-                ChainProblem(
+                Problem(
                     record=held.problem.record,
                     round_id=held.problem.round_id,
                     kind="reordered",
@@ -247,7 +240,7 @@ class _Chain:
             )
             if carried == held.before:
                 problems.append(
-                    ChainProblem(
+                    Problem(
                         record=number,
                         round_id=record.round_id,
                         kind="reordered",
@@ -279,46 +272,430 @@ class _Chain:
             self.recent.popitem(last=False)
         return problems
 
-    def finish(self) -> list[ChainProblem]:
+    def finish(self) -> list[Problem]:
         """The problem of a record still held at the end of the log."""
         held, self.held = self.held, None
         return [held.problem] if held is not None else []
 
 
+def _when(stamp: tuple[int, int]) -> str:
+    seconds, nanos = stamp
+    moment = datetime.fromtimestamp(seconds, UTC).replace(microsecond=nanos // 1000)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AuditSummary:
-    """What the console shows; the full detail is in the report."""
+class _Gap:
+    """Sequence numbers missing before a record, held back for one record."""
 
-    records: int
-    totals: Totals
-    discrepancies: int
-    malformed: int
-    chain_problems: int
-    first: tuple[str, ...]
-    report: dict[str, Any]
+    problem: Problem
+    first: int
+    last: int
 
-    @property
-    def clean(self) -> bool:
-        """No discrepancy, no malformed record, no broken link."""
-        return not (self.discrepancies or self.malformed or self.chain_problems)
+
+class _Order:
+    """Sequence numbers (from 1, one more each record) and times (never earlier)."""
+
+    def __init__(self) -> None:
+        self.high = 0
+        self.previous = 0
+        self.numbered = False
+        self.held: _Gap | None = None
+        self.time: tuple[tuple[int, int], int] | None = None
+        #: Records without a sequence number, and without a time (written by older writers).
+        self.unnumbered = 0
+        self.untimed = 0
+
+    def check(self, number: int, record: round_pb2.RoundRecord, *, segment: bool) -> list[Problem]:
+        """The order problems known once this record is read (a held gap's may come first)."""
+        problem = functools.partial(Problem, record=number, round_id=record.round_id)
+        found: list[Problem] = []
+        sequence = record.sequence
+        held, self.held = self.held, None
+        if held is not None and not (held.first == held.last == sequence):
+            found.append(held.problem)
+        if held is not None and held.first == held.last == sequence:
+            # The one number missing comes right after: two records swapped, one problem.
+            found.append(
+                problem(
+                    kind="sequence-reversal",
+                    message=f"sequence {sequence} comes after sequence {self.high}",
+                )
+            )
+            self.previous = sequence
+        elif not sequence:
+            self.unnumbered += 1
+            if self.numbered:
+                found.append(
+                    problem(
+                        kind="unnumbered",
+                        message="the record has no sequence number, and records before it have",
+                    )
+                )
+        else:
+            if not self.numbered and segment:
+                # A log that continues an earlier one starts where that one stopped.
+                self.high = sequence - 1
+            if sequence > self.high + 1:
+                missing = sequence - self.high - 1
+                self.held = _Gap(
+                    problem=problem(
+                        kind="sequence-gap",
+                        message=(
+                            f"sequence {sequence} follows sequence {self.high}: "
+                            f"{missing} record(s) missing before it"
+                        ),
+                    ),
+                    first=self.high + 1,
+                    last=sequence - 1,
+                )
+            elif sequence == self.previous:
+                found.append(problem(kind="sequence-repeat", message=f"sequence {sequence} again"))
+            elif sequence <= self.high:
+                found.append(
+                    problem(
+                        kind="sequence-reversal",
+                        message=f"sequence {sequence} comes after sequence {self.high}",
+                    )
+                )
+            self.previous = sequence
+            self.high = max(self.high, sequence)
+            self.numbered = True
+        found.extend(self._time(number, record))
+        return found
+
+    def _time(self, number: int, record: round_pb2.RoundRecord) -> list[Problem]:
+        if not record.HasField("recorded_at"):
+            self.untimed += 1
+            if self.time is None:
+                return []
+            return [
+                Problem(
+                    record=number,
+                    round_id=record.round_id,
+                    kind="untimed",
+                    message="the record has no time, and records before it have",
+                )
+            ]
+        stamp = (record.recorded_at.seconds, record.recorded_at.nanos)
+        before, self.time = self.time, (stamp, number)
+        if before is None or stamp >= before[0]:
+            return []
+        return [
+            Problem(
+                record=number,
+                round_id=record.round_id,
+                kind="time-backwards",
+                message=(
+                    f"recorded at {_when(stamp)}, before record {before[1]} ({_when(before[0])})"
+                ),
+            )
+        ]
+
+    def finish(self) -> list[Problem]:
+        """A gap still held at the end of the log."""
+        held, self.held = self.held, None
+        return [held.problem] if held is not None else []
+
+
+def _content(record: round_pb2.RoundRecord) -> bytes:
+    """A digest of the round itself: the record without its link, number and time."""
+    copy = round_pb2.RoundRecord()
+    copy.CopyFrom(record)
+    copy.ClearField("previous_record_sha256")
+    copy.ClearField("sequence")
+    copy.ClearField("recorded_at")
+    return hashlib.sha256(copy.SerializeToString(deterministic=True)).digest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Seen:
+    """A round id met before: the problem, and whether the record is the same round again."""
+
+    problem: Problem
+    duplicate: bool
+    identical: bool
+
+
+class _RoundIds:
+    """Every round id of the log, in a temporary on-disk table: memory stays constant."""
+
+    def __init__(self) -> None:
+        # An empty name: SQLite's private temporary database, on disk, deleted on close.
+        self.db = sqlite3.connect("")
+        self.db.execute("PRAGMA journal_mode = OFF")
+        self.db.execute("PRAGMA synchronous = OFF")
+        self.db.execute(
+            "CREATE TABLE rounds (round_id TEXT PRIMARY KEY, record INTEGER NOT NULL, "
+            "content BLOB NOT NULL, own BLOB NOT NULL) WITHOUT ROWID"
+        )
+
+    def check(self, number: int, record: round_pb2.RoundRecord, own: bytes) -> _Seen | None:
+        """None for a round id not met before; else the duplicate or the reused id."""
+        round_id = record.round_id
+        if not round_id:
+            return None  # the replay reports the record as unreplayable
+        content = _content(record)
+        try:
+            self.db.execute(
+                "INSERT INTO rounds VALUES (?, ?, ?, ?)", (round_id, number, content, own)
+            )
+        except sqlite3.IntegrityError:
+            earlier, earlier_content, earlier_own = self.db.execute(
+                "SELECT record, content, own FROM rounds WHERE round_id = ?", (round_id,)
+            ).fetchone()
+        else:
+            return None
+        problem = functools.partial(Problem, record=number, round_id=round_id)
+        if earlier_content == content:
+            return _Seen(
+                problem=problem(
+                    kind="duplicate",
+                    message=f"the same round as record {earlier}, again: counted once",
+                ),
+                duplicate=True,
+                identical=earlier_own == own,
+            )
+        return _Seen(
+            problem=problem(
+                kind="round-id-reused",
+                message=f"round id already used by record {earlier}, for another round",
+            ),
+            duplicate=False,
+            identical=False,
+        )
+
+    def close(self) -> None:
+        """Drop the table."""
+        self.db.close()
+
+
+class _Seals:
+    """Signed checkpoints: each must seal the records before it; with keys, each must verify."""
+
+    def __init__(self, keys: Mapping[bytes, Ed25519PublicKey]) -> None:
+        self.keys = keys
+        self.last: tuple[int, bytes] = (0, b"")
+        self.checkpoints = 0
+        self.valid = 0
+        self.unsealed = 0
+        self.first_unsealed = 0
+        self.last_entry = 0
+        self.closed = False
+
+    def entry(self, number: int) -> None:
+        """Any entry: a log ends closed only if its last entry is a closing checkpoint."""
+        self.last_entry = number
+        self.closed = False
+
+    def record(self, number: int, record: round_pb2.RoundRecord, own: bytes) -> None:
+        """A record: the head the next checkpoint must seal."""
+        self.last = (record.sequence, own)
+        if not self.unsealed:
+            self.first_unsealed = number
+        self.unsealed += 1
+
+    def checkpoint(self, number: int, checkpoint: round_pb2.AuditCheckpoint) -> list[Problem]:
+        """A checkpoint's problems: sealing other records than those before it, or not signed."""
+        self.checkpoints += 1
+        self.closed = checkpoint.closing
+        problem = functools.partial(Problem, record=number, round_id="")
+        sequence, head = self.last
+        if checkpoint.sequence != sequence or bytes(checkpoint.chain_head_sha256) != head:
+            return [
+                problem(
+                    kind="checkpoint-mismatch",
+                    message=(
+                        f"the checkpoint seals sequence {checkpoint.sequence} "
+                        f"(head {bytes(checkpoint.chain_head_sha256).hex()[:16] or 'none'}), but "
+                        f"the record before it is sequence {sequence} (head "
+                        f"{head.hex()[:16] or 'none'}): records before it were changed, added, "
+                        "removed or re-chained after it was signed"
+                    ),
+                )
+            ]
+        if not self.keys:
+            return []
+        error = checkpoint_error(checkpoint, self.keys)
+        if error:
+            return [problem(kind="checkpoint-invalid", message=error)]
+        self.valid += 1
+        self.unsealed = 0
+        return []
+
+    def finish(self) -> list[Problem]:
+        """With keys: records no valid checkpoint seals, and a log that does not end closed."""
+        if not self.keys:
+            return []
+        found = []
+        if self.unsealed:
+            found.append(
+                Problem(
+                    record=self.first_unsealed,
+                    round_id="",
+                    kind="unsealed",
+                    message=(
+                        f"{self.unsealed} record(s) from record {self.first_unsealed} on come "
+                        "after the last valid checkpoint: nothing proves they are as written"
+                    ),
+                )
+            )
+        if not self.closed:
+            found.append(
+                Problem(
+                    record=self.last_entry,
+                    round_id="",
+                    kind="truncated",
+                    message=(
+                        "the log does not end with a closing checkpoint: it was cut off, or "
+                        "its writer stopped without closing it"
+                    ),
+                )
+            )
+        return found
+
+
+# --- the stream, in the main process --------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Totals:
+    """Money and counts, per currency and per profile; unreplayable money is kept, unverified."""
+
+    rounds: int = 0
+    by_currency: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_profile: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    unverified: int = 0
+
+    def _money(self, currency: str) -> dict[str, int]:
+        return self.by_currency.setdefault(
+            currency,
+            {
+                "staked": 0,
+                "paid": 0,
+                "expected_paid": 0,
+                "difference": 0,
+                "unverified_staked": 0,
+                "unverified_paid": 0,
+            },
+        )
+
+    def add(self, result: RecordResult) -> None:
+        """Count one round: the rules' payout where known, else its money as unverified."""
+        self.rounds += 1
+        self.by_profile[result.profile_id] += 1
+        verified = result.expected_paid is not None
+        for currency, staked, paid in result.money:
+            money = self._money(currency)
+            money["staked"] += staked
+            money["paid"] += paid
+            if verified:
+                money["difference"] += paid
+            else:
+                money["unverified_staked"] += staked
+                money["unverified_paid"] += paid
+        if result.expected_paid is None:
+            self.unverified += 1
+        else:
+            money = self._money(result.currency)
+            money["expected_paid"] += result.expected_paid
+            money["difference"] -= result.expected_paid
 
 
 class _Spool:
-    """Findings spooled to a temporary file, so memory stays constant."""
+    """Items spooled to a temporary file, so memory stays constant; the first few as text."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int) -> None:
         self.handle: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in drain
         self.count = 0
+        self.keep = keep
+        self.first: list[str] = []
 
-    def add(self, item: dict[str, Any]) -> None:
+    def add(self, item: dict[str, Any], line: str) -> None:
         self.handle.write(json.dumps(item, sort_keys=True) + "\n")
         self.count += 1
+        if len(self.first) < self.keep:
+            self.first.append(line)
 
     def drain(self) -> Iterator[str]:
         self.handle.seek(0)
         for line in self.handle:
             yield line.rstrip("\n")
         self.handle.close()
+
+
+def _where(number: int, round_id: str) -> str:
+    return f"record {number} ({round_id})" if round_id else f"record {number}"
+
+
+class _Spools:
+    """Every list of the report, each in its spool, in the report's order."""
+
+    def __init__(self, keep: int) -> None:
+        self.chain = _Spool(keep)
+        self.log = _Spool(keep)
+        self.discrepancies = _Spool(keep)
+        self.malformed = _Spool(keep)
+        self.unreplayable = _Spool(keep)
+        self.kinds: defaultdict[str, int] = defaultdict(int)
+
+    def lists(self) -> tuple[tuple[str, _Spool], ...]:
+        return (
+            ("chain_problems", self.chain),
+            ("log_problems", self.log),
+            ("discrepancies", self.discrepancies),
+            ("malformed", self.malformed),
+            ("unreplayable", self.unreplayable),
+        )
+
+    def problem(self, problem: Problem) -> None:
+        spool = self.chain if problem.kind in CHAIN_KINDS else self.log
+        self.kinds[problem.kind] += 1
+        spool.add(
+            {
+                "record": problem.record,
+                "round_id": problem.round_id,
+                "kind": problem.kind,
+                "message": problem.message,
+            },
+            f"{_where(problem.record, problem.round_id)}: {problem.kind}: {problem.message}",
+        )
+
+    def finding(self, finding: Finding) -> None:
+        self.kinds[finding.kind] += 1
+        self.discrepancies.add(
+            {
+                "record": finding.record,
+                "round_id": finding.round_id,
+                "kind": finding.kind,
+                "clause": finding.clause,
+                "path": finding.path,
+                "expected": finding.expected,
+                "actual": finding.actual,
+                "message": finding.message,
+            },
+            f"{_where(finding.record, finding.round_id)}: {finding.clause} {finding.path}: "
+            f"expected {finding.expected}, got {finding.actual}",
+        )
+
+    def unreadable(self, item: dict[str, Any]) -> None:
+        self.kinds["malformed"] += 1
+        self.malformed.add(
+            item, f"record {item['record']} (byte {item['offset']}): {item['reason']}"
+        )
+
+    def unreplayable_record(self, result: RecordResult) -> None:
+        self.kinds["unreplayable"] += 1
+        paid = ", ".join(f"{paid} {currency}" for currency, _, paid in result.money) or "nothing"
+        self.unreplayable.add(
+            {"record": result.record, "round_id": result.round_id, "reason": result.unreplayable},
+            f"{_where(result.record, result.round_id)}: {result.unreplayable} "
+            f"(paid {paid}: counted as unverified)",
+        )
+
+    def close(self) -> None:
+        for _, spool in self.lists():
+            spool.handle.close()
 
 
 def _pockets(texts: Iterable[str]) -> list[int]:
@@ -330,14 +707,61 @@ def _pockets(texts: Iterable[str]) -> list[int]:
     return found
 
 
+class _LogChecks:
+    """Everything checked in the log's order, by the main process, for every executor."""
+
+    def __init__(self, keys: Mapping[bytes, Ed25519PublicKey], spools: _Spools) -> None:
+        self.chain = _Chain()
+        self.order = _Order()
+        self.round_ids = _RoundIds()
+        self.seals = _Seals(keys)
+        self.spools = spools
+        #: Entries read; records among them; what a Croupier log holds (a record with a round
+        #: id, a checkpoint), for bytes of another kind may decode as an empty record.
+        self.entries = 0
+        self.records = 0
+        self.recognised = 0
+        self.segment: bool | None = None
+
+    def _report(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.spools.problem(problem)
+
+    def record(self, number: int, record: round_pb2.RoundRecord) -> bool:
+        """Check a record's place in the log; False for the same round again (not counted)."""
+        own = link(record)
+        if self.segment is None:
+            # A log whose first record links to an earlier one is a segment of a longer log.
+            self.segment = bool(record.previous_record_sha256)
+        seen = self.round_ids.check(number, record, own)
+        if seen is not None:
+            self.spools.problem(seen.problem)
+        if seen is None or not seen.identical:
+            # A byte-for-byte copy of a record is a duplicate, and nothing else: the chain
+            # and the order run on as if it were not there.
+            self._report(self.chain.check(number, record, own))
+            self._report(self.order.check(number, record, segment=bool(self.segment)))
+        self.seals.record(number, record, own)
+        return seen is None or not seen.duplicate
+
+    def checkpoint(self, number: int, checkpoint: round_pb2.AuditCheckpoint) -> None:
+        """Check a checkpoint against the records before it."""
+        self._report(self.seals.checkpoint(number, checkpoint))
+
+    def finish(self) -> None:
+        """The problems only the end of the log shows."""
+        self._report(self.chain.finish())
+        self._report(self.order.finish())
+        self._report(self.seals.finish())
+        self.round_ids.close()
+
+
 def _shards(
     entries: Iterable[Entry],
     *,
     shard_size: int,
-    chain: _Chain,
-    chain_spool: _Spool,
+    checks: _LogChecks,
     board_length: Callable[[str], int | None],
-    counter: list[int],
 ) -> Iterator[tuple[list[tuple[int, bytes, tuple[int, ...] | None]], list[dict[str, Any]]]]:
     """Shards of records to replay, each with the entries before its end that could not be read.
 
@@ -345,13 +769,18 @@ def _shards(
     records in log order whatever the number of workers and the shard size.
     """
     boards = roulette.Boards(max_tables=100_000)
-    segment: bool | None = None
     shard: list[tuple[int, bytes, tuple[int, ...] | None]] = []
     unreadable: list[dict[str, Any]] = []
     number = 0
     for entry in entries:
         number += 1
-        counter[0] = number
+        checks.entries = number
+        checks.seals.entry(number)
+        if entry.checkpoint is not None:
+            checks.recognised += 1
+            checks.checkpoint(number, entry.checkpoint)
+            continue
+        checks.records += 1
         if entry.record is None:
             unreadable.append(
                 {
@@ -363,18 +792,15 @@ def _shards(
             )
             continue
         record = entry.record
-        for problem in chain.check(number, record):
-            _spool_chain(chain_spool, problem)
-        if number == 1 or segment is None:
-            # A log whose first record links to an earlier one is a segment: the boards of
-            # tables already under way are unknown, not empty.
-            segment = bool(record.previous_record_sha256)
+        checks.recognised += bool(record.round_id)
+        if not checks.record(number, record):
+            continue
         board: tuple[int, ...] | None = None
         length = board_length(record.profile_id) if record.pocket else None
         if length is not None:
             before = boards.get(record.profile_id, record.table_id)
             board = before.results if before is not None else ()
-            if segment and before is None:
+            if checks.segment and before is None:
                 # Trust the record's own board for what came before (its last spin is checked).
                 board = None
                 earlier = _pockets(record.final_state.roulette.history[:-1])[-length:]
@@ -387,21 +813,9 @@ def _shards(
         if len(shard) + len(unreadable) >= shard_size:
             yield shard, unreadable
             shard, unreadable = [], []
-    for problem in chain.finish():
-        _spool_chain(chain_spool, problem)
+    checks.finish()
     if shard or unreadable:
         yield shard, unreadable
-
-
-def _spool_chain(spool: _Spool, problem: ChainProblem) -> None:
-    spool.add(
-        {
-            "record": problem.record,
-            "round_id": problem.round_id,
-            "kind": problem.kind,
-            "message": problem.message,
-        }
-    )
 
 
 def _record_number(item: RecordResult | dict[str, Any]) -> int:
@@ -465,6 +879,83 @@ class _Executor:
             self.dask.close()
 
 
+#: What a log proves about re-chaining and truncation, by what the audit could check.
+UNSIGNED = (
+    "unsigned: the log holds no signed checkpoint. Its hash chain shows a record changed, "
+    "removed or reordered without re-chaining, but anyone can re-chain edited records or cut "
+    "records off the end of the log: re-chaining and truncation cannot be detected without a key."
+)
+NOT_CHECKED = (
+    "not checked: the log holds {checkpoints} signed checkpoint(s), but no public key was "
+    "given (--public-key): re-chaining and truncation cannot be detected without a key."
+)
+CHECKED = "checked: {checkpoints} checkpoint(s), {valid} valid under key(s) {keys}."
+SEALED = (
+    "sealed: every record is sealed by a checkpoint signed with key(s) {keys}, and the log "
+    "ends with its closing checkpoint: no record was changed, added, removed, re-chained or "
+    "cut off the end since it was signed."
+)
+LEGACY = (
+    "legacy: {count} record(s) carry no sequence number or no time (an older writer): their "
+    "order and completeness rest on the hash chain alone."
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditSummary:
+    """What the console shows; the full detail is in the report."""
+
+    verdict: str
+    records: int
+    totals: Totals
+    kinds: dict[str, int]
+    counts: dict[str, int]
+    statements: tuple[str, ...]
+    first: dict[str, tuple[str, ...]]
+    report: dict[str, Any]
+
+    @property
+    def clean(self) -> bool:
+        """Records were verified, and nothing was found."""
+        return self.verdict == "clean"
+
+    @property
+    def discrepancies(self) -> int:
+        """Discrepancies of every kind: rules, totals, mixed currency."""
+        return self.counts["discrepancies"]
+
+    @property
+    def malformed(self) -> int:
+        """Entries that are neither a record nor a checkpoint."""
+        return self.counts["malformed"]
+
+    @property
+    def chain_problems(self) -> int:
+        """Broken, missing or reordered links of the hash chain."""
+        return self.counts["chain"]
+
+
+def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
+    seals, order = checks.seals, checks.order
+    keys = ", ".join(key_ids)
+    if key_ids:
+        problems = any(
+            kind in checks.spools.kinds
+            for kind in ("checkpoint-mismatch", "checkpoint-invalid", "unsealed", "truncated")
+        )
+        signing = (
+            CHECKED.format(checkpoints=seals.checkpoints, valid=seals.valid, keys=keys)
+            if problems
+            else SEALED.format(keys=keys)
+        )
+    elif seals.checkpoints:
+        signing = NOT_CHECKED.format(checkpoints=seals.checkpoints)
+    else:
+        signing = UNSIGNED
+    legacy = max(order.unnumbered, order.untimed)
+    return (signing,) + ((LEGACY.format(count=legacy),) if legacy else ())
+
+
 def audit_log(
     path: Path,
     *,
@@ -473,72 +964,48 @@ def audit_log(
     shard_size: int = SHARD_SIZE,
     lab_files: Sequence[str] = (),
     log_format: str | None = None,
+    public_keys: Sequence[Ed25519PublicKey] = (),
     report_path: Path | None = None,
     progress: Callable[[int], None] | None = None,
     keep_first: int = 20,
 ) -> AuditSummary:
-    """Verify a whole log; write the JSON report if asked; return the summary."""
+    """Verify a whole log; write the JSON report if asked; return the summary.
+
+    ``public_keys`` check the signed checkpoints; without them the log's signatures are not
+    checked, and the summary says what that leaves unproven.
+    """
     fmt = log_format or detect_format(path)
     workers = workers or os.cpu_count() or 1
-    chain = _Chain()
-    chain_spool, malformed_spool, findings_spool = _Spool(), _Spool(), _Spool()
+    keys = {key_id(key): key for key in public_keys}
+    spools = _Spools(keep_first)
+    checks = _LogChecks(keys, spools)
     totals = Totals()
-    first: list[str] = []
     executor = _Executor(workers, dask_address)
     pending: deque[Any] = deque()
-    records = 0
-    entries_read = [0]
 
     def collect(future: Any, unreadable: list[dict[str, Any]]) -> None:
-        nonlocal records
         results: list[RecordResult] = future.result()
         # Both lists are in log order; merged, the report lists everything in log order.
         merged: list[RecordResult | dict[str, Any]] = [*results, *unreadable]
         merged.sort(key=_record_number)
         for result in merged:
             if isinstance(result, dict):
-                malformed_spool.add(result)
-                continue
-            records += 1
-            if result.malformed:
-                malformed_spool.add(
-                    {
-                        "record": result.record,
-                        "round_id": result.round_id,
-                        "reason": result.malformed,
-                    }
-                )
+                spools.unreadable(result)
                 continue
             totals.add(result)
             for finding in result.findings:
-                findings_spool.add(
-                    {
-                        "record": finding.record,
-                        "round_id": finding.round_id,
-                        "clause": finding.clause,
-                        "path": finding.path,
-                        "expected": finding.expected,
-                        "actual": finding.actual,
-                        "message": finding.message,
-                    }
-                )
-                if len(first) < keep_first:
-                    first.append(
-                        f"record {finding.record} ({finding.round_id}): {finding.clause} {finding.path}: "
-                        f"expected {finding.expected}, got {finding.actual}"
-                    )
+                spools.finding(finding)
+            if result.unreplayable:
+                spools.unreplayable_record(result)
         if progress is not None:
             progress(len(results) + len(unreadable))
 
     try:
-        entries = read_log(path, fmt)
         shards = _shards(
-            entries,
+            read_log(path, fmt),
             shard_size=shard_size,
-            chain=chain,
-            chain_spool=chain_spool,
+            checks=checks,
             board_length=_board_length(lab_files),
-            counter=entries_read,
         )
         for shard, unreadable in shards:
             pending.append((executor.submit(shard, lab_files), unreadable))
@@ -546,59 +1013,87 @@ def audit_log(
                 collect(*pending.popleft())
         while pending:
             collect(*pending.popleft())
+    except BaseException:
+        spools.close()
+        raise
     finally:
         executor.close()
 
-    money = {currency: dict(values) for currency, values in sorted(totals.by_currency.items())}
-    report: dict[str, Any] = {
-        "log": path.name,
-        "format": fmt,
-        "records": entries_read[0],
-        "rounds": totals.rounds,
-        "clean": not (findings_spool.count or malformed_spool.count or chain_spool.count),
-        "totals": money,
-        "profiles": dict(sorted(totals.by_profile.items())),
-        "unreplayable": totals.unreplayable,
-        "counts": {
-            "discrepancies": findings_spool.count,
-            "malformed": malformed_spool.count,
-            "chain": chain_spool.count,
-        },
-    }
-    summary = AuditSummary(
-        records=entries_read[0],
-        totals=totals,
-        discrepancies=findings_spool.count,
-        malformed=malformed_spool.count,
-        chain_problems=chain_spool.count,
-        first=tuple(first),
-        report=report,
-    )
+    summary = _summarize(path.name, fmt, checks, totals, sorted(k.hex()[:16] for k in keys))
     if report_path is not None:
-        _write_report(report_path, report, findings_spool, malformed_spool, chain_spool)
+        _write_report(report_path, summary.report, spools)
     else:
-        for spool in (findings_spool, malformed_spool, chain_spool):
-            spool.handle.close()
+        spools.close()
     return summary
 
 
-def _write_report(
-    path: Path, head: dict[str, Any], findings: _Spool, malformed: _Spool, chain: _Spool
-) -> None:
+def _summarize(
+    name: str, fmt: str, checks: _LogChecks, totals: Totals, key_ids: list[str]
+) -> AuditSummary:
+    """The verdict, the statements and the report's head, once every shard is in."""
+    spools = checks.spools
+    counts = {
+        "discrepancies": spools.discrepancies.count,
+        "malformed": spools.malformed.count,
+        "unreplayable": spools.unreplayable.count,
+        "chain": spools.chain.count,
+        "log": spools.log.count,
+    }
+    if not checks.entries:
+        verdict = "empty"
+    elif not checks.recognised:
+        verdict = "not an audit log"
+    elif any(counts.values()):
+        verdict = "not clean"
+    elif checks.records == counts["malformed"]:
+        verdict = "empty"  # checkpoints, and not one round
+    else:
+        verdict = "clean"
+    statements = _statements(checks, key_ids)
+    money = {currency: dict(values) for currency, values in sorted(totals.by_currency.items())}
+    report: dict[str, Any] = {
+        "log": name,
+        "format": fmt,
+        "verdict": verdict,
+        "clean": verdict == "clean",
+        "records": checks.records,
+        "checkpoints": checks.seals.checkpoints,
+        "rounds": totals.rounds,
+        "totals": money,
+        "profiles": dict(sorted(totals.by_profile.items())),
+        "counts": counts,
+        "findings": dict(sorted(spools.kinds.items())),
+        "signing": {
+            "public_keys": key_ids,
+            "checkpoints": checks.seals.checkpoints,
+            "valid_checkpoints": checks.seals.valid if key_ids else None,
+            "statement": statements[0],
+        },
+        "statements": list(statements),
+    }
+    return AuditSummary(
+        verdict=verdict,
+        records=checks.records,
+        totals=totals,
+        kinds=dict(sorted(spools.kinds.items())),
+        counts=counts,
+        statements=statements,
+        first={key: tuple(spool.first) for key, spool in spools.lists()},
+        report=report,
+    )
+
+
+def _write_report(path: Path, head: dict[str, Any], spools: _Spools) -> None:
     """One JSON document, streamed so that memory stays constant however many findings."""
     with path.open("w", encoding="utf-8") as out:
         body = json.dumps(head, sort_keys=True, indent=1)
-        out.write(body[: body.rindex("}")].rstrip() + ",\n")
-        for key, spool, last in (
-            ("chain", chain, False),
-            ("discrepancies", findings, False),
-            ("malformed", malformed, True),
-        ):
-            out.write(f' "{key}_problems": [\n' if key == "chain" else f' "{key}": [\n')
+        out.write(body[: body.rindex("}")].rstrip())
+        for key, spool in spools.lists():
+            out.write(f',\n "{key}": [\n')
             for index, line in enumerate(spool.drain()):
                 out.write(("  " if index == 0 else ",\n  ") + line)
-            out.write("\n ]" + ("\n" if last else ",\n"))
-        out.write("}\n")
+            out.write("\n ]")
+        out.write("\n}\n")
 
 
 # --- recall ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from clients.audit import AuditLogError, generate_key_pair, load_public_key
 from conformance.audit import AuditSummary, audit_log, recall
 from conformance.cli.common import (
     console,
@@ -24,7 +25,21 @@ from conformance.recall import describe_record
 
 @click.group()
 def audit() -> None:
-    """Replay production audit logs of RoundRecords (regulators' tools)."""
+    """Audit logs of RoundRecords, for regulators: verify, recall, keygen.
+
+    docs/AUDIT.md is the regulator's guide: making keys, what each finding means, and what
+    an unsigned log can and cannot prove.
+    """
+
+
+#: The console's sections: the report's list, and its title.
+_SECTIONS = (
+    ("discrepancies", "Discrepancies"),
+    ("chain_problems", "Chain problems"),
+    ("log_problems", "Log problems"),
+    ("malformed", "Malformed entries"),
+    ("unreplayable", "Unreplayable records"),
+)
 
 
 @audit.command("verify")
@@ -33,6 +48,27 @@ def audit() -> None:
     "--report",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the full report as JSON.",
+)
+@click.option(
+    "--public-key",
+    "public_keys",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The operator's Ed25519 public key (PEM, from 'croupier audit keygen'): check every "
+    "signed checkpoint, and that nothing is unsealed or cut off (repeatable).",
+)
+@click.option(
+    "--allow-empty",
+    is_flag=True,
+    help="Exit 0, not 2, for a log that holds no round record.",
+)
+@click.option(
+    "--show",
+    default=20,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Findings listed per section on the console (the report lists them all).",
 )
 @click.option(
     "--workers",
@@ -58,20 +94,34 @@ def audit() -> None:
 def audit_verify(
     log: Path,
     report: Path | None,
+    public_keys: tuple[Path, ...],
+    allow_empty: bool,
+    show: int,
     workers: int | None,
     dask_address: str | None,
     log_format: str | None,
     shard_size: int,
     profile_files: tuple[str, ...],
 ) -> None:
-    """Replay every record of LOG through the oracle and check the hash chain.
+    """Replay every record of LOG through the oracle, and check the log as a whole.
 
-    Reports every discrepancy (record, round, clause, path, expected, actual),
-    malformed records, broken or reordered chain links, and totals. Exit codes:
-    0 clean, 1 discrepancies found, 2 bad usage or unreadable log.
+    Each record: the rules (record, round, clause, path, expected, actual), its totals
+    against its lines, one currency per round (TABLE.currency). The log: the hash chain,
+    sequence numbers and times, each round id used once, and with --public-key the signed
+    checkpoints (records after the last valid one are unsealed; a log without its closing
+    checkpoint is truncated). Without a key, re-chaining and truncation cannot be detected,
+    and the report says so. The money of a record that cannot be replayed stays in the
+    totals, as unverified.
+
+    Exit codes: 0 clean; 1 findings; 2 bad usage, an unreadable log, not a Croupier audit
+    log, or a log with no round record (0 with --allow-empty).
     """
     for path in profile_files:
         load_profile(path)
+    try:
+        keys = [load_public_key(path) for path in public_keys]
+    except AuditLogError as exc:
+        fail(str(exc))
     with Progress(
         TextColumn("[bold]audit"),
         BarColumn(),
@@ -88,18 +138,50 @@ def audit_verify(
                 shard_size=shard_size,
                 lab_files=profile_files,
                 log_format=log_format,
+                public_keys=keys,
                 report_path=report,
                 progress=lambda n: progress.update(task, advance=n),
+                keep_first=show,
             )
         except (OSError, RuntimeError) as exc:
             fail(f"cannot audit {log}: {exc}")
+    if summary.verdict == "not an audit log":
+        _print_sections(summary)
+        fail(
+            f"{log} is not a Croupier audit log: none of its {summary.records} entries is a "
+            "round record (with a round id) or a checkpoint"
+        )
     _print_audit(summary)
+    if summary.verdict == "empty":
+        console.print(
+            f"[bold yellow]audit: nothing verified: {escape(str(log))} holds no round record[/]"
+        )
+        sys.exit(0 if allow_empty else 2)
     sys.exit(0 if summary.clean else 1)
+
+
+def _print_sections(summary: AuditSummary) -> None:
+    """The first findings of each list, by record number, then how many more."""
+    for key, title in _SECTIONS:
+        count = _count(summary, key)
+        if not count:
+            continue
+        first = summary.first[key]
+        console.print(f"[bold]{title}: {count}[/]")
+        for line in first:
+            console.print(f"  [red]{escape(line)}[/]")
+        if count > len(first):
+            console.print(f"  ... and {count - len(first)} more (--report lists them all)")
+
+
+def _count(summary: AuditSummary, key: str) -> int:
+    name = {"chain_problems": "chain", "log_problems": "log"}.get(key, key)
+    return summary.counts[name]
 
 
 def _print_audit(summary: AuditSummary) -> None:
     table = Table(title="Audit totals")
-    for column in ("currency", "staked", "paid", "rules say", "difference"):
+    for column in ("currency", "staked", "paid", "rules say", "difference", "unverified paid"):
         table.add_column(column, justify="right")
     for currency, money in summary.report["totals"].items():
         table.add_row(
@@ -108,21 +190,56 @@ def _print_audit(summary: AuditSummary) -> None:
             str(money["paid"]),
             str(money["expected_paid"]),
             str(money["difference"]),
+            str(money["unverified_paid"]),
         )
     console.print(table)
     profiles = ", ".join(f"{k}: {v}" for k, v in summary.report["profiles"].items())
+    checkpoints = summary.report["checkpoints"]
     # Ids and values come from the log: printed as they are, never read as markup.
     console.print(
-        f"{summary.records} records, {summary.report['rounds']} rounds replayed ({profiles})",
+        f"{summary.records} records, {summary.report['rounds']} rounds ({profiles})"
+        + (f", {checkpoints} checkpoints" if checkpoints else ""),
         markup=False,
     )
-    for line in summary.first:
-        console.print(f"[red]{escape(line)}[/]")
+    for statement in summary.statements:
+        style = "green" if statement.startswith("sealed") else "yellow"
+        console.print(f"[{style}]{escape(statement)}[/]")
+    _print_sections(summary)
+    if summary.kinds:
+        named = ", ".join(f"{kind} {count}" for kind, count in summary.kinds.items())
+        console.print(f"findings: {named}", markup=False)
+    counts = summary.counts
     verdict = "clean" if summary.clean else "NOT clean"
     style = "bold green" if summary.clean else "bold red"
     console.print(
-        f"[{style}]audit: {verdict}: {summary.discrepancies} discrepancies, "
-        f"{summary.malformed} malformed records, {summary.chain_problems} chain problems[/]"
+        f"[{style}]audit: {verdict}: {counts['discrepancies']} discrepancies, "
+        f"{counts['malformed']} malformed records, {counts['unreplayable']} unreplayable "
+        f"records, {counts['chain']} chain problems, {counts['log']} log problems[/]"
+    )
+
+
+@audit.command("keygen")
+@click.argument("name", type=click.Path(dir_okay=False, path_type=Path))
+def audit_keygen(name: Path) -> None:
+    """Make an Ed25519 key pair that signs audit logs: NAME.key (private) and NAME.pub.
+
+    The engine signs its log's checkpoints with NAME.key (adapter kit: --audit-key
+    NAME.key): keep it on the engine's host, readable by the engine only. Auditors check
+    them with NAME.pub (croupier audit verify --public-key NAME.pub). Existing files are
+    never overwritten.
+    """
+    private = name.with_name(f"{name.name}.key")
+    public = name.with_name(f"{name.name}.pub")
+    try:
+        key = generate_key_pair(private, public)
+    except AuditLogError as exc:
+        fail(str(exc))
+    console.print(
+        f"private key: {private} (for the engine: --audit-key)\n"
+        f"public key:  {public} (for auditors: --public-key)\n"
+        f"key id:      {key.hex()[:16]}",
+        markup=False,
+        highlight=False,
     )
 
 

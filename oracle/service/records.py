@@ -4,13 +4,18 @@ One function for every caller (``OracleService.VerifyRound``, ``VerifyRounds`` a
 ``croupier audit verify``): the record is replayed by the rules core
 (``oracle.verify``), and when nothing else differs its final state is compared with the
 replayed round's, path by path (``oracle.service.flat``), each difference cited from the
-clauses the rules recorded (``oracle.provenance``).
+clauses the rules recorded (``oracle.provenance``). The replay compares settlement lines;
+``record_discrepancies`` checks what an audit log's record must also get right whatever
+the rules say: its totals and the currency of every amount.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from croupier.v1 import common_pb2
 
 from oracle import roulette
 from oracle.provenance import cite, first_difference, prefixed
@@ -19,6 +24,7 @@ from oracle.verify import Discrepancy, RecordVerdict, verify_record
 
 if TYPE_CHECKING:
     from croupier.v1 import round_pb2
+    from google.protobuf.message import Message
 
     from oracle.profile import Profile
 
@@ -35,6 +41,64 @@ def verify(
         return verdict
     found = _final_state(verdict, record)
     return verdict if found is None else replace(verdict, discrepancies=(found,))
+
+
+#: Each total of a settlement, and the field of each line it sums.
+_TOTALS = (("total_staked", "stake"), ("total_returned", "returned"))
+
+
+def _amounts(message: Message, prefix: str = "") -> Iterator[tuple[str, common_pb2.Amount]]:
+    """Every amount set in a message, by path, in field order."""
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        path = f"{prefix}.{field.name}" if prefix else field.name
+        items = (
+            [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+            if field.is_repeated
+            else [(path, value)]
+        )
+        for where, item in items:
+            if isinstance(item, common_pb2.Amount):
+                yield where, item
+            else:
+                yield from _amounts(item, where)
+
+
+def record_discrepancies(record: round_pb2.RoundRecord) -> tuple[Discrepancy, ...]:
+    """Where the record disagrees with itself, whatever the rules say.
+
+    Every amount of the record (balances, stakes, payouts, totals) is in the round's
+    currency (TABLE.currency; an empty code is the round's), and each total of the
+    settlement is the sum of its lines (CONTRACT.settlement).
+    """
+    currency = record.currency_code
+    settlement = record.settlement
+    found = [
+        Discrepancy(
+            clause="TABLE.currency",
+            path=f"{path}.currency_code",
+            expected=currency,
+            actual=amount.currency_code,
+            message=f"an amount in {amount.currency_code} in a round in {currency}",
+        )
+        for path, amount in _amounts(record)
+        if amount.currency_code and amount.currency_code != currency
+    ]
+    for total, name in _TOTALS:
+        recorded = getattr(settlement, total).minor_units
+        summed = sum(getattr(line, name).minor_units for line in settlement.lines)
+        if recorded != summed:
+            found.append(
+                Discrepancy(
+                    clause="CONTRACT.settlement",
+                    path=f"settlement.{total}.minor_units",
+                    expected=str(summed),
+                    actual=str(recorded),
+                    message=f"{total} is not the sum of the lines' {name} amounts",
+                )
+            )
+    return tuple(found)
 
 
 def _final_state(verdict: RecordVerdict, record: round_pb2.RoundRecord) -> Discrepancy | None:

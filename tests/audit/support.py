@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -9,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
+from croupier.v1 import round_pb2
+from google.protobuf import json_format
+from google.protobuf.message import Message
 
 from conformance.cli import main
 
@@ -49,6 +53,10 @@ class DamagedLog:
     deleted: str
     #: The two rounds whose records were swapped, in their original order.
     swapped: tuple[str, str]
+    #: The round id a later round reuses (record 41's, whose round is at 4500 or later).
+    reused: str
+    #: The round whose record was copied right after itself.
+    duplicated: str
 
 
 # --- JSON lines, as the AuditWriter writes them -----------------------------------------------
@@ -108,10 +116,12 @@ def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args], env={"COLUMNS": "400"})
 
 
-def verify(log: Path, report: Path, *options: object) -> tuple[Result, dict[str, Any]]:
+def verify(
+    log: Path, report: Path, *options: object, codes: frozenset[int] = frozenset({0, 1})
+) -> tuple[Result, dict[str, Any]]:
     """``croupier audit verify LOG --report REPORT OPTIONS``: the result and the parsed report."""
     result = invoke("audit", "verify", log, "--report", report, *options)
-    assert result.exit_code in {0, 1}, (result.exit_code, result.output, result.exception)
+    assert result.exit_code in codes, (result.exit_code, result.output, result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result, json.loads(report.read_text(encoding="utf-8"))
 
@@ -120,3 +130,103 @@ def only(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The one item of a report's list; fails with the list when there is not exactly one."""
     assert len(items) == 1, items
     return items[0]
+
+
+# --- re-chaining, as someone editing a log would ----------------------------------------------
+
+
+def sha256_link(record: round_pb2.RoundRecord) -> bytes:
+    """The link the next record carries: SHA-256 of the deterministic encoding (round.proto)."""
+    return hashlib.sha256(record.SerializeToString(deterministic=True)).digest()
+
+
+Entry = round_pb2.RoundRecord | round_pb2.AuditCheckpointEntry
+
+
+def parse_entry(data: bytes) -> Entry:
+    """A binary log entry: a checkpoint (field 15 set) or a record."""
+    checkpoint = round_pb2.AuditCheckpointEntry()
+    checkpoint.ParseFromString(data)
+    if checkpoint.HasField("checkpoint"):
+        return checkpoint
+    record = round_pb2.RoundRecord()
+    record.ParseFromString(data)
+    return record
+
+
+def rechain(entries: Sequence[Entry], *, renumber: bool = False, heads: bool = False) -> None:
+    """Recompute every link, and if asked the sequence numbers and the checkpoints' heads.
+
+    ``heads`` is what a forger without the key can do to checkpoints: their signatures stay.
+    """
+    previous, sequence = b"", 0
+    for entry in entries:
+        if isinstance(entry, round_pb2.RoundRecord):
+            entry.previous_record_sha256 = previous
+            if renumber:
+                entry.sequence = sequence + 1
+            sequence = entry.sequence
+            previous = sha256_link(entry)
+        elif heads:
+            entry.checkpoint.sequence = sequence
+            entry.checkpoint.chain_head_sha256 = previous
+
+
+def write_json(path: Path, entries: Iterable[Message]) -> Path:
+    """Entries as JSON lines, in the writer's layout."""
+    return write_lines(path, [dump_line(json_format.MessageToDict(e)) for e in entries])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SignedLog:
+    """The demo engine's signed binary log, written in two runs of the engine."""
+
+    path: Path
+    private_key: Path
+    public_key: Path
+    #: Every entry as written, serialized: records and checkpoints.
+    entries: tuple[bytes, ...]
+    rounds: tuple[PlayedRound, ...]
+    #: Records written by the first run.
+    first_run: int
+    checkpoint_every: int
+
+
+#: An inflated payout, hidden in a record the oracle cannot replay.
+INFLATED = 99_999_999
+
+#: Records of the clean log the unsigned cases start from (50 rounds per profile).
+CASE_RECORDS = 350
+
+#: Every case of damage the ``cases`` fixture builds.
+CASES = (
+    "duplicate",
+    "duplicate-unchained",
+    "round-id-reused",
+    "totals",
+    "mixed-currency",
+    "unreplayable",
+    "sequence-gap",
+    "time-backwards",
+    "sequence-repeat",
+    "legacy",
+    "signed",
+    "signed-without-key",
+    "truncated",
+    "truncated-without-key",
+    "truncated-unsealed",
+    "truncated-unsealed-without-key",
+    "rechained",
+    "rechained-without-key",
+    "forged",
+    "forged-without-key",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Case:
+    """A log with one kind of damage, how to verify it, and the findings it must give."""
+
+    path: Path
+    options: tuple[object, ...]
+    findings: dict[str, int]

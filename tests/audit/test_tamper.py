@@ -52,7 +52,9 @@ def _parsed(data: bytes) -> round_pb2.RoundRecord:
     return record
 
 
-def _totals(rounds: list[PlayedRound] | tuple[PlayedRound, ...], paid_extra: int = 0) -> dict:
+def _totals(
+    rounds: list[PlayedRound] | tuple[PlayedRound, ...], paid_extra: int = 0
+) -> dict[str, dict[str, int]]:
     staked = sum(r.staked for r in rounds)
     paid = sum(r.returned for r in rounds)
     return {
@@ -61,6 +63,8 @@ def _totals(rounds: list[PlayedRound] | tuple[PlayedRound, ...], paid_extra: int
             "paid": paid + paid_extra,
             "expected_paid": paid,
             "difference": paid_extra,
+            "unverified_staked": 0,
+            "unverified_paid": 0,
         }
     }
 
@@ -68,7 +72,7 @@ def _totals(rounds: list[PlayedRound] | tuple[PlayedRound, ...], paid_extra: int
 def _no_replay_problem(report: dict[str, Any]) -> None:
     assert report["discrepancies"] == []
     assert report["malformed"] == []
-    assert report["unreplayable"] == 0
+    assert report["unreplayable"] == []
 
 
 def test_a_payout_one_minor_unit_over(
@@ -93,9 +97,11 @@ def test_a_payout_one_minor_unit_over(
 
     number, round_id = index + 1, record["roundId"]
     path = f"settlement.lines[{at}].returned.minor_units"
+    total = units(record["settlement"]["totalReturned"])
     assert result.exit_code == 1, result.output
-    finding = only(report["discrepancies"])
-    assert {k: finding[k] for k in FIELDS} == {
+    # The line is wrong by the rules, and no longer adds up to the total the edit left alone.
+    totals, rules = report["discrepancies"]
+    assert {k: rules[k] for k in FIELDS} == {
         "record": number,
         "round_id": round_id,
         "clause": "BAC.pay-player",
@@ -103,6 +109,16 @@ def test_a_payout_one_minor_unit_over(
         "expected": str(paid),
         "actual": str(paid + 1),
     }
+    assert {k: totals[k] for k in FIELDS} == {
+        "record": number,
+        "round_id": round_id,
+        "clause": "CONTRACT.settlement",
+        "path": "settlement.total_returned.minor_units",
+        "expected": str(total + 1),
+        "actual": str(total),
+    }
+    assert (rules["kind"], totals["kind"]) == ("rules", "totals")
+    assert report["findings"] == {"rules": 1, "totals": 1, "broken": 1}
     # The record's bytes changed, so the next record's link to it breaks.
     broken = only(report["chain_problems"])
     following = audit_logs.rounds[index + 1].round_id
@@ -118,8 +134,9 @@ def test_a_payout_one_minor_unit_over(
         in result.output
     )
     assert (
-        "audit: NOT clean: 1 discrepancies, 0 malformed records, 1 chain problems" in result.output
-    )
+        "audit: NOT clean: 2 discrepancies, 0 malformed records, 0 unreplayable records, "
+        "1 chain problems, 0 log problems"
+    ) in result.output
 
 
 def test_a_card_changed_for_one_of_the_same_value(
@@ -224,6 +241,13 @@ def test_a_record_deleted(
     after = audit_logs.rounds[index + 1].round_id
     assert (broken["record"], broken["round_id"], broken["kind"]) == (index + 1, after, "broken")
     assert "missing" in broken["message"]
+    # The sequence numbers say how many are missing, and where.
+    gap = only(report["log_problems"])
+    assert (gap["record"], gap["round_id"], gap["kind"]) == (index + 1, after, "sequence-gap")
+    assert (
+        gap["message"]
+        == f"sequence {index + 2} follows sequence {index}: 1 record(s) missing before it"
+    )
     _no_replay_problem(report)
     assert report["records"] == report["rounds"] == len(audit_logs.rounds) - 1
     assert report["profiles"]["baccarat-b"] == 1439
@@ -250,6 +274,14 @@ def test_two_adjacent_records_swapped(
     ]
     assert f"swapped with record {index + 2}" in report["chain_problems"][0]["message"]
     assert f"swapped with record {index + 1}" in report["chain_problems"][1]["message"]
+    # The second of them comes back in number and in time: one problem of each.
+    assert [(p["record"], p["round_id"], p["kind"]) for p in report["log_problems"]] == [
+        (index + 2, first.round_id, "sequence-reversal"),
+        (index + 2, first.round_id, "time-backwards"),
+    ]
+    assert report["log_problems"][0]["message"] == (
+        f"sequence {index + 1} comes after sequence {index + 2}"
+    )
     _no_replay_problem(report)
     assert report["rounds"] == len(audit_logs.rounds)
     assert report["totals"] == _totals(audit_logs.rounds)
@@ -279,8 +311,9 @@ def test_a_truncated_last_line(
     assert (report["chain_problems"], report["discrepancies"]) == ([], [])
     assert report["totals"] == _totals(audit_logs.rounds[:-1])
     assert (
-        "audit: NOT clean: 0 discrepancies, 1 malformed records, 0 chain problems" in result.output
-    )
+        "audit: NOT clean: 0 discrepancies, 1 malformed records, 0 unreplayable records, "
+        "0 chain problems, 0 log problems"
+    ) in result.output
 
 
 def test_a_truncated_last_binary_record(
@@ -346,5 +379,7 @@ def test_a_log_segment_reports_only_its_missing_beginning(
     assert result.exit_code == 1, result.output
     missing = only(report["chain_problems"])
     assert (missing["record"], missing["kind"]) == (1, "missing")
+    # Its sequence numbers start where the log was cut: no gap is made up.
+    assert report["log_problems"] == []
     _no_replay_problem(report)
     assert report["rounds"] == len(audit_logs.rounds) - start

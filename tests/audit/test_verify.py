@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from clients.demo_engine import DemoEngine
 from conformance.audit import audit_log
 from tests.audit.support import (
     AuditLogs,
@@ -70,13 +71,42 @@ def test_clean_log_verifies_clean(
 ) -> None:
     result, report = clean
     assert result.exit_code == 0, result.output
-    assert "audit: clean: 0 discrepancies, 0 malformed records, 0 chain problems" in result.output
-    assert report["clean"] is True
-    assert report["counts"] == {"discrepancies": 0, "malformed": 0, "chain": 0}
-    assert (report["chain_problems"], report["discrepancies"], report["malformed"]) == ([], [], [])
+    assert (
+        "audit: clean: 0 discrepancies, 0 malformed records, 0 unreplayable records, "
+        "0 chain problems, 0 log problems"
+    ) in result.output
+    assert (report["clean"], report["verdict"]) == (True, "clean")
+    assert report["counts"] == dict.fromkeys(
+        ("discrepancies", "malformed", "unreplayable", "chain", "log"), 0
+    )
+    assert report["findings"] == {}
+    for listed in ("chain_problems", "log_problems", "discrepancies", "malformed", "unreplayable"):
+        assert report[listed] == [], listed
     assert report["records"] == report["rounds"] == len(audit_logs.rounds)
-    assert report["unreplayable"] == 0
+    assert report["checkpoints"] == 0
     assert (report["log"], report["format"]) == ("log.jsonl", "jsonl")
+
+
+def test_an_unsigned_log_says_what_it_cannot_prove(clean: tuple[Result, dict[str, Any]]) -> None:
+    result, report = clean
+    statement = report["signing"]["statement"]
+    assert statement.startswith("unsigned: the log holds no signed checkpoint.")
+    assert "re-chaining and truncation cannot be detected without a key" in statement
+    assert (report["signing"]["checkpoints"], report["signing"]["public_keys"]) == (0, [])
+    assert statement in " ".join(result.output.split())
+
+
+def test_every_record_is_numbered_timed_and_signed_by_its_engine(audit_logs: AuditLogs) -> None:
+    """What the kit writes beside each round (round.proto): from 1, one more each, in time order."""
+    records = [json.loads(line) for line in read_lines(audit_logs.jsonl)]
+    assert [int(r["sequence"]) for r in records] == list(range(1, len(records) + 1))
+    times = [r["recordedAt"] for r in records]
+    assert all(t.endswith("Z") for t in times)
+    assert times == sorted(times)
+    assert {(r["engine"]["name"], r["engine"]["version"]) for r in records} == {
+        (DemoEngine.name, DemoEngine.version)
+    }
+    assert all(r["engine"]["instance"] for r in records)
 
 
 def test_totals_are_the_sums_of_the_settlement_lines(
@@ -88,9 +118,23 @@ def test_totals_are_the_sums_of_the_settlement_lines(
     assert staked == sum(r.staked for r in audit_logs.rounds)
     assert returned == sum(r.returned for r in audit_logs.rounds)
     assert report["totals"] == {
-        "EUR": {"staked": staked, "paid": returned, "expected_paid": returned, "difference": 0}
+        "EUR": {
+            "staked": staked,
+            "paid": returned,
+            "expected_paid": returned,
+            "difference": 0,
+            "unverified_staked": 0,
+            "unverified_paid": 0,
+        }
     }
-    row = [r"\s*EUR\s*", rf"\s*{staked}\s*", rf"\s*{returned}\s*", rf"\s*{returned}\s*", r"\s*0\s*"]
+    row = [
+        r"\s*EUR\s*",
+        rf"\s*{staked}\s*",
+        rf"\s*{returned}\s*",
+        rf"\s*{returned}\s*",
+        r"\s*0\s*",
+        r"\s*0\s*",
+    ]
     assert re.search("│" + "│".join(row) + "│", result.output), result.output
 
 
@@ -101,7 +145,7 @@ def test_rounds_per_profile(audit_logs: AuditLogs, clean: tuple[Result, dict[str
     assert report["profiles"] == dict(sorted(profiles.items()))
     assert report["profiles"] == dict.fromkeys(sorted(PROFILE_IDS), 1440)
     listed = ", ".join(f"{pid}: 1440" for pid in sorted(PROFILE_IDS))
-    assert f"10080 records, 10080 rounds replayed ({listed})" in result.output
+    assert f"10080 records, 10080 rounds ({listed})\n" in result.output
 
 
 def test_binary_log_gives_the_same_verdict_and_totals(
@@ -114,7 +158,7 @@ def test_binary_log_gives_the_same_verdict_and_totals(
     assert (summary.discrepancies, summary.malformed, summary.chain_problems) == (0, 0, 0)
     from_binary = json.loads((tmp_path / "binary.json").read_text(encoding="utf-8"))
     assert (from_binary["log"], from_binary["format"]) == ("log.bin", "binary")
-    lists = ("chain_problems", "discrepancies", "malformed")
+    lists = ("chain_problems", "log_problems", "discrepancies", "malformed", "unreplayable")
     assert summary.report == {k: v for k, v in from_binary.items() if k not in lists}
     same = ("log", "format")
     assert {k: v for k, v in from_binary.items() if k not in same} == {
@@ -151,13 +195,20 @@ def test_an_unreadable_log_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert f"error: cannot audit {log}: " in result.output
 
 
-def test_garbage_lines_are_each_malformed(tmp_path: Path) -> None:
+def _not_a_log(log: Path, report: Path, *options: object) -> dict[str, Any]:
+    result, parsed = verify(log, report, *options, codes=frozenset({2}))
+    assert f"error: {log} is not a Croupier audit log: none of its " in " ".join(
+        result.output.split()
+    )
+    assert (parsed["verdict"], parsed["clean"]) == ("not an audit log", False)
+    return parsed
+
+
+def test_garbage_lines_are_not_an_audit_log(tmp_path: Path) -> None:
     log = write_lines(tmp_path / "notes.txt", [b"hello auditor\n", b"\n", b"not, a log\n", b"{]\n"])
-    result, report = verify(log, tmp_path / "report.json", "--workers", 1)
-    assert result.exit_code == 1, result.output
-    assert report["format"] == "jsonl"
-    assert report["rounds"] == 0
-    assert report["counts"] == {"discrepancies": 0, "malformed": 3, "chain": 0}
+    report = _not_a_log(log, tmp_path / "report.json", "--workers", 1)
+    assert (report["format"], report["rounds"]) == ("jsonl", 0)
+    assert report["counts"]["malformed"] == 3
     # Record numbers count entries; the blank line is no entry but keeps its line number.
     assert [(m["record"], m["line"], m["offset"]) for m in report["malformed"]] == [
         (1, 1, 0),
@@ -165,10 +216,9 @@ def test_garbage_lines_are_each_malformed(tmp_path: Path) -> None:
         (3, 4, 26),
     ]
     assert all(m["reason"].startswith("not a RoundRecord: ") for m in report["malformed"])
-    assert "3 malformed records" in result.output
 
 
-def test_random_bytes_are_malformed_not_a_crash(tmp_path: Path) -> None:
+def test_random_bytes_are_not_an_audit_log(tmp_path: Path) -> None:
     log = tmp_path / "noise.bin"
     noise = bytes(range(256)[::-1]) * 40
     for head, reason in (
@@ -176,17 +226,15 @@ def test_random_bytes_are_malformed_not_a_crash(tmp_path: Path) -> None:
         (b"", "overlong length prefix"),
     ):
         log.write_bytes(head + noise)
-        result, report = verify(log, tmp_path / "report.json", "--workers", 1)
-        assert result.exit_code == 1, result.output
+        report = _not_a_log(log, tmp_path / "report.json", "--workers", 1)
         assert report["format"] == "binary"
-        assert report["rounds"] == 0
         (entry,) = report["malformed"]
         assert (entry["record"], entry["offset"]) == (1, 0)
         assert entry["reason"].startswith(reason)
 
 
 @pytest.mark.parametrize("wrong", ["binary", "jsonl"])
-def test_the_wrong_format_makes_every_entry_malformed(
+def test_the_wrong_format_is_not_an_audit_log(
     audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path, wrong: str
 ) -> None:
     if wrong == "binary":
@@ -195,9 +243,27 @@ def test_the_wrong_format_makes_every_entry_malformed(
         log = tmp_path / "head.bin"
         head = sum(len(varint(len(r))) + len(r) for r in binary_records[:50])
         log.write_bytes(audit_logs.binary.read_bytes()[:head])
-    result, report = verify(log, tmp_path / "report.json", "--format", wrong, "--workers", 1)
-    assert result.exit_code == 1, result.output
+    report = _not_a_log(log, tmp_path / "report.json", "--format", wrong, "--workers", 1)
     assert report["format"] == wrong
-    assert report["rounds"] == 0
     assert report["counts"]["malformed"] >= 1
-    assert report["counts"]["malformed"] == report["records"]
+    # Text read as protobuf may decode, by chance, as a record without a round id.
+    assert report["counts"]["malformed"] + report["counts"]["unreplayable"] == report["records"]
+    assert all(not u["round_id"] for u in report["unreplayable"])
+
+
+@pytest.mark.parametrize("content", [b"", b"\n", b"  \n\n\t\n"], ids=["empty", "newline", "blank"])
+def test_an_empty_log_verifies_nothing(tmp_path: Path, content: bytes) -> None:
+    log = tmp_path / "empty.jsonl"
+    log.write_bytes(content)
+    result, report = verify(log, tmp_path / "report.json", codes=frozenset({2}))
+    assert "audit: nothing verified: " in result.output
+    assert "audit: clean" not in result.output
+    assert (report["verdict"], report["clean"], report["records"], report["rounds"]) == (
+        "empty",
+        False,
+        0,
+        0,
+    )
+    allowed = invoke("audit", "verify", log, "--allow-empty")
+    assert allowed.exit_code == 0, allowed.output
+    assert "audit: nothing verified: " in allowed.output

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from croupier.v1 import common_pb2 as _common_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
@@ -791,8 +792,44 @@ class RoundState(_message.Message):
 Global___RoundState: _TypeAlias = RoundState  # noqa: Y015
 
 @_typing.final
+class EngineIdentity(_message.Message):
+    """The engine that wrote an audit log's record."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    INSTANCE_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The engine's name, as its Describe answer gives it."""
+    version: _builtins.str
+    """The engine's version, as its Describe answer gives it."""
+    instance: _builtins.str
+    """Which running copy of the engine wrote the record: the adapter kit writes the host name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        instance: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["instance", b"instance", "name", b"name", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EngineIdentity: _TypeAlias = EngineIdentity  # noqa: Y015
+
+@_typing.final
 class RoundRecord(_message.Message):
-    """The complete record of one round, as an audit log holds it."""
+    """The complete record of one round, as an audit log holds it.
+
+    An audit log is a sequence of entries, each a JSON line or a length-delimited binary
+    message: RoundRecords and, in a signed log, AuditCheckpointEntry messages between them.
+    The two are told apart by field 15, which a checkpoint entry sets and RoundRecord
+    reserves: in JSON, a checkpoint's line holds the one key "checkpoint".
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -807,8 +844,13 @@ class RoundRecord(_message.Message):
     FINAL_STATE_FIELD_NUMBER: _builtins.int
     SETTLEMENT_FIELD_NUMBER: _builtins.int
     PREVIOUS_RECORD_SHA256_FIELD_NUMBER: _builtins.int
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    RECORDED_AT_FIELD_NUMBER: _builtins.int
+    ENGINE_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
-    """The round's id, unique within the log."""
+    """The round's id, unique within the log: a second record with the same id is reported as
+    a duplicate (the same round again) or as a reused round id (another round).
+    """
     profile_id: _builtins.str
     """The profile the round was played under."""
     table_id: _builtins.str
@@ -822,6 +864,11 @@ class RoundRecord(_message.Message):
     log. Canonical bytes: the previous record serialized with the protobuf binary encoding,
     fields in field-number order, no unknown fields, and its own previous_record_sha256 field
     included as it was written (deterministic serialization).
+    """
+    sequence: _builtins.int
+    """The record's position in its log: 1 for the first record, then one more for each record,
+    across restarts of the engine (checkpoints take no number). A gap, a repeat or a number
+    lower than the one before is reported. 0 only in logs of writers older than this field.
     """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___Seat]:
@@ -843,6 +890,16 @@ class RoundRecord(_message.Message):
     def settlement(self) -> _common_pb2.Settlement:
         """The settlement the engine paid."""
 
+    @_builtins.property
+    def recorded_at(self) -> _timestamp_pb2.Timestamp:
+        """When the writer wrote the record, in UTC. A record written before the one above it in
+        the log is reported.
+        """
+
+    @_builtins.property
+    def engine(self) -> Global___EngineIdentity:
+        """The engine that played and wrote the round."""
+
     def __init__(
         self,
         *,
@@ -857,11 +914,98 @@ class RoundRecord(_message.Message):
         final_state: Global___RoundState | None = ...,
         settlement: _common_pb2.Settlement | None = ...,
         previous_record_sha256: _builtins.bytes = ...,
+        sequence: _builtins.int = ...,
+        recorded_at: _timestamp_pb2.Timestamp | None = ...,
+        engine: Global___EngineIdentity | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["final_state", b"final_state", "settlement", b"settlement"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["engine", b"engine", "final_state", b"final_state", "recorded_at", b"recorded_at", "settlement", b"settlement"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards_dealt", b"cards_dealt", "currency_code", b"currency_code", "decisions", b"decisions", "final_state", b"final_state", "pocket", b"pocket", "previous_record_sha256", b"previous_record_sha256", "profile_id", b"profile_id", "round_id", b"round_id", "seats", b"seats", "settlement", b"settlement", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards_dealt", b"cards_dealt", "currency_code", b"currency_code", "decisions", b"decisions", "engine", b"engine", "final_state", b"final_state", "pocket", b"pocket", "previous_record_sha256", b"previous_record_sha256", "profile_id", b"profile_id", "recorded_at", b"recorded_at", "round_id", b"round_id", "seats", b"seats", "sequence", b"sequence", "settlement", b"settlement", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundRecord: _TypeAlias = RoundRecord  # noqa: Y015
+
+@_typing.final
+class AuditCheckpoint(_message.Message):
+    """A writer's signed statement that an audit log held exactly the records up to `sequence`,
+    ending with the record whose link is `chain_head_sha256`. An unkeyed hash chain can be
+    recomputed by anyone who edits a record; a checkpoint cannot be made again without the
+    operator's private key, so every record before a valid checkpoint is as it was written.
+
+    The writer signs with Ed25519, every N records and when it closes the log. The signed
+    bytes, in order: the 27 ASCII bytes "croupier.v1.AuditCheckpoint", one 0x00 byte,
+    `sequence` as 8 bytes big-endian, `chain_head_sha256` (32 bytes; 32 zero bytes when empty),
+    one byte 0x01 if `closing` else 0x00, `signed_at.seconds` as 8 bytes big-endian two's
+    complement and `signed_at.nanos` as 4 bytes big-endian.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    CHAIN_HEAD_SHA256_FIELD_NUMBER: _builtins.int
+    SIGNED_AT_FIELD_NUMBER: _builtins.int
+    CLOSING_FIELD_NUMBER: _builtins.int
+    PUBLIC_KEY_SHA256_FIELD_NUMBER: _builtins.int
+    SIGNATURE_FIELD_NUMBER: _builtins.int
+    sequence: _builtins.int
+    """The sequence number of the last record before the checkpoint; 0 if the log has none."""
+    chain_head_sha256: _builtins.bytes
+    """The SHA-256 of that record's canonical bytes: the link the next record will carry.
+    Empty if the log has no record.
+    """
+    closing: _builtins.bool
+    """True for the checkpoint a writer writes as it closes the log. A signed log that does not
+    end with one was cut off, or its writer stopped without closing it.
+    """
+    public_key_sha256: _builtins.bytes
+    """The SHA-256 of the signing key's raw 32-byte Ed25519 public key: which key signed."""
+    signature: _builtins.bytes
+    """The 64-byte Ed25519 signature of the signed bytes."""
+    @_builtins.property
+    def signed_at(self) -> _timestamp_pb2.Timestamp:
+        """When the checkpoint was written, in UTC."""
+
+    def __init__(
+        self,
+        *,
+        sequence: _builtins.int = ...,
+        chain_head_sha256: _builtins.bytes = ...,
+        signed_at: _timestamp_pb2.Timestamp | None = ...,
+        closing: _builtins.bool = ...,
+        public_key_sha256: _builtins.bytes = ...,
+        signature: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["signed_at", b"signed_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain_head_sha256", b"chain_head_sha256", "closing", b"closing", "public_key_sha256", b"public_key_sha256", "sequence", b"sequence", "signature", b"signature", "signed_at", b"signed_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditCheckpoint: _TypeAlias = AuditCheckpoint  # noqa: Y015
+
+@_typing.final
+class AuditCheckpointEntry(_message.Message):
+    """A checkpoint as an entry of an audit log, between its RoundRecords."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHECKPOINT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def checkpoint(self) -> Global___AuditCheckpoint:
+        """The checkpoint. Its field number, 15, is one RoundRecord reserves, so that a reader
+        tells a checkpoint entry from a record in either format.
+        """
+
+    def __init__(
+        self,
+        *,
+        checkpoint: Global___AuditCheckpoint | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["checkpoint", b"checkpoint"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checkpoint", b"checkpoint"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditCheckpointEntry: _TypeAlias = AuditCheckpointEntry  # noqa: Y015
