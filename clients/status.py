@@ -72,6 +72,21 @@ REQUIRED_METADATA: Mapping[str, tuple[str, ...]] = {
 }
 
 
+#: The longest message an error carries, and the longest metadata value: an error echoes what
+#: was wrong (a round id, a card), and a client drops a reply whose trailers pass its limit
+#: (8 KiB for all of them by default), so a 9 kB round id must come back cut short.
+MAX_MESSAGE_CHARS = 1024
+MAX_METADATA_CHARS = 256
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` whole if it fits in ``limit`` characters, else its start, an ellipsis and its length."""
+    if len(text) <= limit:
+        return text
+    tail = f"... ({len(text)} characters)"
+    return text[: max(limit - len(tail), 0)] + tail
+
+
 def status_code(reason: str) -> grpc.StatusCode:
     """The canonical code for a reason; an unknown reason is a bad argument."""
     return CODES.get(reason, grpc.StatusCode.INVALID_ARGUMENT)
@@ -85,10 +100,14 @@ def error_status(
 ) -> grpc.Status:
     """A gRPC status carrying one ErrorInfo with this reason and metadata.
 
-    ``code`` is the reason's canonical code unless given (a test engine may send another).
+    ``code`` is the reason's canonical code unless given (a test engine may send another). The
+    message and each metadata value are cut short past ``MAX_MESSAGE_CHARS`` and
+    ``MAX_METADATA_CHARS``.
     """
     code = code or status_code(reason)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=dict(metadata))
+    message = cut(message, MAX_MESSAGE_CHARS)
+    echoed = {key: cut(value, MAX_METADATA_CHARS) for key, value in metadata.items()}
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=echoed)
     detail = any_pb2.Any()
     detail.Pack(info)
     proto = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])

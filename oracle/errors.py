@@ -10,6 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 
+def shown(value: str, limit: int = 64) -> str:
+    """``value`` quoted for an error message, cut short past ``limit`` characters.
+
+    An error names what was wrong; a 9 kB round id named whole would not fit in a reply.
+    """
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
+
 class OracleError(Exception):
     """Root of every error the oracle raises on bad input.
 

@@ -22,6 +22,7 @@ from oracle.errors import (
     InvalidBetLayoutError,
     InvalidRoundError,
     RoundNotCompleteError,
+    shown,
 )
 from oracle.profile import Profile
 from oracle.settlement import SettlementLine, settlement_citations
@@ -191,7 +192,7 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
     for name, value in (("round_id", request.round_id), ("table_id", request.table_id)):
         if not _ID.fullmatch(value):
             raise InvalidRoundError(
-                f"{name} {value!r} must be 1 to 128 letters, digits or ._:/-",
+                f"{name} {shown(value)} must be 1 to 128 letters, digits or ._:/-",
                 field=name,
                 value=value,
             )

@@ -77,7 +77,10 @@ def serve(
 ) -> None:
     """Serve EngineService and OracleService over gRPC, with health and reflection.
 
-    Prints "CROUPIER_ENGINE host:port" when ready; stops gracefully on SIGTERM.
+    Prints "CROUPIER_ENGINE host:port" when ready; stops gracefully on SIGTERM or SIGINT.
+    Exit codes: 0 stopped, 2 usage error (a TLS file that holds something else: a key given
+    as the certificate...), 3 cannot listen (the address is in use: no two servers share a
+    port).
     """
     if (tls_cert is None) != (tls_key is None):
         fail("--tls-cert and --tls-key go together")
@@ -106,8 +109,10 @@ def serve(
         # grpc.aio binds its server to the running event loop: build it inside.
         try:
             server = OracleServer(config)
+        except ValueError as exc:  # a TLS file that is not what its option says
+            fail(str(exc))
         except (OSError, RuntimeError) as exc:
-            fail(f"cannot serve on {host}:{port}: {exc}", code=3)
+            fail(str(exc), code=3)
         await server.serve_until_signalled(ready)
 
     asyncio.run(run())

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
-from collections.abc import Awaitable, Callable
+import socket
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +26,7 @@ from croupier.v1 import (
     engine_service_pb2_grpc,
     oracle_service_pb2,
     oracle_service_pb2_grpc,
+    round_pb2,
 )
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -176,7 +179,8 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
         """Replay one record and report its discrepancies."""
         record = request.record
         profile = self._profiles.get(record.profile_id)
-        result = records.verify(profile, record)
+        # Replay is CPU work: off the event loop, so health checks and other calls go on.
+        result = await asyncio.to_thread(records.verify, profile, record)
         return oracle_service_pb2.VerifyRoundResponse(
             verdict=convert.verdict(result, record.currency_code)
         )
@@ -194,9 +198,16 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
                 limit=MAX_BATCH,
                 size=len(request.records),
             )
+        # Replay is CPU work: off the event loop, so health checks and other calls go on.
+        verdicts = await asyncio.to_thread(self._verify_batch, request.records)
+        return oracle_service_pb2.VerifyRoundsResponse(verdicts=verdicts)
+
+    def _verify_batch(
+        self, batch: Sequence[round_pb2.RoundRecord]
+    ) -> list[oracle_service_pb2.Verdict]:
         boards = Boards(max_tables=MAX_BATCH)
         verdicts = []
-        for record in request.records:
+        for record in batch:
             try:
                 profile = self._profiles.get(record.profile_id)
                 result = records.verify(profile, record, boards.get(profile.id, record.table_id))
@@ -207,7 +218,40 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
             if result.history is not None:
                 boards.put(profile.id, result.history)
             verdicts.append(convert.verdict(result, record.currency_code))
-        return oracle_service_pb2.VerifyRoundsResponse(verdicts=verdicts)
+        return verdicts
+
+
+def _pem_labels(data: bytes) -> list[bytes]:
+    return re.findall(rb"-----BEGIN ([A-Z0-9 ]+)-----", data)
+
+
+def _expect_pem(
+    data: bytes, label: bytes, option: str, path: Path, swapped_with: str | None = None
+) -> None:
+    """``data`` holds a PEM block whose label ends with ``label``, or a ``ValueError`` says why."""
+    labels = _pem_labels(data)
+    if any(found.endswith(label) for found in labels):
+        return
+    if not labels:
+        raise ValueError(f"{option} {path} is not a PEM file")
+    held = labels[0].decode().lower()
+    hint = f": are {option} and {swapped_with} swapped?" if swapped_with else ""
+    raise ValueError(f"{option} {path} holds a {held}, not a {label.decode().lower()}{hint}")
+
+
+def why_not_bound(host: str, port: int) -> str:
+    """Why a server cannot listen on ``host:port``, as the system says it ("Address in use")."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"cannot resolve {host!r}: {exc.strerror or exc}"
+    for family, kind, proto, _name, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(address)
+        except OSError as exc:
+            return (exc.strerror or str(exc)).lower()
+    return "the address cannot be bound"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,10 +263,19 @@ class TlsFiles:
     client_ca: Path | None = None
 
     def credentials(self) -> grpc.ServerCredentials:
-        """Server credentials; with a client CA, clients must present a certificate it signed."""
+        """Server credentials; with a client CA, clients must present a certificate it signed.
+
+        ``ValueError`` names a file that does not hold what its option says (gRPC itself
+        would only fail to bind).
+        """
         ca = self.client_ca.read_bytes() if self.client_ca else None
+        cert, key = self.cert.read_bytes(), self.key.read_bytes()
+        _expect_pem(cert, b"CERTIFICATE", "--tls-cert", self.cert, swapped_with="--tls-key")
+        _expect_pem(key, b"PRIVATE KEY", "--tls-key", self.key, swapped_with="--tls-cert")
+        if ca is not None and self.client_ca is not None:
+            _expect_pem(ca, b"CERTIFICATE", "--tls-client-ca", self.client_ca)
         return grpc.ssl_server_credentials(
-            [(self.key.read_bytes(), self.cert.read_bytes())],
+            [(key, cert)],
             root_certificates=ca,
             require_client_auth=ca is not None,
         )
@@ -261,6 +314,9 @@ class OracleServer:
         options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            # gRPC shares a port with another server by default (SO_REUSEPORT): a second
+            # server on a busy port would take half its connections, and their rounds.
+            ("grpc.so_reuseport", 0),
         ]
         self.server = grpc.aio.server(options=options)
         engine_service_pb2_grpc.add_EngineServiceServicer_to_server(
@@ -281,12 +337,16 @@ class OracleServer:
             self.server,
         )
         address = f"{config.host}:{config.port}"
-        if config.tls is not None:
-            self.port = self.server.add_secure_port(address, config.tls.credentials())
-        else:
-            self.port = self.server.add_insecure_port(address)
+        credentials = config.tls.credentials() if config.tls is not None else None
+        try:
+            if credentials is not None:
+                self.port = self.server.add_secure_port(address, credentials)
+            else:
+                self.port = self.server.add_insecure_port(address)
+        except RuntimeError:
+            self.port = 0
         if self.port == 0:
-            raise OSError(f"cannot listen on {address}")
+            raise OSError(f"cannot listen on {address}: {why_not_bound(config.host, config.port)}")
 
     @property
     def address(self) -> str:
@@ -305,15 +365,19 @@ class OracleServer:
         await self.server.stop(self.config.grace_seconds)
 
     async def serve_until_signalled(self, ready: Callable[[str], None] | None = None) -> None:
-        """Start, report the address, and stop gracefully on SIGTERM or SIGINT."""
-        await self.start()
-        if ready is not None:
-            ready(self.address)
+        """Start, report the address, and stop gracefully on SIGTERM or SIGINT.
+
+        The signal handlers are in place before the server starts: a signal that follows the
+        ready line at once is a graceful stop, not a kill.
+        """
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
+        await self.start()
+        if ready is not None:
+            ready(self.address)
         waiter = asyncio.ensure_future(self.server.wait_for_termination())
         stopper = asyncio.ensure_future(stop.wait())
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
