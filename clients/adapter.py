@@ -239,10 +239,12 @@ def _amount(currency: str, units: int) -> common_pb2.Amount:
 
 
 def _units(amount: common_pb2.Amount, currency: str, where: str) -> int:
-    if amount.currency_code and amount.currency_code != currency:
+    # common.proto: an amount's currency "must equal the round's currency"; none is not it.
+    if amount.currency_code != currency:
+        held = f"in {amount.currency_code}" if amount.currency_code else "without a currency"
         raise EngineError(
             "INVALID_ROUND",
-            f"{where} is in {amount.currency_code}, the round in {currency}",
+            f"{where} is {held}, the round in {currency}",
             field=where,
         )
     return amount.minor_units

@@ -60,7 +60,8 @@ class CaseRound:
     #: The error reason the round must fail with (hand-determined).
     error: str = ""
     currency: str = "EUR"
-    #: The currency the stakes are given in, when it differs from the round's (TABLE.currency).
+    #: The currency the stakes are given in, when it differs from the round's (TABLE.currency);
+    #: ``NO_CURRENCY`` for stakes that name none.
     stake_currency: str = ""
     #: The round's id, when not ``<case id>-r<index>`` (a malformed one: INVALID_ROUND).
     round_id: str = ""
@@ -159,6 +160,10 @@ def _bet(game: Game, text: str, currency: str) -> round_pb2.Bet:
     return round_pb2.Bet(stake=convert.amount(amount, currency), roulette=bet)
 
 
+#: ``CaseRound.stake_currency`` for stakes that name no currency at all.
+NO_CURRENCY = "none"
+
+
 def seats_message(
     game: Game, seats: tuple[str, ...], currency: str, stake_currency: str = ""
 ) -> list[round_pb2.Seat]:
@@ -166,14 +171,14 @@ def seats_message(
     out = []
     for text in seats:
         balance, _, bets = text.partition(":")
-        out.append(
-            round_pb2.Seat(
-                balance=convert.amount(int(balance), currency),
-                bets=[
-                    _bet(game, b, stake_currency or currency) for b in bets.split(",") if b.strip()
-                ],
-            )
+        seat = round_pb2.Seat(
+            balance=convert.amount(int(balance), currency),
+            bets=[_bet(game, b, stake_currency or currency) for b in bets.split(",") if b.strip()],
         )
+        if stake_currency == NO_CURRENCY:
+            for bet in seat.bets:
+                bet.stake.ClearField("currency_code")
+        out.append(seat)
     return out
 
 

@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+import iso4217
+
 
 class Rounding(enum.Enum):
     """How an exact amount becomes whole minor units."""
@@ -34,6 +36,19 @@ class Rounding(enum.Enum):
                 return math.floor(exact + Fraction(1, 2))
             case Rounding.HALF_EVEN:
                 return round(exact)
+
+
+#: ISO 4217 codes of the currencies that have minor units (TABLE.currency), from the maintained
+#: ``iso4217`` data package: gold, test and "no currency" codes have none, and money here is
+#: counted in minor units.
+CURRENCIES: frozenset[str] = frozenset(
+    currency.code for currency in iso4217.Currency if currency.exponent is not None
+)
+
+
+def is_currency(code: str) -> bool:
+    """Whether ``code`` is an ISO 4217 currency with minor units (TABLE.currency)."""
+    return code in CURRENCIES
 
 
 def exact_text(value: Fraction) -> str:

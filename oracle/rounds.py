@@ -24,6 +24,7 @@ from oracle.errors import (
     RoundNotCompleteError,
     shown,
 )
+from oracle.money import is_currency
 from oracle.profile import Profile
 from oracle.settlement import SettlementLine, settlement_citations
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from oracle.cards import Card
 
 _ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
-_CURRENCY = re.compile(r"[A-Z]{3}")
 MAX_SEATS = 16
 MAX_BETS_PER_SEAT = 64
 
@@ -196,9 +196,10 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
                 field=name,
                 value=value,
             )
-    if not _CURRENCY.fullmatch(request.currency):
+    if not is_currency(request.currency):
         raise InvalidRoundError(
-            f"currency code {request.currency!r} must be three capital letters (ISO 4217)",
+            f"currency code {shown(request.currency)} is not an ISO 4217 currency "
+            "with minor units, such as EUR",
             field="currency_code",
             value=request.currency,
             clause="TABLE.currency",

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+import iso4217
+
 from clients.adapter import DealInput, DecisionInput, EngineError, Line, RoundView
 from clients.demo_engine.baccarat import BaccaratDealer, Coup
 from clients.demo_engine.blackjack import BlackjackDealer, BlackjackRound
@@ -27,7 +29,7 @@ from clients.demo_engine.rules import (
 Game = BlackjackRound | Coup | Spin
 
 _ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
-_CURRENCY = re.compile(r"[A-Z]{3}")
+_CURRENCIES = frozenset(c.code for c in iso4217.Currency if c.exponent is not None)
 MAX_SEATS = 16
 MAX_BETS_PER_SEAT = 64
 
@@ -73,8 +75,8 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                     check_bet_format(index, bet)
 
     def valid_currency(self, code: str) -> bool:
-        """An ISO 4217 code: three capital letters."""
-        return bool(_CURRENCY.fullmatch(code))
+        """An ISO 4217 currency with minor units (the iso4217 package lists them)."""
+        return code in _CURRENCIES
 
     def check_request(self, request: DealInput, game: str) -> None:
         """What every round needs: ids, a currency code, seats whose bets are of the profile's game, an outcome."""
@@ -88,7 +90,7 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
         if not self.valid_currency(request.currency):
             raise EngineError(
                 "INVALID_ROUND",
-                f"currency code {request.currency!r} must be three capital letters (ISO 4217)",
+                f"currency code {request.currency[:16]!r} is not an ISO 4217 currency",
                 field="currency_code",
             )
         if not 1 <= len(request.seats) <= MAX_SEATS:

@@ -288,6 +288,13 @@ _ZOO: tuple[Mutant, ...] = (
         factory=bugs.CurrencyCodeNotChecked,
     ),
     Mutant(
+        name="currency-code-shape-only",
+        clause="TABLE.currency",
+        profile="roulette-c",
+        description="Any three capital letters are taken as a currency code ('XYZ' too).",
+        factory=bugs.CurrencyCodeShapeOnly,
+    ),
+    Mutant(
         name="box-over-balance-accepted",
         clause="BJ.funds",
         profile="blackjack-a",

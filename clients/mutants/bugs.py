@@ -286,6 +286,14 @@ class CurrencyCodeNotChecked(DemoEngine):
         return True
 
 
+class CurrencyCodeShapeOnly(DemoEngine):
+    """Takes any three capital letters as a currency code, listed by ISO 4217 or not."""
+
+    def valid_currency(self, code: str) -> bool:
+        """'XYZ' is fine."""
+        return len(code) == 3 and code.isascii() and code.isupper()
+
+
 class BoxOverBalanceAccepted(DemoEngine):
     """Deals a blackjack box whose stake is more than the seat's balance."""
 

@@ -1,8 +1,8 @@
 """Hand-written cases every profile shares: one refusal each, for every refusal of the contract.
 
 Each case has exactly one fault and names the error the contract gives it (EngineService in
-``engine_service.proto``): an amount in another currency or a code that is not ISO 4217 is
-INVALID_ROUND (TABLE.currency); a stake of 0 or below is under the table minimum,
+``engine_service.proto``): an amount in another currency or in none, a code that is not an
+ISO 4217 currency is INVALID_ROUND (TABLE.currency); a stake of 0 or below is under the table minimum,
 BET_OUT_OF_LIMITS (TABLE.limits); a malformed id, no seat or too many, a negative balance
 are INVALID_ROUND; a profile the engine does not know is UNKNOWN_PROFILE; an id used twice
 ROUND_EXISTS; a Decide for a round never dealt ROUND_NOT_FOUND; a malformed card INVALID_CARD;
@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases import Case, CaseMaker, CaseRound, case_maker
+from conformance.cases import NO_CURRENCY, Case, CaseMaker, CaseRound, case_maker
 from oracle.clauses import Game
 
 #: A valid seat of each game, as a format string for its stake.
@@ -83,6 +83,21 @@ def table_cases(
             ("TABLE.currency",),
             "A round whose currency code is 'eur' (not three capital letters) is refused.",
             round_("INVALID_ROUND", currency="eur"),
+        ),
+        case(
+            108,
+            "currency/code-not-a-currency",
+            ("TABLE.currency",),
+            "A round in 'XYZ', three capital letters that ISO 4217 does not list, is refused: "
+            "INVALID_ROUND.",
+            round_("INVALID_ROUND", currency="XYZ"),
+        ),
+        case(
+            109,
+            "currency/stake-without-a-currency",
+            ("TABLE.currency",),
+            "A stake that names no currency is not in the round's currency: INVALID_ROUND.",
+            round_("INVALID_ROUND", stake_currency=NO_CURRENCY),
         ),
         case(
             92,

@@ -122,9 +122,10 @@ def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
     The sign is left to the rules: a stake below the minimum is out of the limits
     (TABLE.limits), a negative balance is not a balance.
     """
-    if amount.currency_code and amount.currency_code != currency:
+    if amount.currency_code != currency:
+        held = f"in {amount.currency_code}" if amount.currency_code else "without a currency"
         raise InvalidRoundError(
-            f"{field} is in {amount.currency_code}, but the round is in {currency}",
+            f"{field} is {held}, but the round is in {currency}",
             field=field,
             currency=amount.currency_code,
             clause="TABLE.currency",

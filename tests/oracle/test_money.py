@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.money import Odds, Payout, Rounding, exact_text, lose, portion, push, returns, win
+from oracle.money import (
+    Odds,
+    Payout,
+    Rounding,
+    exact_text,
+    is_currency,
+    lose,
+    portion,
+    push,
+    returns,
+    win,
+)
 
 F = Fraction
 
@@ -232,3 +243,21 @@ def test_win_is_exact_then_rounded_once(stake: int, win_: Fraction, per: int) ->
 )
 def test_exact_text_writes_exact_decimals_and_keeps_other_fractions(value: F, text: str) -> None:
     assert exact_text(value) == text
+
+
+@pytest.mark.parametrize(
+    ("code", "listed"),
+    [
+        ("EUR", True),
+        ("JPY", True),  # no minor unit is still a minor unit count (0)
+        ("KWD", True),  # three decimals
+        ("XYZ", False),  # three capital letters ISO 4217 does not list
+        ("XXX", False),  # "no currency": no minor units to count money in
+        ("XAU", False),  # gold
+        ("eur", False),
+        ("", False),
+    ],
+)
+def test_a_round_currency_is_an_iso_4217_currency_with_minor_units(code: str, listed: bool) -> None:
+    # TABLE.currency: a round is in one ISO 4217 currency; money is counted in minor units.
+    assert is_currency(code) is listed

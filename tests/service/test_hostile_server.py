@@ -218,3 +218,24 @@ def test_a_replay_in_progress_does_not_hold_up_health_checks(
         assert reply.status == health_pb2.HealthCheckResponse.SERVING
         answered.set()
         assert len(replay.result().verdicts) == 1
+
+
+@pytest.mark.parametrize(
+    ("currency", "stake_currency", "why"),
+    [
+        ("XYZ", "XYZ", "is not an ISO 4217 currency"),
+        ("EUR", "", "without a currency"),
+    ],
+)
+def test_a_currency_that_is_none_is_refused(
+    client: CroupierClient, currency: str, stake_currency: str, why: str
+) -> None:
+    # Before: 'XYZ' (three capital letters) and an amount naming no currency were accepted.
+    deal = card_deal("blackjack-c", ["8H", "5C", "9D", "9S"], [blackjack_seat(100, 10)])
+    deal.currency_code = currency
+    deal.seats[0].balance.currency_code = currency
+    deal.seats[0].bets[0].stake.currency_code = stake_currency
+    with pytest.raises(CroupierError) as caught:
+        client.deal(deal)
+    assert caught.value.reason == "INVALID_ROUND"
+    assert why in caught.value.message
