@@ -12,7 +12,9 @@ import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,6 +34,24 @@ class EngineUnavailableError(Exception):
     """The engine cannot be reached or fails to start: exit code 3 (CONTRACT.unreachable)."""
 
 
+#: Run in the engine's process before the engine itself (Linux): the engine gets SIGTERM
+#: when the process that launched it dies, even by SIGKILL, so no engine is ever left behind.
+_TIE = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG\n"
+    "if os.getppid() != int(sys.argv[1]):\n"
+    "    sys.exit(1)  # the launcher died before the tie was made\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+
+
+def _tied_to_us(argv: list[str]) -> list[str]:
+    """``argv`` run so that the engine dies with us (Linux), or as it is elsewhere."""
+    if not sys.platform.startswith("linux") or not argv:
+        return argv
+    return [sys.executable, "-c", _TIE, str(os.getpid()), *argv]
+
+
 @dataclass(slots=True)
 class EngineProcess:
     """A launched engine: the command, its process and the address it announced."""
@@ -47,9 +67,16 @@ class EngineProcess:
 
     async def start(self) -> str:
         """Start the engine and wait for its ``CROUPIER_ENGINE host:port`` line."""
+        argv = shlex.split(self.command)
+        if not argv or shutil.which(argv[0]) is None:
+            # Said here: once tied to us (below), the engine's own exec could only fail mute.
+            program = argv[0] if argv else "nothing"
+            raise EngineUnavailableError(
+                f"cannot start {self.command!r}: {program} is not a program found on PATH"
+            )
         try:
             self.process = await asyncio.create_subprocess_exec(
-                *shlex.split(self.command),
+                *_tied_to_us(argv),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL,

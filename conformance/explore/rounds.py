@@ -37,15 +37,18 @@ from oracle.rounds import BlackjackWager, SeatRequest, Wager
 from oracle.service import convert
 from oracle.shoe import SeededStream
 
-#: Faults of any game's deal: stakes, the profile, the round id.
+#: Faults of any game's deal: stakes, the currency, the profile, the round id; and a Decide
+#: for a round never dealt.
 _DEAL_FAULTS = (
     "stake over the balance",
     "stake under the minimum",
     "stake over the maximum",
     "stake in another currency",
+    "currency not a currency",
     "unknown profile",
     "malformed round id",
     "reused round id",
+    "decision for another round",
 )
 #: Faults of a card game's shoe.
 _SHOE_FAULTS = ("malformed card", "card over the decks", "shoe cut short")
@@ -56,11 +59,20 @@ FAULTS: dict[Game, tuple[str, ...]] = {
         *_DEAL_FAULTS,
         *_SHOE_FAULTS,
         "illegal decision",
-        "decision for another round",
         "settle before the end",
     ),
-    Game.BACCARAT: (*_DEAL_FAULTS, *_SHOE_FAULTS, "two bets of one kind"),
-    Game.ROULETTE: (*_DEAL_FAULTS, "pocket off the wheel", "near-miss shape"),
+    Game.BACCARAT: (
+        *_DEAL_FAULTS,
+        *_SHOE_FAULTS,
+        "two bets of one kind",
+        "decision in a game without",
+    ),
+    Game.ROULETTE: (
+        *_DEAL_FAULTS,
+        "pocket off the wheel",
+        "near-miss shape",
+        "decision in a game without",
+    ),
 }
 
 #: One vector in this many carries a fault (shrinking aims at none).
@@ -165,11 +177,13 @@ def _either_order(
 
 
 #: A blackjack hand's first two cards: any two (what shrinking aims at), or a shape that
-#: makes a rule bite: a natural, a pair (aces and eights most), a soft hand, a stiff one.
+#: makes a rule bite: a natural, a pair (aces and eights most), two ten-valued cards (a pair
+#: or not, by the profile's pair rule), a soft hand, a stiff one.
 _two_cards = st.one_of(
     st.tuples(_any_rank, _any_rank),
     _either_order(st.just(_ACE), _ten),
     st.sampled_from((_ACE, _ACE, Rank.EIGHT, Rank.TEN, *RANKS)).map(lambda r: (r, r)),
+    st.tuples(_ten, _ten),
     _either_order(st.just(_ACE), st.sampled_from(RANKS[1:9])),
     _either_order(_ten, st.sampled_from(_LOW)),
 )
@@ -295,8 +309,17 @@ def _fault_deal(
             index = draw(st.integers(min_value=0, max_value=5))
             deal.shoe.cards[index] = draw(st.sampled_from(_JUNK_CARDS))
         case "card over the decks":
-            first = deal.shoe.cards[0]
-            deal.shoe.cards.extend([first] * profile.integer("decks"))
+            # One copy too many (a shoe of one deck more would hold it), or twice the decks.
+            decks = profile.integer("decks")
+            extra = draw(st.sampled_from((1, decks)))
+            deal.shoe.cards.extend([deal.shoe.cards[0]] * extra)
+        case "currency not a currency":
+            code = draw(st.sampled_from(("XYZ", "eur", "EURO", "XXX", "")))
+            deal.currency_code = code
+            for seat in deal.seats:
+                seat.balance.currency_code = code
+                for bet in seat.bets:
+                    bet.stake.currency_code = code
         case "shoe cut short":
             # Fewer cards than the deal itself takes (BJ.deal-order, BAC.deal).
             needed = 2 * len(deal.seats) + 2 if profile.game is Game.BLACKJACK else 4
@@ -363,12 +386,6 @@ def _play_blackjack(
     taken: set[str],
 ) -> PlayedRound:
     stream = SeededStream("explore")
-    if fault == "decision for another round":
-        stray = vector_pb2.VectorStep(
-            decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
-            round_id=f"{deal.round_id}-none",
-        )
-        return play_round(profile, deal, [stray], None, taken=taken)
     if fault == "settle before the end":
         # Play a few decisions, then stop: Settle must be refused while the round waits.
         stop = draw(st.integers(min_value=0, max_value=3))
@@ -404,7 +421,8 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
         description=f"Explored{f' ({fault})' if fault else ''}: drawn by croupier explore.",
     )
     if game is Game.ROULETTE:
-        count = draw(st.integers(min_value=1, max_value=6))
+        # A few spins, or enough to fill a board (C.rou.history shows the last 13).
+        count = draw(st.one_of(st.integers(1, 6), st.integers(14, 16)))
     else:
         count = 2 if fault == "reused round id" else 1
     if fault == "reused round id":
@@ -434,7 +452,16 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
             deal.shoe.cards.extend(draw(shoe_cards(profile, hands)))
         if here is not None:
             _fault_deal(draw, profile, here, deal)
-        if game is Game.BLACKJACK:
+        if here == "decision for another round":
+            stray = vector_pb2.VectorStep(
+                decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
+                round_id=f"{deal.round_id}-none",
+            )
+            played = play_round(profile, deal, [stray], board, taken=taken)
+        elif here == "decision in a game without":
+            hit = round_pb2.Decision(kind=round_pb2.DECISION_KIND_HIT)
+            played = play_round(profile, deal, [hit], board, taken=taken)
+        elif game is Game.BLACKJACK:
             played = _play_blackjack(draw, profile, deal, here, taken)
         else:
             played = play_round(profile, deal, [], board, taken=taken)

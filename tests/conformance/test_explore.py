@@ -40,6 +40,7 @@ REASON = {
     "stake under the minimum": "BET_OUT_OF_LIMITS",
     "stake over the maximum": "BET_OUT_OF_LIMITS",
     "stake in another currency": "INVALID_ROUND",
+    "currency not a currency": "INVALID_ROUND",
     "unknown profile": "UNKNOWN_PROFILE",
     "malformed round id": "INVALID_ROUND",
     "reused round id": "ROUND_EXISTS",
@@ -52,6 +53,7 @@ REASON = {
     "two bets of one kind": "INVALID_ROUND",
     "pocket off the wheel": "INVALID_ROUND",
     "near-miss shape": "INVALID_BET_LAYOUT",
+    "decision in a game without": "ILLEGAL_DECISION",
 }
 
 PROFILES = shipped_profiles()
@@ -251,24 +253,13 @@ def test_the_command_exits_0_when_nothing_is_found(tmp_path: Path) -> None:
     assert not out.exists()
 
 
-def test_sigterm_stops_the_search_and_the_launched_engine(tmp_path: Path) -> None:
+def _exploring(tmp_path: Path, profile: str) -> tuple[subprocess.Popen[str], int]:
+    """``croupier explore`` under way (its first progress line read), and its engine's pid."""
     pid_file = tmp_path / "engine.pid"
     launch = f"sh -c 'echo $$ > {shlex.quote(str(pid_file))}; exec {DEMO}'"
+    options = ["--minutes", "5", "--progress-every", "0.2", "--out", str(tmp_path / "out.jsonl")]
     process = subprocess.Popen(  # noqa: S603 - our own interpreter
-        [
-            *CROUPIER,
-            "explore",
-            "--launch",
-            launch,
-            "--profile",
-            "blackjack-c",
-            "--minutes",
-            "5",
-            "--progress-every",
-            "0.2",
-            "--out",
-            str(tmp_path / "out.jsonl"),
-        ],
+        [*CROUPIER, "explore", "--launch", launch, "--profile", profile, *options],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -276,14 +267,19 @@ def test_sigterm_stops_the_search_and_the_launched_engine(tmp_path: Path) -> Non
     )
     assert process.stdout is not None
     for line in process.stdout:
-        if line.startswith("explore: blackjack-c"):
+        if line.startswith(f"explore: {profile}"):
             break
+    return process, int(pid_file.read_text())
+
+
+def test_sigterm_stops_the_search_and_the_launched_engine(tmp_path: Path) -> None:
+    process, engine = _exploring(tmp_path, "blackjack-c")
     process.send_signal(signal.SIGTERM)
+    assert process.stdout is not None
     output = process.stdout.read()
     assert process.wait(30) == 128 + signal.SIGTERM
     assert "interrupted by SIGTERM" in output
     assert "blackjack-c:" in output  # what was covered is still reported
-    engine = int(pid_file.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(engine, 0)
 
@@ -328,3 +324,20 @@ def test_certify_explore_adds_explored_rounds_to_the_verdict_and_the_report(
     assert finding["clause"] == "A.nat-immediate"
     assert lines[-1]["conformant"] is False
     assert [v.vector.id for v in read_vectors(found)] == [finding["id"]]
+
+
+def test_a_killed_explorer_leaves_no_engine_behind(tmp_path: Path) -> None:
+    # SIGKILL gives the explorer no chance to stop its engine: the engine is tied to it
+    # (PR_SET_PDEATHSIG) and gets SIGTERM when it dies.
+    process, engine = _exploring(tmp_path, "baccarat-b")
+    process.kill()
+    process.wait(30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(engine, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(engine, signal.SIGKILL)
+    pytest.fail("the engine outlived the explorer that launched it")
