@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from croupier.v1 import oracle_service_pb2
 from google.protobuf import json_format
+from rich.markup import escape
 from rich.table import Table
 
 from conformance.cli.common import (
@@ -61,14 +62,32 @@ def profiles_show(profile_id: str, as_json: bool) -> None:
     table = Table(
         title=f"{profile.id}: {profile.title} ({profile.game.value}, document {profile.source}{extends})"
     )
-    for column in ("parameter", "value", "status", "clauses", "note"):
-        table.add_column(column, overflow="fold")
+    # Names and clause ids are read whole or not at all. The notes wrap in their column
+    # on a wide terminal, and follow the table, one per parameter, on a narrow one.
+    notes_beside = console.width >= _WIDE
+    longest_clause = max((len(c) for p in profile.parameters for c in p.clauses), default=7)
+    table.add_column("parameter", no_wrap=True)
+    # A long value ("same-rank-or-pictures") folds; rich would not narrow it on its own.
+    table.add_column("value", overflow="fold", max_width=None if notes_beside else 10)
+    table.add_column("status", no_wrap=True)
+    table.add_column("clauses", min_width=longest_clause)
+    if notes_beside:
+        table.add_column("note", overflow="fold", ratio=1)
     for param in profile.parameters:
         status = (
             "[green]documented[/]" if param.status is Status.DOCUMENTED else "[yellow]assumed[/]"
         )
-        table.add_row(param.name, _value(param.raw), status, " ".join(param.clauses), param.note)
+        cells = [param.name, _value(param.raw), status, " ".join(param.clauses)]
+        table.add_row(*cells, *([param.note] if notes_beside else []))
     console.print(table)
+    if not notes_beside:
+        for param in profile.parameters:
+            if param.note:
+                console.print(f"[bold]{param.name}[/]: {escape(param.note)}")
+
+
+#: Columns from which a profile's notes fit beside its parameters.
+_WIDE = 140
 
 
 @profiles.command("diff")
@@ -83,7 +102,8 @@ def profiles_diff(first: str, second: str) -> None:
         p.name for p in b.parameters if a.parameter(p.name) is None
     ]
     table = Table(title=f"{a.id} vs {b.id}")
-    for column in ("parameter", a.id, b.id):
+    table.add_column("parameter", no_wrap=True)
+    for column in (a.id, b.id):
         table.add_column(column, overflow="fold")
     differ = 0
     for name in names:

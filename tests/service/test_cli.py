@@ -11,6 +11,7 @@ from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc
 from google.protobuf import json_format
 
 from conformance.cli import main
+from oracle.profile import shipped_profile
 from tests.service.support import PROFILE_IDS
 
 
@@ -135,3 +136,32 @@ def test_an_unknown_profile_exits_2_with_a_clear_message(args: tuple[str, ...]) 
     assert result.exit_code == 2
     assert "blackjack-z" in result.output
     assert "unknown profile" in result.output.lower()
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_profiles_show_at_80_columns_never_breaks_a_name(profile_id: str) -> None:
+    # Before: rich folded "dealer_hits_soft_17" into "dealer_hits_sof" / "t_17" at 80 columns.
+    result = CliRunner().invoke(main, ["profiles", "show", profile_id], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert all(len(line) <= 80 for line in result.output.splitlines())
+    # Each row with the lines it wraps onto (their first cell is empty).
+    table: dict[str, list[str]] = {}
+    name = ""
+    for line in result.output.splitlines():
+        cells = [c.strip() for c in re.split(r"[│┃|]", line)[1:-1]]
+        if len(cells) != 4:
+            continue
+        name = cells[0] or name
+        words = table.setdefault(name, ["", "", ""])
+        for i in range(3):
+            words[i] = f"{words[i]} {cells[i + 1]}".strip()
+    profile = json.loads(run("profiles", "show", profile_id, "--json").output)["profile"]
+    for parameter in profile["parameters"]:
+        assert parameter["name"] in table, parameter["name"]
+        clauses = table[parameter["name"]][2].split()
+        assert clauses == parameter.get("clauses", []), parameter["name"]
+    # The notes follow the table, each after its parameter's name.
+    lines = result.output.splitlines()
+    for param in shipped_profile(profile_id).parameters:
+        if param.note:
+            assert any(ln.startswith(f"{param.name}: {param.note[:20]}") for ln in lines)
