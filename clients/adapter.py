@@ -40,6 +40,7 @@ from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc,
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from clients import listen
 from clients.audit import CHECKPOINT_EVERY, AuditLogError, AuditWriter, load_private_key
 from clients.book import RoundBook
 from clients.status import StatusError, error_status
@@ -591,6 +592,7 @@ def serve(
     audit_checkpoint_every: int = CHECKPOINT_EVERY,
     audit_new_log: bool = False,
     max_open_rounds: int = 10_000,
+    round_ttl: float = 900.0,
     credentials: grpc.ServerCredentials | None = None,
     kit: type[EngineAdapter] = EngineAdapter,
 ) -> Served:
@@ -598,7 +600,8 @@ def serve(
 
     ``audit_log`` is continued if it exists (``AuditWriter.open``); ``audit_key`` (a PEM
     Ed25519 private key) signs a checkpoint every ``audit_checkpoint_every`` records and at
-    the stop. Raises ``AuditLogError`` for a log or key that cannot be used.
+    the stop. Raises ``AuditLogError`` for a log or key that cannot be used, ``OSError`` when
+    the address cannot be listened on (a port in use: no two servers share one).
     """
     audit = None
     if audit_log is not None:
@@ -611,8 +614,10 @@ def serve(
         )
     elif audit_key is not None:
         raise AuditLogError("an audit key signs an audit log: give --audit-log too")
-    adapter = kit(engine, audit=audit, max_open_rounds=max_open_rounds)
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    adapter = kit(engine, audit=audit, max_open_rounds=max_open_rounds, ttl_seconds=round_ttl)
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=8), options=list(listen.SERVER_OPTIONS)
+    )
     engine_service_pb2_grpc.add_EngineServiceServicer_to_server(adapter, server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -622,11 +627,17 @@ def serve(
         server,
     )
     address = f"{host}:{port}"
-    bound = (
-        server.add_secure_port(address, credentials)
-        if credentials
-        else server.add_insecure_port(address)
-    )
+    try:
+        bound = (
+            server.add_secure_port(address, credentials)
+            if credentials
+            else server.add_insecure_port(address)
+        )
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        adapter.close_audit()
+        raise OSError(f"cannot listen on {address}: {listen.why_not_bound(host, port)}")
     server.start()
     for service in ("", name):
         health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
@@ -641,12 +652,45 @@ def main(
 ) -> None:
     """Command line for an adapted engine: serve, print the ready line, stop on SIGTERM."""
     parser = argparse.ArgumentParser(
-        description=f"Serve {engine.name} as a Croupier EngineService."
+        prog=_prog(),
+        description=f"Serve {engine.name} as a Croupier EngineService. Prints "
+        "'CROUPIER_ENGINE host:port' when ready; stops gracefully on SIGTERM or SIGINT. Exit "
+        "codes: 0 stopped, 2 usage error (a bad audit log or key, a TLS file that holds "
+        "something else), 3 cannot listen (the port is in use).",
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
+    parser.add_argument(
+        "--max-open-rounds",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="open rounds held at once; more get TOO_MANY_OPEN_ROUNDS (default 10000)",
+    )
+    parser.add_argument(
+        "--round-ttl",
+        type=float,
+        default=900.0,
+        metavar="SECONDS",
+        help="seconds before an untouched round expires (default 900)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds in-flight calls get on shutdown (default 5)",
+    )
+    parser.add_argument("--tls-cert", type=Path, metavar="FILE", help="server certificate (PEM)")
+    parser.add_argument("--tls-key", type=Path, metavar="FILE", help="server private key (PEM)")
+    parser.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        metavar="FILE",
+        help="CA that signs client certificates: turns on mutual TLS",
+    )
     parser.add_argument(
         "--audit-log",
         type=Path,
@@ -678,7 +722,18 @@ def main(
     args = parser.parse_args(argv)
     if args.audit_checkpoint_every < 1:
         parser.error("--audit-checkpoint-every must be at least 1")
+    if args.max_open_rounds < 1 or args.round_ttl < 1 or args.grace < 0:
+        parser.error("--max-open-rounds and --round-ttl must be at least 1, --grace at least 0")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        parser.error("--tls-cert and --tls-key go together")
+    if args.tls_client_ca is not None and args.tls_cert is None:
+        parser.error("--tls-client-ca needs --tls-cert and --tls-key")
     try:
+        credentials = (
+            listen.server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
+            if args.tls_cert is not None
+            else None
+        )
         served = serve(
             engine,
             host=args.host,
@@ -688,11 +743,17 @@ def main(
             audit_key=args.audit_key,
             audit_checkpoint_every=args.audit_checkpoint_every,
             audit_new_log=args.audit_new_log,
+            max_open_rounds=args.max_open_rounds,
+            round_ttl=args.round_ttl,
+            credentials=credentials,
             kit=kit,
         )
-    except AuditLogError as exc:
+    except (AuditLogError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)  # noqa: T201 - the command line's own error
         sys.exit(2)
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)  # noqa: T201 - the command line's own error
+        sys.exit(3)
     audit = served.adapter.audit
     if audit is not None and audit.notice:
         print(f"audit: {audit.notice}", file=sys.stderr, flush=True)  # noqa: T201 - says what it did
@@ -706,5 +767,13 @@ def main(
     signal.signal(signal.SIGINT, on_signal)
     print(f"CROUPIER_ENGINE {args.host}:{served.port}", flush=True)  # noqa: T201 - the launch protocol's line
     stopping.wait()
-    served.stop()
+    served.stop(args.grace)
     sys.exit(0)
+
+
+def _prog() -> str:
+    """The command as typed: ``python -m package``, not ``__main__.py``."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name:
+        return f"python -m {spec.name.removesuffix('.__main__')}"
+    return Path(sys.argv[0]).name

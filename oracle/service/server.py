@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import signal
-import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import oracle
+from clients import listen
 from clients.status import StatusError, error_status
 from oracle.decision import Decision
 from oracle.errors import (
@@ -221,39 +220,6 @@ class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
         return verdicts
 
 
-def _pem_labels(data: bytes) -> list[bytes]:
-    return re.findall(rb"-----BEGIN ([A-Z0-9 ]+)-----", data)
-
-
-def _expect_pem(
-    data: bytes, label: bytes, option: str, path: Path, swapped_with: str | None = None
-) -> None:
-    """``data`` holds a PEM block whose label ends with ``label``, or a ``ValueError`` says why."""
-    labels = _pem_labels(data)
-    if any(found.endswith(label) for found in labels):
-        return
-    if not labels:
-        raise ValueError(f"{option} {path} is not a PEM file")
-    held = labels[0].decode().lower()
-    hint = f": are {option} and {swapped_with} swapped?" if swapped_with else ""
-    raise ValueError(f"{option} {path} holds a {held}, not a {label.decode().lower()}{hint}")
-
-
-def why_not_bound(host: str, port: int) -> str:
-    """Why a server cannot listen on ``host:port``, as the system says it ("Address in use")."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        return f"cannot resolve {host!r}: {exc.strerror or exc}"
-    for family, kind, proto, _name, address in infos:
-        try:
-            with socket.socket(family, kind, proto) as probe:
-                probe.bind(address)
-        except OSError as exc:
-            return (exc.strerror or str(exc)).lower()
-    return "the address cannot be bound"
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TlsFiles:
     """PEM files for TLS, and a client CA for mutual TLS."""
@@ -268,17 +234,7 @@ class TlsFiles:
         ``ValueError`` names a file that does not hold what its option says (gRPC itself
         would only fail to bind).
         """
-        ca = self.client_ca.read_bytes() if self.client_ca else None
-        cert, key = self.cert.read_bytes(), self.key.read_bytes()
-        _expect_pem(cert, b"CERTIFICATE", "--tls-cert", self.cert, swapped_with="--tls-key")
-        _expect_pem(key, b"PRIVATE KEY", "--tls-key", self.key, swapped_with="--tls-cert")
-        if ca is not None and self.client_ca is not None:
-            _expect_pem(ca, b"CERTIFICATE", "--tls-client-ca", self.client_ca)
-        return grpc.ssl_server_credentials(
-            [(key, cert)],
-            root_certificates=ca,
-            require_client_auth=ca is not None,
-        )
+        return listen.server_credentials(self.cert, self.key, self.client_ca)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -314,9 +270,7 @@ class OracleServer:
         options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-            # gRPC shares a port with another server by default (SO_REUSEPORT): a second
-            # server on a busy port would take half its connections, and their rounds.
-            ("grpc.so_reuseport", 0),
+            *listen.SERVER_OPTIONS,
         ]
         self.server = grpc.aio.server(options=options)
         engine_service_pb2_grpc.add_EngineServiceServicer_to_server(
@@ -346,7 +300,8 @@ class OracleServer:
         except RuntimeError:
             self.port = 0
         if self.port == 0:
-            raise OSError(f"cannot listen on {address}: {why_not_bound(config.host, config.port)}")
+            why = listen.why_not_bound(config.host, config.port)
+            raise OSError(f"cannot listen on {address}: {why}")
 
     @property
     def address(self) -> str:
