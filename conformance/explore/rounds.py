@@ -70,7 +70,8 @@ FAULTS: dict[Game, tuple[str, ...]] = {
     Game.ROULETTE: (
         *_DEAL_FAULTS,
         "pocket off the wheel",
-        "near-miss shape",
+        # Drawn as often as all the deal faults: the layout has many shapes to get wrong.
+        *("near-miss shape",) * len(_DEAL_FAULTS),
         "decision in a game without",
     ),
 }
@@ -197,7 +198,40 @@ def _blackjack_top(hands: Sequence[Hand]) -> st.SearchStrategy[list[Rank]]:
     def lay(dealer: Hand, drawn: list[Rank]) -> list[Rank]:
         return [*(h[0] for h in hands), dealer[0], *(h[1] for h in hands), dealer[1], *drawn]
 
-    return st.builds(lay, _two_cards, st.lists(_drawn_rank, max_size=12))
+    # Draws often match a seat's first card: a split pair meets its rank again (re-splits).
+    paired = st.sampled_from([h[0] for h in hands]) if hands else _any_rank
+    return st.builds(lay, _two_cards, st.lists(st.one_of(_drawn_rank, paired), max_size=12))
+
+
+#: Baccarat point values (BAC.values): a rank of each value, tens for 0.
+_OF_VALUE = {v: next(r for r in RANKS if r.pip % 10 == v) for v in range(10)}
+
+
+def _points(total: int) -> st.SearchStrategy[tuple[Rank, Rank]]:
+    """Two cards worth ``total`` points (BAC.values)."""
+    return _any_rank.map(lambda r: (r, _OF_VALUE[(total - r.pip) % 10]))
+
+
+def _tableau_top() -> st.SearchStrategy[list[Rank]]:
+    """A baccarat top that reaches every cell of the drawing tableau alike.
+
+    The player holds 0 to 5 (and draws), the banker 0 to 7; the player's third card is any
+    rank: each (banker total, third card) cell comes once in 80 draws, a rare one included.
+    """
+
+    def lay(
+        player: tuple[Rank, Rank], banker: tuple[Rank, Rank], third: Rank, fourth: Rank
+    ) -> list[Rank]:
+        # BAC.deal: player, banker, player, banker, then the player's third card, the banker's.
+        return [player[0], banker[0], player[1], banker[1], third, fourth]
+
+    return st.builds(
+        lay,
+        st.integers(0, 5).flatmap(_points),
+        st.integers(0, 7).flatmap(_points),
+        _any_rank,
+        _any_rank,
+    )
 
 
 def _palette_top() -> st.SearchStrategy[list[Rank]]:
@@ -217,7 +251,7 @@ def shoe_cards(profile: Profile, hands: Sequence[Hand] = ()) -> st.SearchStrateg
     if profile.game is Game.BLACKJACK:
         top = _blackjack_top(hands)
     else:
-        top = st.one_of(st.lists(_any_rank, max_size=12), _palette_top())
+        top = st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
     seeds = st.integers(min_value=0, max_value=2**32 - 1)
     return st.builds(
         lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], top, seeds
@@ -407,12 +441,21 @@ def _play_blackjack(
     )
 
 
+def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
+    """One of ``options``, each as likely.
+
+    ``sampled_from`` favours the first few (it draws small indices more often): the faults at
+    the end of a list would come seldom.
+    """
+    return options[draw(st.integers(min_value=0, max_value=2**32 - 1)) % len(options)]
+
+
 @st.composite
 def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector_pb2.Vector:
     """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault."""
     game = profile.game
     faulty_draw = draw(st.integers(min_value=0, max_value=_FAULT_EVERY - 1)) == _FAULT_EVERY - 1
-    fault = draw(st.sampled_from(FAULTS[game])) if faulty_draw else None
+    fault = _uniform(draw, FAULTS[game]) if faulty_draw else None
     vector = vector_pb2.Vector(
         id=vector_id,
         name=f"{profile.id}/explore/{vector_id}",
