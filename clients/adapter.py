@@ -418,6 +418,8 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             max_open_rounds=max_open_rounds, ttl_seconds=ttl_seconds, clock=clock
         )
         self._lock = threading.Lock()
+        #: Calls in flight; closed by ``Served.stop`` before the server stops.
+        self.gate = listen.ThreadGate()
 
     def close_audit(self) -> None:
         """Seal and close the audit log, once no call is writing to it (a late one then fails)."""
@@ -425,14 +427,24 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             with self._lock:
                 self.audit.close()
 
-    def _guarded(self, context: grpc.ServicerContext, action: Callable[[], Any]) -> Any:
-        with self._lock:
-            try:
-                return action()
-            except StatusError as exc:
-                status = self.status_of(exc)
-            except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
-                status = error_status("INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {})
+    def _guarded(
+        self, request: object, context: grpc.ServicerContext, action: Callable[[], Any]
+    ) -> Any:
+        _refuse_malformed(request, context)
+        if not self.gate.enter():
+            context.abort_with_status(listen.shutting_down())
+        try:
+            with self._lock:
+                try:
+                    return action()
+                except StatusError as exc:
+                    status = self.status_of(exc)
+                except Exception as exc:  # noqa: BLE001 - a vendor bug must not kill the server
+                    status = error_status(
+                        "INTERNAL", f"engine error: {type(exc).__name__}: {exc}", {}
+                    )
+        finally:
+            self.gate.leave()
         # abort_with_status keeps the trailing metadata that carries the ErrorInfo.
         context.abort_with_status(status)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -458,11 +470,15 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         self, request: engine_service_pb2.DescribeRequest, context: grpc.ServicerContext
     ) -> engine_service_pb2.DescribeResponse:
         """The vendor engine's name, version and profiles."""
-        return engine_service_pb2.DescribeResponse(
-            name=self.engine.name,
-            version=self.engine.version,
-            profile_ids=list(self.engine.profile_ids),
-        )
+
+        def action() -> engine_service_pb2.DescribeResponse:
+            return engine_service_pb2.DescribeResponse(
+                name=self.engine.name,
+                version=self.engine.version,
+                profile_ids=list(self.engine.profile_ids),
+            )
+
+        return self._guarded(request, context, action)  # type: ignore[no-any-return]
 
     def Deal(
         self, request: engine_service_pb2.DealRequest, context: grpc.ServicerContext
@@ -487,7 +503,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 state=self.state_of(dealt, self.engine.view(game))
             )
 
-        return self._guarded(context, action)  # type: ignore[no-any-return]
+        return self._guarded(request, context, action)  # type: ignore[no-any-return]
 
     def Decide(
         self, request: engine_service_pb2.DecideRequest, context: grpc.ServicerContext
@@ -514,7 +530,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 state=self.state_of(entry.request, self.engine.view(entry.game))
             )
 
-        return self._guarded(context, action)  # type: ignore[no-any-return]
+        return self._guarded(request, context, action)  # type: ignore[no-any-return]
 
     def Settle(
         self, request: engine_service_pb2.SettleRequest, context: grpc.ServicerContext
@@ -537,7 +553,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             self.book.close(request.round_id)
             return response
 
-        return self._guarded(context, action)  # type: ignore[no-any-return]
+        return self._guarded(request, context, action)  # type: ignore[no-any-return]
 
     def record(
         self, entry: _Open, response: engine_service_pb2.SettleResponse
@@ -562,6 +578,12 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         )
 
 
+def _refuse_malformed(request: object, context: grpc.ServicerContext) -> None:
+    """A request that did not decode is answered MALFORMED_REQUEST (``listen.add_service``)."""
+    if isinstance(request, listen.MalformedRequest):
+        context.abort_with_status(request.status())
+
+
 # --- serving -----------------------------------------------------------------------------------
 
 
@@ -575,9 +597,17 @@ class Served:
     adapter: EngineAdapter
 
     def stop(self, grace: float = 5.0) -> None:
-        """Graceful stop: health NOT_SERVING, then in-flight calls get ``grace`` seconds."""
+        """Graceful stop: health NOT_SERVING, calls in flight finish within ``grace`` seconds.
+
+        The calls on their way are let in for a moment, then new ones are refused
+        (SHUTTING_DOWN); what still runs when the grace ends is cancelled.
+        """
+        deadline = time.monotonic() + grace
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        time.sleep(min(listen.ARRIVING_SECONDS, grace))
+        self.adapter.gate.close()
+        self.adapter.gate.drained(max(deadline - time.monotonic(), 0.0))
+        self.server.stop(max(deadline - time.monotonic(), 0.0)).wait()
         self.adapter.close_audit()
 
 
@@ -618,7 +648,10 @@ def serve(
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=8), options=list(listen.SERVER_OPTIONS)
     )
-    engine_service_pb2_grpc.add_EngineServiceServicer_to_server(adapter, server)
+    # Not the generated add_*_to_server: a request that does not decode reaches the method.
+    listen.add_service(
+        server, engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"], adapter
+    )
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     name = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name

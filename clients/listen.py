@@ -1,4 +1,7 @@
-"""What every Croupier server does to listen: one port per server, TLS files checked first.
+"""What every Croupier server does to listen and decode.
+
+One port per server, TLS files checked first, a request that does not decode answered by the
+method itself (MALFORMED_REQUEST).
 
 Shared by the oracle's server and the adapter kit.
 """
@@ -7,9 +10,18 @@ from __future__ import annotations
 
 import re
 import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import grpc.aio
+from google.protobuf import message_factory
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError, Message
+
+from clients.status import error_status
 
 #: gRPC shares a port with another server by default (SO_REUSEPORT): a second server on a busy
 #: port would take half of its connections, and the rounds dealt on them.
@@ -66,3 +78,98 @@ def server_credentials(
     return grpc.ssl_server_credentials(
         [(key_pem, cert_pem)], root_certificates=ca_pem, require_client_auth=ca_pem is not None
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedRequest:
+    """What a method receives in place of a request whose bytes do not decode."""
+
+    method: str
+    error: str
+
+    def status(self) -> grpc.Status:
+        """INVALID_ARGUMENT with reason MALFORMED_REQUEST: the bytes are not the message."""
+        return error_status(
+            "MALFORMED_REQUEST",
+            f"{self.method}: the request does not decode as its message: {self.error}",
+            {"method": self.method},
+        )
+
+
+def _lenient(message: type[Message], method: str) -> Callable[[bytes], object]:
+    def decode(data: bytes) -> object:
+        try:
+            return message.FromString(data)
+        except DecodeError as exc:  # corrupt wire format, a string that is not UTF-8...
+            return MalformedRequest(method=method, error=str(exc) or "not a valid message")
+
+    return decode
+
+
+def add_service(
+    server: grpc.Server | grpc.aio.Server, service: ServiceDescriptor, servicer: object
+) -> None:
+    """Serve ``servicer``'s methods of ``service``; undecodable bytes reach them as ``MalformedRequest``.
+
+    gRPC's generated registration decodes before the servicer runs and answers a request it
+    cannot decode with UNKNOWN or INTERNAL and no ErrorInfo; here the method itself answers.
+    """
+    handlers = {}
+    for method in service.methods:
+        request = message_factory.GetMessageClass(method.input_type)
+        response = message_factory.GetMessageClass(method.output_type)
+        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+            getattr(servicer, method.name),
+            request_deserializer=_lenient(request, method.full_name),
+            response_serializer=response.SerializeToString,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(service.full_name, handlers),)
+    )
+
+
+#: How long a stopping server still lets in the calls already on their way to it: gRPC's own
+#: graceful stop cancels those it has not handed to a method yet.
+ARRIVING_SECONDS = 0.25
+
+
+def shutting_down() -> grpc.Status:
+    """UNAVAILABLE, reason SHUTTING_DOWN: the server is stopping; try another."""
+    return error_status("SHUTTING_DOWN", "the server is shutting down", {})
+
+
+class ThreadGate:
+    """The calls in flight of a threaded server, and whether new ones still come in.
+
+    The threaded twin of the oracle server's ``Gate``: close it, wait until ``drained``, then
+    stop the server, and no call that reached the server is lost.
+    """
+
+    def __init__(self) -> None:
+        self.open = True
+        self.in_flight = 0
+        self._changed = threading.Condition()
+
+    def enter(self) -> bool:
+        """A call starts; False (and nothing counted) once the gate is closed."""
+        with self._changed:
+            if not self.open:
+                return False
+            self.in_flight += 1
+            return True
+
+    def leave(self) -> None:
+        """A call ends."""
+        with self._changed:
+            self.in_flight -= 1
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """Let no new call in."""
+        with self._changed:
+            self.open = False
+
+    def drained(self, timeout: float) -> bool:
+        """Wait until no call is in flight, at most ``timeout`` seconds; True if none is."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.in_flight == 0, timeout)

@@ -34,6 +34,8 @@ CODES: Mapping[str, grpc.StatusCode] = {
     "ROUND_NOT_COMPLETE": grpc.StatusCode.FAILED_PRECONDITION,
     "TOO_MANY_OPEN_ROUNDS": grpc.StatusCode.RESOURCE_EXHAUSTED,
     "BATCH_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "MALFORMED_REQUEST": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHUTTING_DOWN": grpc.StatusCode.UNAVAILABLE,
     "INTERNAL": grpc.StatusCode.INTERNAL,
 }
 

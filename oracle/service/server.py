@@ -61,11 +61,21 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: grpc.Statu
 def _guard(
     method: Callable[[Any, _Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Resp]],
 ) -> Callable[[Any, _Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Resp]]:
-    """Turn oracle errors into AIP-193 statuses; anything else is a bug, logged as INTERNAL."""
+    """Turn oracle errors into AIP-193 statuses; anything else is a bug, logged as INTERNAL.
+
+    A request that did not decode (``listen.MalformedRequest``) is MALFORMED_REQUEST; a call
+    that comes once the server is shutting down (``Gate``) is SHUTTING_DOWN.
+    """
 
     async def wrapper(
         self: Any, request: _Req, context: grpc.aio.ServicerContext[Any, Any]
     ) -> _Resp:
+        if isinstance(request, listen.MalformedRequest):
+            await _abort(context, request.status())
+        gate: Gate = self.gate
+        if not gate.open:
+            await _abort(context, listen.shutting_down())
+        gate.enter()
         try:
             return await method(self, request, context)
         except OracleError as exc:
@@ -78,16 +88,56 @@ def _guard(
             log.exception("unexpected error in %s", method.__name__)
             status = error_status("INTERNAL", "internal error", {})
             await context.abort(status.code, status.details, status.trailing_metadata)
+        finally:
+            gate.leave()
         raise AssertionError("unreachable")  # pragma: no cover
 
     wrapper.__name__ = method.__name__
     return wrapper
 
 
+class Gate:
+    """The calls in flight, and whether new ones still come in: graceful shutdown's doorman.
+
+    gRPC's own graceful stop cancels the calls that have reached the server but that it has
+    not yet handed to a method; a server that closes this gate first, waits for the calls in
+    flight, then stops, loses none of them (``OracleServer.stop``).
+    """
+
+    def __init__(self) -> None:
+        self.open = True
+        self.in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def enter(self) -> None:
+        """A call starts."""
+        self.in_flight += 1
+        self._idle.clear()
+
+    def leave(self) -> None:
+        """A call ends."""
+        self.in_flight -= 1
+        if self.in_flight == 0:
+            self._idle.set()
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until no call is in flight, at most ``timeout`` seconds; True if none is."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        return self.in_flight == 0
+
+
 class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     """The oracle's EngineService: every profile it knows, dealt exactly as the contract says."""
 
-    def __init__(self, rounds: OpenRounds, claimed: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self,
+        rounds: OpenRounds,
+        claimed: tuple[str, ...] | None = None,
+        gate: Gate | None = None,
+    ) -> None:
+        self.gate = gate or Gate()
         self._rounds = rounds
         self._claimed = claimed if claimed is not None else tuple(p.id for p in rounds.profiles)
 
@@ -144,7 +194,8 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
 class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
     """The oracle's own service: profiles and record verification."""
 
-    def __init__(self, profiles: Profiles) -> None:
+    def __init__(self, profiles: Profiles, gate: Gate | None = None) -> None:
+        self.gate = gate or Gate()
         self._profiles = profiles
 
     @_guard
@@ -273,11 +324,16 @@ class OracleServer:
             *listen.SERVER_OPTIONS,
         ]
         self.server = grpc.aio.server(options=options)
-        engine_service_pb2_grpc.add_EngineServiceServicer_to_server(
-            EngineServicer(self.rounds), self.server
-        )
-        oracle_service_pb2_grpc.add_OracleServiceServicer_to_server(
-            OracleServicer(profiles), self.server
+        # Registered by hand, not by the generated add_*_to_server: a request that does not
+        # decode must reach the method, which answers INVALID_ARGUMENT with an ErrorInfo.
+        services = engine_service_pb2.DESCRIPTOR.services_by_name
+        self.gate = Gate()
+        engine = EngineServicer(self.rounds, gate=self.gate)
+        listen.add_service(self.server, services["EngineService"], engine)
+        listen.add_service(
+            self.server,
+            oracle_service_pb2.DESCRIPTOR.services_by_name["OracleService"],
+            OracleServicer(profiles, gate=self.gate),
         )
         # grpc-stubs does not know the asyncio health servicer.
         self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
@@ -315,9 +371,20 @@ class OracleServer:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     async def stop(self) -> None:
-        """Graceful shutdown: health goes NOT_SERVING, then calls get the grace period."""
+        """Graceful shutdown: health NOT_SERVING, calls in flight finish within the grace.
+
+        The calls already on their way are let in for a moment (gRPC would cancel those it has
+        not handed to a method yet); then new calls are refused (SHUTTING_DOWN, UNAVAILABLE),
+        the calls in flight finish, and the server stops. What is still running when the grace
+        ends is cancelled.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.grace_seconds
         await self.health.enter_graceful_shutdown()
-        await self.server.stop(self.config.grace_seconds)
+        await asyncio.sleep(min(listen.ARRIVING_SECONDS, self.config.grace_seconds))
+        self.gate.open = False
+        await self.gate.drained(max(deadline - loop.time(), 0.0))
+        await self.server.stop(max(deadline - loop.time(), 0.0))
 
     async def serve_until_signalled(self, ready: Callable[[str], None] | None = None) -> None:
         """Start, report the address, and stop gracefully on SIGTERM or SIGINT.

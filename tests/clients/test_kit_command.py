@@ -1,4 +1,4 @@
-"""The adapter kit's command line: its name, its bounds and TLS options, a busy port."""
+"""The adapter kit's command line and server: its name, bounds, TLS, a busy port, shutdown."""
 
 from __future__ import annotations
 
@@ -6,14 +6,22 @@ import re
 import select
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 import trustme
+from croupier.v1 import engine_service_pb2_grpc
 
+from clients import adapter
+from clients.adapter import DealInput
 from clients.client import CroupierClient, CroupierError
-from tests.clients.conftest import blackjack_deal
+from clients.demo_engine import DemoEngine
+from clients.demo_engine.engine import Game
+from tests.clients.conftest import baccarat_deal, blackjack_deal
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = (sys.executable, "-m", "clients.demo_engine")
@@ -109,3 +117,42 @@ def test_tls_files_swapped_are_named(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+class _HeldEngine(DemoEngine):
+    """The demo engine, each Deal held until the test lets it go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Semaphore(0)
+        self.release = threading.Event()
+
+    def deal(self, request: DealInput) -> Game:
+        self.started.release()
+        self.release.wait(timeout=20)
+        return super().deal(request)
+
+
+def test_deals_in_flight_at_shutdown_finish_and_new_calls_are_refused() -> None:
+    # Before: the kit stopped with gRPC's own grace, which cancels the calls that reached the
+    # server but were not handed to the engine yet (here, those waiting for the first Deal).
+    engine = _HeldEngine()
+    served = adapter.serve(engine)
+    address = f"127.0.0.1:{served.port}"
+    with grpc.insecure_channel(address) as channel:
+        stub = engine_service_pb2_grpc.EngineServiceStub(channel)
+        calls = [stub.Deal.future(baccarat_deal(f"held-{i}"), timeout=30) for i in range(6)]
+        assert engine.started.acquire(timeout=20), "no Deal reached the engine"
+        stopping = threading.Thread(target=served.stop, kwargs={"grace": 10.0})
+        stopping.start()
+        while served.adapter.gate.open:
+            time.sleep(0.01)
+        with pytest.raises(CroupierError) as refused:
+            CroupierClient(channel).describe()
+        assert (refused.value.code, refused.value.reason) == (
+            grpc.StatusCode.UNAVAILABLE,
+            "SHUTTING_DOWN",
+        )
+        engine.release.set()
+        assert all(call.result().state.round_id == f"held-{i}" for i, call in enumerate(calls))
+        stopping.join(30)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import select
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import CroupierClient, CroupierError
-from clients.status import MAX_MESSAGE_CHARS, MAX_METADATA_CHARS
+from clients.status import MAX_MESSAGE_CHARS, MAX_METADATA_CHARS, error_info
 from oracle.service import records
 from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 from tests.service.support import RunningServer, ServeFactory, blackjack_seat, card_deal
@@ -118,8 +120,6 @@ def test_a_busy_port_fails_the_server_object_too() -> None:
 
         async def build() -> None:
             OracleServer(ServerConfig(host="127.0.0.1", port=port))
-
-        import asyncio  # noqa: PLC0415 - only this test builds a server outside the loop thread
 
         with pytest.raises(OSError, match="address already in use"):
             asyncio.run(build())
@@ -239,3 +239,113 @@ def test_a_currency_that_is_none_is_refused(
         client.deal(deal)
     assert caught.value.reason == "INVALID_ROUND"
     assert why in caught.value.message
+
+
+#: Bytes that are not the message: a string field (round_id, 1) holding invalid UTF-8, a
+#: field whose length runs past the end, a wire type that does not exist.
+MALFORMED = {
+    "not-utf-8": b"\x0a\x02\xff\xfe",
+    "length-past-the-end": b"\x0a\x7f\x41",
+    "wire-type-7": b"\x0f\x00",
+}
+
+
+def _raw_call(address: str, method: str, payload: bytes) -> grpc.RpcError:
+    with grpc.insecure_channel(address) as channel:
+        # No serializer: the bytes go as they are.
+        call = channel.unary_unary(method, request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.RpcError) as caught:
+            call(payload, timeout=10)
+    return caught.value
+
+
+def _assert_malformed(error: grpc.RpcError, method: str) -> None:
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
+    info = error_info(error)
+    assert info is not None
+    assert info.reason == "MALFORMED_REQUEST"
+    assert info.metadata["method"] == method.strip("/").replace("/", ".")
+
+
+@pytest.mark.parametrize("payload", MALFORMED.values(), ids=MALFORMED.keys())
+@pytest.mark.parametrize(
+    "method",
+    [
+        "/croupier.v1.EngineService/Deal",
+        "/croupier.v1.EngineService/Decide",
+        "/croupier.v1.EngineService/Settle",
+        "/croupier.v1.OracleService/VerifyRounds",
+    ],
+)
+def test_bytes_that_are_not_the_message_are_invalid_argument(
+    server: RunningServer, method: str, payload: bytes
+) -> None:
+    # Before: UNKNOWN with a traceback in the server's log, and no ErrorInfo.
+    _assert_malformed(_raw_call(server.address, method, payload), method)
+    # The server goes on serving.
+    with CroupierClient.connect(server.address) as client:
+        assert client.describe().profile_ids
+
+
+def test_a_kit_served_engine_answers_malformed_bytes_the_same_way() -> None:
+    # Before: the adapter kit answered INTERNAL.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clients.demo_engine", "--port", "0"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        address = _ready(proc)
+        for method in ("/croupier.v1.EngineService/Deal", "/croupier.v1.EngineService/Decide"):
+            for payload in MALFORMED.values():
+                _assert_malformed(_raw_call(address, method, payload), method)
+        # Describe takes no field: bytes of an unknown field are a valid (empty) request.
+        describe = "/croupier.v1.EngineService/Describe"
+        _assert_malformed(_raw_call(address, describe, MALFORMED["wire-type-7"]), describe)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_calls_in_flight_at_shutdown_finish_within_the_grace(
+    serve: ServeFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 16 replays are in flight when the server is told to stop with 10 s of grace (4 of them
+    # held inside the replay, the rest waiting for a worker thread); they are let go once the
+    # stop has begun, and each must finish with its verdict.
+    started, release = threading.Semaphore(0), threading.Event()
+    real = records.verify
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        started.release()
+        release.wait(timeout=20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(records, "verify", held)
+    config = ServerConfig(host="127.0.0.1", port=0, grace_seconds=10)
+    with serve(config) as running, grpc.insecure_channel(running.address) as channel:
+        stub = oracle_service_pb2_grpc.OracleServiceStub(channel)
+        batch = oracle_service_pb2.VerifyRoundsRequest(
+            records=roulette_records("roulette-c", "t-grace", [17])
+        )
+        calls = [stub.VerifyRounds.future(batch, timeout=30) for _ in range(16)]
+        for _ in range(4):
+            assert started.acquire(timeout=30), "a replay did not start"
+        stopping = asyncio.run_coroutine_threadsafe(running.server.stop(), running.loop.loop)
+        health = health_pb2_grpc.HealthStub(channel)
+        reply = health.Check(health_pb2.HealthCheckRequest(), timeout=5)
+        assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING
+        # Once the calls on their way are in, new ones are refused: UNAVAILABLE, try another.
+        while running.server.gate.open:
+            time.sleep(0.01)
+        with pytest.raises(CroupierError) as refused:
+            CroupierClient(channel).describe()
+        assert (refused.value.code, refused.value.reason) == (
+            grpc.StatusCode.UNAVAILABLE,
+            "SHUTTING_DOWN",
+        )
+        release.set()
+        assert all(len(call.result().verdicts) == 1 for call in calls)
+        stopping.result(timeout=30)

@@ -52,6 +52,11 @@ class EngineServiceStub:
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
+    Bytes that do not decode as the request message (a corrupt wire format, a string that is not
+    UTF-8) are INVALID_ARGUMENT with reason MALFORMED_REQUEST and metadata "method"; the
+    reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
+    A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
+    reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
     A refused request changes nothing: a failed Decide leaves the round as it was.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
@@ -112,6 +117,11 @@ class EngineServiceAsyncStub(EngineServiceStub):
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
+    Bytes that do not decode as the request message (a corrupt wire format, a string that is not
+    UTF-8) are INVALID_ARGUMENT with reason MALFORMED_REQUEST and metadata "method"; the
+    reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
+    A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
+    reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
     A refused request changes nothing: a failed Decide leaves the round as it was.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
@@ -168,6 +178,11 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
+    Bytes that do not decode as the request message (a corrupt wire format, a string that is not
+    UTF-8) are INVALID_ARGUMENT with reason MALFORMED_REQUEST and metadata "method"; the
+    reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
+    A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
+    reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
     A refused request changes nothing: a failed Decide leaves the round as it was.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
