@@ -34,7 +34,7 @@ from conformance.vectors import VectorFileError, dump_line, read_vectors
 from oracle.profile import SHIPPED_IDS, Profile
 
 #: Rounds per profile when neither --rounds nor --minutes is given.
-DEFAULT_ROUNDS = 1000
+DEFAULT_ROUNDS = 2000
 
 
 @click.command("explore")
@@ -56,7 +56,8 @@ DEFAULT_ROUNDS = 1000
 @click.option(
     "--rounds",
     type=click.IntRange(1),
-    help=f"Rounds drawn per profile, shrinking aside (default {DEFAULT_ROUNDS} unless "
+    help=f"Rounds played per profile (a hand, a coup, a spin), shrinking aside (default "
+    f"{DEFAULT_ROUNDS} unless "
     "--minutes is given).",
 )
 @click.option(

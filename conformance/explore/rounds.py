@@ -348,7 +348,7 @@ def _fault_deal(
             extra = draw(st.sampled_from((1, decks)))
             deal.shoe.cards.extend([deal.shoe.cards[0]] * extra)
         case "currency not a currency":
-            code = draw(st.sampled_from(("XYZ", "eur", "EURO", "XXX", "")))
+            code = _uniform(draw, ("XYZ", "eur", "EURO", "XXX", ""))
             deal.currency_code = code
             for seat in deal.seats:
                 seat.balance.currency_code = code

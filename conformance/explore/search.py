@@ -57,8 +57,9 @@ class ExploreConfig:
     launch: str | None = None
     tls: TlsOptions | None = None
     seed: str = "croupier"
-    #: Rounds drawn per profile before the search stops (shrinking a finding adds more).
-    rounds: int = 1000
+    #: Rounds played per profile before the search stops (shrinking a finding adds more); a
+    #: drawn vector holds one round, or several spins at one roulette table.
+    rounds: int = 2000
     #: A time budget for the whole run, in seconds, shared by the profiles; None: no limit.
     seconds: float | None = None
     timeout: float = 10.0
@@ -306,13 +307,17 @@ class _Search:
 
     def judge(self, data: st.DataObject) -> None:
         """Hypothesis' test: draw a vector, play it, fail on the mismatch being shrunk."""
-        if self.target is None and self.until is not None and time.monotonic() >= self.until:
+        if self.target is None and (
+            self.drawn >= self.live.config.rounds
+            or (self.until is not None and time.monotonic() >= self.until)
+        ):
             # A mismatch being shrunk is finished; a search for one stops here.
             raise _BudgetSpent
         self.ids += 1
         vector_id = f"{self.live.config.id_prefix}-{self.profile.id}-{self.ids:06d}"
         vector = data.draw(explored_vector(self.profile, vector_id), label="vector")
-        self.drawn += 1
+        # A round is a deal (a blackjack hand, a coup, a spin): a roulette draw holds several.
+        self.drawn += len(vector.rounds)
         self.coverage.add(vector)
         stop = self.live.config.stop
         try:
@@ -416,11 +421,12 @@ def explore(config: ExploreConfig) -> ExploreReport:
     search at once: the report holds what was covered, ``interrupted`` says why.
     """
     started = time.monotonic()
-    deadline = None if config.seconds is None else started + config.seconds
     searches: list[_Search] = []
     interrupted = None
     with asyncio.Runner() as runner:
         live, info = runner.run(_connect(config))
+        # The time budget is the search's: it starts once the engine is up.
+        deadline = None if config.seconds is None else time.monotonic() + config.seconds
         try:
             claimed = set(info.profile_ids)
             chosen = [p for p in config.profiles if p.id in claimed]

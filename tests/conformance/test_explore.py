@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -171,7 +172,9 @@ def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
         )
     )
     assert not report.findings
-    assert [p.rounds for p in report.profiles] == [rounds, rounds]
+    # The budget counts rounds: a roulette draw of several spins may end a little past it.
+    assert [p.rounds >= rounds for p in report.profiles] == [True, True]
+    assert [p.rounds < rounds + 16 for p in report.profiles] == [True, True]
     return tuple(
         counter
         for p in report.profiles
@@ -250,7 +253,9 @@ def test_the_command_exits_0_when_nothing_is_found(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "roulette-c: 40 rounds" in result.output
+    found = re.search(r"roulette-c: (\d+) rounds", result.output)
+    assert found, result.output
+    assert 40 <= int(found.group(1)) < 40 + 16
     assert not out.exists()
 
 
