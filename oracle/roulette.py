@@ -527,11 +527,11 @@ class RouletteRound:
 
 def _check_pocket(wheel: Wheel, pocket: int, what: str, **metadata: object) -> None:
     if not wheel.has(pocket):
+        # Named as the request wrote it: 00 is 37 only inside the oracle.
         raise InvalidRoundError(
-            f"{what} {pocket} is not a pocket of the {wheel.value} wheel "
-            f"(0 to {wheel.pockets - 1}"
-            + (f", {DOUBLE_ZERO} standing for 00)" if wheel is Wheel.AMERICAN else ")"),
-            pocket=pocket,
+            f"{what} {_text(pocket)} is not a pocket of the {wheel.value} wheel "
+            f"({'0 to 36' if wheel is Wheel.EUROPEAN else '0, 00 or 1 to 36'})",
+            pocket=_text(pocket),
             wheel=wheel.value,
             **metadata,
         )

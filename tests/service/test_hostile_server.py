@@ -18,14 +18,20 @@ from typing import Any
 import grpc
 import pytest
 import trustme
-from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
+from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import CroupierClient, CroupierError
 from clients.status import MAX_MESSAGE_CHARS, MAX_METADATA_CHARS, error_info
 from oracle.service import records
 from oracle.service.server import OracleServer, ServerConfig, TlsFiles
-from tests.service.support import RunningServer, ServeFactory, blackjack_seat, card_deal
+from tests.service.support import (
+    RunningServer,
+    ServeFactory,
+    blackjack_seat,
+    card_deal,
+    roulette_deal,
+)
 from tests.service.test_verify import roulette_records
 
 REPO = Path(__file__).resolve().parents[2]
@@ -349,3 +355,22 @@ def test_calls_in_flight_at_shutdown_finish_within_the_grace(
         release.set()
         assert all(len(call.result().verdicts) == 1 for call in calls)
         stopping.result(timeout=30)
+
+
+def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierClient) -> None:
+    # Before: "the winning pocket 37 is not a pocket of the european wheel": 37 is how the
+    # oracle holds 00, not what the request said.
+    seat = round_pb2.Seat(
+        balance=common_pb2.Amount(currency_code="EUR", minor_units=100),
+        bets=[
+            round_pb2.Bet(
+                stake=common_pb2.Amount(currency_code="EUR", minor_units=10),
+                roulette=round_pb2.RouletteBet(kind=round_pb2.ROULETTE_BET_KIND_RED),
+            )
+        ],
+    )
+    with pytest.raises(CroupierError) as caught:
+        client.deal(roulette_deal("roulette-c", "00", [seat]))
+    assert caught.value.reason == "INVALID_ROUND"
+    assert caught.value.metadata["pocket"] == "00"
+    assert "00 is not a pocket of the european wheel (0 to 36)" in caught.value.message
