@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import re
 import signal
 import socket
 import sys
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import grpc
+import iso4217
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -251,6 +253,68 @@ def _units(amount: common_pb2.Amount, currency: str, where: str) -> int:
     return amount.minor_units
 
 
+#: Ids the contract allows (engine_service.proto): 1 to 128 of these characters.
+_ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
+#: ISO 4217 currencies with minor units (TABLE.currency), from the iso4217 data package.
+CURRENCIES = frozenset(c.code for c in iso4217.Currency if c.exponent is not None)
+_RANKS, _SUITS = "A23456789TJQK", "CDHS"
+_POCKETS = frozenset(("00", *(str(n) for n in range(37))))
+#: Most seats a round takes (the contract's; h097 of every profile).
+MAX_SEATS = 16
+
+
+def check_contract(
+    request: engine_service_pb2.DealRequest, *, currencies: frozenset[str] | None = CURRENCIES
+) -> None:
+    """Refuse what the contract forbids, before the vendor's code sees the request.
+
+    The order, the reference server's: ids (INVALID_ROUND), the currency code (INVALID_ROUND,
+    TABLE.currency), the seats' count and balances (INVALID_ROUND), each card's text
+    (INVALID_CARD, metadata "card"), the spin's text (INVALID_ROUND). Whether a shoe fits the
+    profile, a pocket is on its wheel, a bet has a legal shape, a stake is within the limits
+    and the funds: those are the rules, the vendor's to refuse.
+    """
+    for name, value in (("round_id", request.round_id), ("table_id", request.table_id)):
+        if not _ID.fullmatch(value):
+            raise EngineError(
+                "INVALID_ROUND",
+                f"{name} {value[:64]!r} must be 1 to 128 letters, digits or ._:/-"
+                + (f" ({len(value)} characters)" if len(value) > 64 else ""),
+                field=name,
+            )
+    if currencies is not None and request.currency_code not in currencies:
+        raise EngineError(
+            "INVALID_ROUND",
+            f"currency code {request.currency_code[:16]!r} is not an ISO 4217 currency",
+            field="currency_code",
+        )
+    if not 1 <= len(request.seats) <= MAX_SEATS:
+        raise EngineError(
+            "INVALID_ROUND",
+            f"a round takes 1 to {MAX_SEATS} seats, not {len(request.seats)}",
+            field="seats",
+        )
+    for index, seat in enumerate(request.seats):
+        if seat.balance.minor_units < 0:
+            raise EngineError(
+                "INVALID_ROUND", f"seats[{index}].balance is negative", field=f"seats[{index}]"
+            )
+    for index, card in enumerate(request.shoe.cards):
+        if len(card) != 2 or card[0] not in _RANKS or card[1] not in _SUITS:
+            raise EngineError(
+                "INVALID_CARD",
+                f"shoe.cards[{index}] is {card[:16]!r}: a card is a rank of {_RANKS} then a "
+                f"suit of {_SUITS}, like 'TH'",
+                card=card[:16],
+            )
+    if request.WhichOneof("outcome") == "spin" and request.spin.pocket not in _POCKETS:
+        raise EngineError(
+            "INVALID_ROUND",
+            f"spin.pocket {request.spin.pocket[:16]!r} is no pocket of any wheel (0 to 36, 00)",
+            field="spin.pocket",
+        )
+
+
 def deal_input(request: engine_service_pb2.DealRequest) -> DealInput:
     """A Deal request as plain values."""
     currency = request.currency_code
@@ -418,6 +482,8 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             max_open_rounds=max_open_rounds, ttl_seconds=ttl_seconds, clock=clock
         )
         self._lock = threading.Lock()
+        #: The currency codes the kit lets through (None: the vendor checks them alone).
+        self.currencies: frozenset[str] | None = CURRENCIES
         #: Calls in flight; closed by ``Served.stop`` before the server stops.
         self.gate = listen.ThreadGate()
 
@@ -488,14 +554,13 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         def action() -> engine_service_pb2.DealResponse:
             # The book's checks first, then the request's: one order for every engine.
             self.book.check_new(request.round_id)
-            if not request.round_id:
-                raise EngineError("INVALID_ROUND", "round_id is empty", field="round_id")
             if request.profile_id not in self.engine.profile_ids:
                 raise EngineError(
                     "UNKNOWN_PROFILE",
                     f"this engine does not play {request.profile_id!r}",
                     profile=request.profile_id,
                 )
+            check_contract(request, currencies=self.currencies)
             dealt = deal_input(request)
             game = self.engine.deal(dealt)
             self.book.open(request.round_id, _Open(request=dealt, message=request, game=game))

@@ -286,6 +286,7 @@ _ZOO: tuple[Mutant, ...] = (
         profile="baccarat-b",
         description="Any text is taken as the round's currency code ('eur' too).",
         factory=bugs.CurrencyCodeNotChecked,
+        kit=kits.CurrencyLeftToTheEngine,
     ),
     Mutant(
         name="currency-code-shape-only",
@@ -293,6 +294,7 @@ _ZOO: tuple[Mutant, ...] = (
         profile="roulette-c",
         description="Any three capital letters are taken as a currency code ('XYZ' too).",
         factory=bugs.CurrencyCodeShapeOnly,
+        kit=kits.CurrencyLeftToTheEngine,
     ),
     Mutant(
         name="box-over-balance-accepted",

@@ -109,3 +109,11 @@ class ReusesRoundIds(EngineAdapter):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
         self.book = _ForgetfulBook(max_open_rounds=self.book.max_open_rounds)
+
+
+class CurrencyLeftToTheEngine(EngineAdapter):
+    """Lets any currency code through, for the engine to check (or not)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.currencies = None
