@@ -14,7 +14,7 @@ PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation corpus demo mutants clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation fuzz corpus demo mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -62,6 +62,10 @@ test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profi
 
 bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit records/s (1M-record log).
 	$(PY) -m bench.run $(BENCH_ARGS)
+
+fuzz: $(STAMP) ## ~100,000 bad and out-of-order requests against croupier serve (~15 min); the answers by reason.
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -p no:cacheprovider -q --hypothesis-show-statistics \
+		tests/service/test_fuzz.py tests/service/test_hostile_server.py -k "fuzz or not_the_message or malformed"
 
 $(MUTATION_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --group mutation

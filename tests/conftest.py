@@ -18,4 +18,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# `make fuzz`: about 100,000 bad and out-of-order requests through tests/service/test_fuzz.py
+# (sequences of 4 to 14 calls), random each run, no example database kept.
+settings.register_profile(
+    "fuzz",
+    max_examples=11_000,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
