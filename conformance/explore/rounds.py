@@ -188,6 +188,12 @@ _two_cards = st.one_of(
     _either_order(st.just(_ACE), st.sampled_from(RANKS[1:9])),
     _either_order(_ten, st.sampled_from(_LOW)),
 )
+#: The dealer's up and hole cards: a hand shape, or an ace or a ten up more often than a deck
+#: deals them (the offers, the peek, the late blackjack and the insurance rules all start there).
+_dealer_cards = st.one_of(
+    _two_cards,
+    st.tuples(st.sampled_from((_ACE, _ACE, *_TENS, Rank.SIX, *RANKS)), _any_rank),
+)
 #: Cards drawn after the deal (hits, doubles, split hands, the dealer): tens and aces often.
 _drawn_rank = st.one_of(_any_rank, _ten, st.just(_ACE), st.sampled_from(_LOW))
 
@@ -200,7 +206,7 @@ def _blackjack_top(hands: Sequence[Hand]) -> st.SearchStrategy[list[Rank]]:
 
     # Draws often match a seat's first card: a split pair meets its rank again (re-splits).
     paired = st.sampled_from([h[0] for h in hands]) if hands else _any_rank
-    return st.builds(lay, _two_cards, st.lists(st.one_of(_drawn_rank, paired), max_size=12))
+    return st.builds(lay, _dealer_cards, st.lists(st.one_of(_drawn_rank, paired), max_size=12))
 
 
 #: Baccarat point values (BAC.values): a rank of each value, tens for 0.
@@ -404,9 +410,11 @@ def _chooser(draw: st.DrawFn, illegal_at: int | None) -> Chooser:
         # One turn in three takes a decision that changes the stakes (double, split, surrender,
         # an offer taken), when one is open: the rules that pay them need them often.
         rare = [k for k in legal if k in _STAKES_CHANGE]
-        if rare and draw(st.integers(min_value=0, max_value=2)) == 2:
-            return round_pb2.Decision(seat=turn[0], hand=turn[1], kind=draw(st.sampled_from(rare)))
-        index = draw(st.integers(min_value=0, max_value=len(legal) - 1))
+        if rare and _index(draw, 3) == 2:
+            return round_pb2.Decision(
+                seat=turn[0], hand=turn[1], kind=rare[_index(draw, len(rare))]
+            )
+        index = _index(draw, len(legal))
         return round_pb2.Decision(seat=turn[0], hand=turn[1], kind=legal[index])
 
     return choose
@@ -441,20 +449,31 @@ def _play_blackjack(
     )
 
 
-def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
-    """One of ``options``, each as likely.
+def _index(draw: st.DrawFn, count: int) -> int:
+    """0 to ``count`` - 1, each as likely; shrinks to 0.
 
-    ``sampled_from`` favours the first few (it draws small indices more often): the faults at
-    the end of a list would come seldom.
+    ``st.integers(0, n)`` and ``sampled_from`` favour small values and the bounds (good for
+    finding edge cases, bad for a choice among peers): a decision or a fault at the end of a
+    list would come seldom.
     """
-    return options[draw(st.integers(min_value=0, max_value=2**32 - 1)) % len(options)]
+    # Hypothesis draws small and boundary values often even from a wide range: a multiplicative
+    # hash (Knuth's) spreads them over every residue, and keeps 0 at 0 for shrinking.
+    drawn = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    return (drawn * 2654435761 % 2**32) % count
+
+
+def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
+    """One of ``options``, each as likely (``_index``)."""
+    return options[_index(draw, len(options))]
 
 
 @st.composite
 def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector_pb2.Vector:
     """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault."""
     game = profile.game
-    faulty_draw = draw(st.integers(min_value=0, max_value=_FAULT_EVERY - 1)) == _FAULT_EVERY - 1
+    # Roulette's faults are mostly near-miss bets, one rule (C.rou.geometry) per shape: half.
+    every = 2 if game is Game.ROULETTE else _FAULT_EVERY
+    faulty_draw = draw(st.integers(min_value=0, max_value=every - 1)) == every - 1
     fault = _uniform(draw, FAULTS[game]) if faulty_draw else None
     vector = vector_pb2.Vector(
         id=vector_id,
@@ -464,8 +483,8 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
         description=f"Explored{f' ({fault})' if fault else ''}: drawn by croupier explore.",
     )
     if game is Game.ROULETTE:
-        # A few spins, or enough to fill a board (C.rou.history shows the last 13).
-        count = draw(st.one_of(st.integers(1, 6), st.integers(14, 16)))
+        # Mostly one spin, some a few, some enough to fill a board (C.rou.history shows 13).
+        count = draw(st.one_of(st.just(1), st.integers(2, 4), st.integers(14, 16)))
     else:
         count = 2 if fault == "reused round id" else 1
     if fault == "reused round id":
@@ -489,7 +508,9 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
         if here == "reused round id":
             deal.round_id = f"{vector_id}-r0"
         if wheel is not None:
-            pocket = draw(st.integers(min_value=0, max_value=wheel.pockets - 1))
+            # The zeros often: the rules that differ between wheels and layouts meet there.
+            zeros = st.sampled_from(sorted(wheel.zeros))
+            pocket = draw(st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros))
             deal.spin.pocket = _pocket_text(pocket)
         else:
             deal.shoe.cards.extend(draw(shoe_cards(profile, hands)))
