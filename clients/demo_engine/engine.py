@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-import iso4217
-
-from clients.adapter import DealInput, DecisionInput, EngineError, Line, RoundView
+from clients.adapter import CURRENCIES, DealInput, DecisionInput, EngineError, Line, RoundView
 from clients.demo_engine.baccarat import BaccaratDealer, Coup
 from clients.demo_engine.blackjack import BlackjackDealer, BlackjackRound
 from clients.demo_engine.cards import check_cards
@@ -29,7 +27,6 @@ from clients.demo_engine.rules import (
 Game = BlackjackRound | Coup | Spin
 
 _ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
-_CURRENCIES = frozenset(c.code for c in iso4217.Currency if c.exponent is not None)
 MAX_SEATS = 16
 MAX_BETS_PER_SEAT = 64
 
@@ -75,8 +72,8 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                     check_bet_format(index, bet)
 
     def valid_currency(self, code: str) -> bool:
-        """An ISO 4217 currency with minor units (the iso4217 package lists them)."""
-        return code in _CURRENCIES
+        """An ISO 4217 currency with minor units: the kit's list (``clients.adapter.CURRENCIES``)."""
+        return code in CURRENCIES
 
     def check_request(self, request: DealInput, game: str) -> None:
         """What every round needs: ids, a currency code, seats whose bets are of the profile's game, an outcome."""
