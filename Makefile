@@ -14,7 +14,7 @@ PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation fuzz corpus demo mutants clean
+.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -66,6 +66,9 @@ bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit
 fuzz: $(STAMP) ## ~100,000 bad and out-of-order requests against croupier serve (~15 min); the answers by reason.
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -p no:cacheprovider -q --hypothesis-show-statistics \
 		tests/service/test_fuzz.py tests/service/test_hostile_server.py -k "fuzz or not_the_message or malformed"
+
+soak: $(STAMP) ## 256 rounds in flight against croupier serve (10 min), then SIGTERM under load; fails on a missed goal.
+	$(PY) -m bench.soak $(SOAK_ARGS)
 
 $(MUTATION_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --group mutation
