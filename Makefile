@@ -63,8 +63,8 @@ test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profi
 bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit records/s (1M-record log).
 	$(PY) -m bench.run $(BENCH_ARGS)
 
-fuzz: $(STAMP) ## ~100,000 bad and out-of-order requests against croupier serve (~15 min); the answers by reason.
-	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -p no:cacheprovider -q --hypothesis-show-statistics \
+fuzz: $(STAMP) ## ~110,000 bad, out-of-order and concurrent requests to croupier serve and a kit-served engine (~10 min); counts per status code.
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -p no:cacheprovider -q \
 		tests/service/test_fuzz.py tests/service/test_hostile_server.py -k "fuzz or not_the_message or malformed"
 
 soak: $(STAMP) ## 256 rounds in flight against croupier serve (10 min), then SIGTERM under load; fails on a missed goal.

@@ -18,11 +18,12 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# `make fuzz`: about 100,000 bad and out-of-order requests through tests/service/test_fuzz.py
-# (sequences of 4 to 14 calls), random each run, no example database kept.
+# `make fuzz`: over 100,000 bad, out-of-order and concurrent requests through
+# tests/service/test_fuzz.py (about 7.5 calls an example, two targets), random each run, no
+# example database kept.
 settings.register_profile(
     "fuzz",
-    max_examples=11_000,
+    max_examples=7_500,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import sys
+from collections import Counter
 from collections.abc import Iterator
 
 import grpc
@@ -61,3 +63,34 @@ def serve(loop_thread: LoopThread) -> ServeFactory:
             running.stop()
 
     return factory
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After the fuzz test ran: how many calls each target answered with each code and reason."""
+    fuzz = sys.modules.get("tests.service.test_fuzz")
+    counts = getattr(fuzz, "COUNTS", None)
+    if not counts:
+        return
+    targets = sorted({target for target, _, _, _ in counts}, reverse=True)
+    by_code: Counter[tuple[str, str]] = Counter()
+    by_reason: Counter[tuple[str, str, str]] = Counter()
+    for (target, _, code, reason), n in counts.items():
+        by_code[target, code] += n
+        if reason:
+            by_reason[target, code, reason] += n
+    write = terminalreporter.write_line
+    total = sum(counts.values())
+    per_target: Counter[str] = Counter()
+    for (target, _), n in by_code.items():
+        per_target[target] += n
+    each = ", ".join(f"{target} {per_target[target]:,}" for target in targets)
+    terminalreporter.section("fuzz: calls answered, by status code and reason")
+    write(f"{total:,} calls ({each})")
+    write(f"{'':<34}" + "".join(f"{t:>12}" for t in targets))
+    codes = sorted({code for _, code in by_code}, key=lambda c: grpc.StatusCode[c].value[0])
+    for code in codes:
+        write(f"{code:<34}" + "".join(f"{by_code[t, code]:>12,}" for t in targets))
+        for reason in sorted({r for _, c, r in by_reason if c == code}):
+            write(
+                f"  {reason:<32}" + "".join(f"{by_reason[t, code, reason]:>12,}" for t in targets)
+            )

@@ -1,20 +1,34 @@
-"""Malformed and out-of-order requests never break the server (Hypothesis).
+"""Malformed, out-of-order and concurrent requests never break a server (Hypothesis).
 
-Each example sends a sequence of Deal, Decide, Settle, GetProfile, VerifyRound and
-VerifyRounds calls with random field values (junk ids, cards, pockets, enum ints, amounts)
-over a few round ids of its own. Every error must be a canonical code other than INTERNAL
-and UNKNOWN, with one ErrorInfo whose reason maps to that code. A model follows the ids: a
-round never dealt or already settled is ROUND_NOT_FOUND, a used id is never dealt again, and
-card-game rounds are mirrored by the oracle in process, so that each Decide and Settle either
-fails with the oracle's own reason or gives exactly the oracle's state and settlement.
+Two targets: the reference server (``croupier serve``'s servicers) and the demo engine
+served by the adapter kit. Each example sends a sequence of Deal, Decide, Settle (and, to
+the oracle, GetProfile, VerifyRound and VerifyRounds) calls with random field values (junk
+ids, cards, pockets, enum ints, amounts) over a few round ids of its own, bytes that do not
+decode, and bursts of concurrent calls. Every error must be a canonical code other than
+INTERNAL and UNKNOWN, with one ErrorInfo whose reason maps to that code. A model follows
+the ids: a round never dealt or already settled is ROUND_NOT_FOUND, a used id is never
+dealt again, and card-game rounds are mirrored by the oracle in process, so that each Decide
+and Settle either fails with the oracle's own reason or gives exactly the oracle's state and
+settlement. Races have one winner: the same Deal sent at once deals one round, the same
+Settle settles once, the same decision sent at once is taken as many times as the rules let
+it be taken one after the other. Each example ends by playing its open rounds out and
+settling them: a round the server forgot is a lost round.
+
+``make fuzz`` runs this at scale (Hypothesis profile ``fuzz``) and prints how many calls
+got each status code (``COUNTS``, printed by ``tests/service/conftest.py``).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import pytest
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -26,13 +40,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import event, given
 from hypothesis import strategies as st
 
+from clients import adapter
+from clients.demo_engine import DemoEngine
 from oracle import blackjack
+from oracle.decision import Action
 from oracle.errors import OracleError
 from oracle.profile import shipped_profile
 from oracle.rounds import Round, apply_decision
 from oracle.rounds import start_round as start_in_process
-from oracle.service import convert
-from tests.service.support import TIMEOUT, error_info, new_id, wire_bytes
+from oracle.service import convert, flat
+from tests.service.support import TIMEOUT, RunningServer, error_info, new_id
 from tests.strategies import (
     SERVICE_PROFILE_IDS,
     plausible_deals,
@@ -57,12 +74,74 @@ REASON_CODES = {
     "BET_OUT_OF_LIMITS": Code.INVALID_ARGUMENT,
     "INVALID_BET_LAYOUT": Code.INVALID_ARGUMENT,
     "INVALID_ROUND": Code.INVALID_ARGUMENT,
+    "MALFORMED_REQUEST": Code.INVALID_ARGUMENT,
     "ROUND_NOT_FOUND": Code.NOT_FOUND,
     "ROUND_EXISTS": Code.ALREADY_EXISTS,
     "ROUND_NOT_COMPLETE": Code.FAILED_PRECONDITION,
     "TOO_MANY_OPEN_ROUNDS": Code.RESOURCE_EXHAUSTED,
     "BATCH_TOO_LARGE": Code.RESOURCE_EXHAUSTED,
 }
+
+#: Calls answered, by (target, method, status code, reason or ""); printed by ``make fuzz``.
+COUNTS: Counter[tuple[str, str, str, str]] = Counter()
+_COUNTS_LOCK = threading.Lock()
+
+_ENGINE_METHODS = ("Deal", "Decide", "Settle")
+_ORACLE_METHODS = ("GetProfile", "VerifyRound", "VerifyRounds")
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="fuzz-burst")
+
+
+# --- targets ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """A server under test: its name, a channel to it, and the methods it serves."""
+
+    name: str
+    channel: grpc.Channel
+    methods: dict[str, Callable[..., Any]]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The full method paths raw bytes are sent to."""
+        return tuple(
+            f"/croupier.v1.{'Engine' if name in _ENGINE_METHODS else 'Oracle'}Service/{name}"
+            for name in self.methods
+        )
+
+
+@pytest.fixture(scope="session")
+def kit_address() -> Iterator[str]:
+    """The demo engine, served by the adapter kit on 127.0.0.1 (port 0)."""
+    served = adapter.serve(DemoEngine(), host="127.0.0.1", port=0)
+    yield f"127.0.0.1:{served.port}"
+    served.stop(grace=1.0)
+
+
+@pytest.fixture(scope="session", params=["oracle", "kit"])
+def target(request: pytest.FixtureRequest, server: RunningServer) -> Iterator[Target]:
+    """Each target in turn, with its own channel."""
+    oracle = request.param == "oracle"
+    address = server.address if oracle else request.getfixturevalue("kit_address")
+    with grpc.insecure_channel(address) as channel:
+        engine = engine_service_pb2_grpc.EngineServiceStub(channel)
+        methods: dict[str, Callable[..., Any]] = {
+            "Deal": engine.Deal,
+            "Decide": engine.Decide,
+            "Settle": engine.Settle,
+        }
+        if oracle:
+            stub = oracle_service_pb2_grpc.OracleServiceStub(channel)
+            methods |= {
+                "GetProfile": stub.GetProfile,
+                "VerifyRound": stub.VerifyRound,
+                "VerifyRounds": stub.VerifyRounds,
+            }
+        yield Target(name=request.param, channel=channel, methods=methods)
+
+
+# --- what is sent ----------------------------------------------------------------------------
 
 
 def service_calls(round_ids: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
@@ -100,7 +179,31 @@ def service_calls(round_ids: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
                 records=st.lists(wire_records(round_ids), max_size=3),
             ),
         ),
+        # Bytes that are mostly not the message, to any method of the target.
+        st.tuples(st.just("Raw"), st.none()),
+        # Several calls at once, or the same call raced against itself.
+        st.tuples(st.just("Burst"), st.none()),
+        st.tuples(st.sampled_from(("DealRace", "DecideRace", "SettleRace")), st.none()),
     )
+
+
+@st.composite
+def raw_payloads(draw: st.DrawFn, round_id: str) -> bytes:
+    """Bytes that are not a request: junk, or a real request cut short or with a byte changed.
+
+    A request that still decodes names ``round_id``, which the model does not follow.
+    """
+    kind = draw(st.sampled_from(("junk", "cut", "flip")))
+    if kind == "junk":
+        return draw(st.binary(max_size=64))
+    good = draw(plausible_deals([round_id])).SerializeToString()
+    at = draw(st.integers(min_value=0, max_value=len(good) - 1))
+    if kind == "cut":
+        return good[:at]
+    return good[:at] + bytes([draw(st.integers(0, 255))]) + good[at + 1 :]
+
+
+# --- how the answers are checked -------------------------------------------------------------
 
 
 @dataclass
@@ -119,25 +222,66 @@ class Model:
     closed: set[str] = field(default_factory=set)
 
 
-def call(method: Any, request: Any) -> Outcome:
+def _count(target: Target, method: str, code: Code, reason: str = "") -> None:
+    with _COUNTS_LOCK:
+        COUNTS[target.name, method, code.name, reason] += 1
+
+
+def judge(target: Target, method: str, error: grpc.RpcError) -> str:
+    """Count an error and check it against the contract; its reason."""
+    code = error.code()
+    if code in (Code.INTERNAL, Code.UNKNOWN):
+        _count(target, method, code)
+        pytest.fail(f"{method} answered {code.name}: {error.details()}")
+    info = error_info(error)
+    _count(target, method, code, info.reason)
+    assert info.reason in REASON_CODES, info.reason
+    assert code == REASON_CODES[info.reason], (code, info.reason)
+    return str(info.reason)
+
+
+def call(target: Target, method: str, request: Any) -> Outcome:
     """Call, and check any error against the contract."""
     try:
-        return Outcome(response=method(request, timeout=TIMEOUT))
-    except grpc.RpcError as exc:
-        error = exc
-    assert error.code() not in (Code.INTERNAL, Code.UNKNOWN), error.details()
-    info = error_info(error)
-    assert info.reason in REASON_CODES, info.reason
-    assert error.code() == REASON_CODES[info.reason], (error.code(), info.reason)
-    return Outcome(reason=info.reason)
+        response = target.methods[method](request, timeout=TIMEOUT)
+    except grpc.RpcError as error:
+        return Outcome(reason=judge(target, method, error))
+    _count(target, method, Code.OK)
+    return Outcome(response=response)
 
 
-def oracle_outcome(action: Any) -> tuple[Round | None, str | None]:
+def raw_call(target: Target, path: str, payload: bytes) -> None:
+    """Send bytes as they are; an answer is a response or a contract error."""
+    send = target.channel.unary_unary(path, request_serializer=None, response_deserializer=None)
+    method = f"{path.rsplit('/', 1)[1]} (bytes)"
+    try:
+        send(payload, timeout=TIMEOUT)
+    except grpc.RpcError as error:
+        judge(target, method, error)
+    else:
+        _count(target, method, Code.OK)
+
+
+def same_state(got: round_pb2.RoundState, expected: Round) -> None:
+    """The state sent is the oracle's, value by value (the runner's comparison)."""
+    assert flat.view(got) == flat.view(convert.round_state(expected))
+
+
+def oracle_outcome(action: Callable[[], Round]) -> tuple[Round | None, str | None]:
     """The in-process oracle's round, or the reason it refuses."""
     try:
         return action(), None
     except OracleError as exc:
         return None, exc.reason
+
+
+def oracle_deal(request: engine_service_pb2.DealRequest) -> tuple[Round | None, str | None]:
+    """What the oracle makes of a Deal of a card game."""
+    return oracle_outcome(
+        lambda: start_in_process(
+            shipped_profile(request.profile_id), convert.round_request_from(request)
+        )
+    )
 
 
 def check_deal(model: Model, request: engine_service_pb2.DealRequest, got: Outcome) -> None:
@@ -152,14 +296,10 @@ def check_deal(model: Model, request: engine_service_pb2.DealRequest, got: Outco
         model.open[round_id] = None
         assert state.phase == round_pb2.ROUND_PHASE_COMPLETE
         return
-    expected, reason = oracle_outcome(
-        lambda: start_in_process(
-            shipped_profile(request.profile_id), convert.round_request_from(request)
-        )
-    )
+    expected, reason = oracle_deal(request)
     assert reason is None, f"the server dealt a round the oracle refuses with {reason}"
     assert expected is not None
-    assert wire_bytes(state) == wire_bytes(convert.round_state(expected))
+    same_state(state, expected)
     model.open[round_id] = expected
 
 
@@ -177,7 +317,7 @@ def check_decide(model: Model, request: engine_service_pb2.DecideRequest, got: O
     )
     assert got.reason == reason
     if expected is not None:
-        assert wire_bytes(got.response.state) == wire_bytes(convert.round_state(expected))
+        same_state(got.response.state, expected)
         model.open[round_id] = expected
 
 
@@ -193,9 +333,36 @@ def check_settle(model: Model, request: engine_service_pb2.SettleRequest, got: O
     assert got.reason is None
     if current is not None:
         want = convert.settlement(current.settlement, current.request.currency)
-        assert wire_bytes(got.response.settlement) == wire_bytes(want)
+        assert flat.view(got.response.settlement) == flat.view(want)
     del model.open[round_id]
     model.closed.add(round_id)
+
+
+def check(model: Model, name: str, request: Any, got: Outcome) -> None:
+    """Check one answer against the model, and move the model on."""
+    if name == "Deal":
+        check_deal(model, request, got)
+    elif name == "Decide":
+        check_decide(model, request, got)
+    elif name == "Settle":
+        check_settle(model, request, got)
+    elif name == "VerifyRounds" and got.reason is None:
+        assert len(got.response.verdicts) == len(request.records)
+
+
+def decide_request(
+    round_id: str, current: Round, action: Action
+) -> engine_service_pb2.DecideRequest:
+    """The Decide of ``action`` for the hand whose turn it is."""
+    assert isinstance(current.game, blackjack.BlackjackState)
+    turn = current.game.turn
+    assert turn is not None
+    return engine_service_pb2.DecideRequest(
+        round_id=round_id,
+        decision=convert.decision(
+            blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)
+        ),
+    )
 
 
 def legal_decide(model: Model, data: st.DataObject) -> engine_service_pb2.DecideRequest | None:
@@ -208,39 +375,169 @@ def legal_decide(model: Model, data: st.DataObject) -> engine_service_pb2.Decide
     if not waiting:
         return None
     round_id, current = data.draw(st.sampled_from(waiting))
-    assert isinstance(current.game, blackjack.BlackjackState)
-    turn = current.game.turn
-    assert turn is not None
-    action = data.draw(st.sampled_from(current.legal))
-    return engine_service_pb2.DecideRequest(
-        round_id=round_id,
-        decision=convert.decision(
-            blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)
-        ),
+    return decide_request(round_id, current, data.draw(st.sampled_from(current.legal)))
+
+
+# --- at once ---------------------------------------------------------------------------------
+
+
+def at_once(target: Target, calls: list[tuple[str, Any]]) -> list[Outcome]:
+    """Send the calls together, each from its own thread; their outcomes in the same order."""
+    barrier = threading.Barrier(len(calls))
+
+    def send(name: str, request: Any) -> Outcome:
+        barrier.wait(TIMEOUT)
+        return call(target, name, request)
+
+    futures = [_POOL.submit(send, name, request) for name, request in calls]
+    return [future.result() for future in futures]
+
+
+def burst(target: Target, model: Model, calls: list[tuple[str, Any]]) -> None:
+    """Calls on distinct rounds at once: they commute, so each is checked as if alone."""
+    distinct: dict[str, tuple[str, Any]] = {}
+    for name, request in calls:
+        key = getattr(request, "round_id", None) or f"(no round) {len(distinct)}"
+        distinct.setdefault(key, (name, request))
+    chosen = list(distinct.values())
+    for (name, request), got in zip(chosen, at_once(target, chosen), strict=True):
+        check(model, name, request, got)
+
+
+def deal_race(target: Target, model: Model, request: Any, copies: int) -> None:
+    """The same Deal at once: one round is dealt, the others are ROUND_EXISTS (or all refused)."""
+    outcomes = at_once(target, [("Deal", request)] * copies)
+    winners = [got for got in outcomes if got.reason is None]
+    assert len(winners) <= 1, f"{len(winners)} rounds dealt under one id"
+    if winners:
+        assert all(got.reason == "ROUND_EXISTS" for got in outcomes if got.reason), outcomes
+        check_deal(model, request, winners[0])
+    else:
+        assert len({got.reason for got in outcomes}) == 1, outcomes
+
+
+def decide_race(target: Target, model: Model, round_id: str, copies: int, action: Action) -> None:
+    """The same decision at once: taken k times, k as far as the rules let it go in a row.
+
+    The refused copies all met the state after the k-th (one state, one reason).
+    """
+    current = model.open[round_id]
+    assert current is not None
+    request = decide_request(round_id, current, action)
+    outcomes = at_once(target, [("Decide", request)] * copies)
+    taken = [got for got in outcomes if got.reason is None]
+    chain: list[Round] = []
+    refusal: str | None = None
+    decision = convert.decision_from(request.decision)
+    state = current
+    while len(chain) < len(taken) + 1:
+        try:
+            state = apply_decision(state, decision)
+        except OracleError as exc:
+            refusal = exc.reason
+            break
+        chain.append(state)
+    assert len(taken) <= len(chain), "the decision was taken more often than the rules allow"
+    want = sorted(
+        tuple(sorted(flat.view(convert.round_state(s)).items())) for s in chain[: len(taken)]
     )
+    have = sorted(tuple(sorted(flat.view(got.response.state).items())) for got in taken)
+    assert have == want
+    if len(taken) < copies:
+        assert len(taken) == len(chain), "a copy was refused although the decision was still legal"
+        assert {got.reason for got in outcomes if got.reason} == {refusal}
+    if taken:
+        model.open[round_id] = chain[len(taken) - 1]
+
+
+def settle_race(target: Target, model: Model, round_id: str, copies: int) -> None:
+    """The same Settle at once: settled once, the others ROUND_NOT_FOUND (or all not complete)."""
+    outcomes = at_once(
+        target, [("Settle", engine_service_pb2.SettleRequest(round_id=round_id))] * copies
+    )
+    settled = [got for got in outcomes if got.reason is None]
+    current = model.open[round_id]
+    if current is not None and not current.complete:
+        assert {got.reason for got in outcomes} == {"ROUND_NOT_COMPLETE"}
+        return
+    assert len(settled) == 1, f"settled {len(settled)} times"
+    assert all(got.reason == "ROUND_NOT_FOUND" for got in outcomes if got.reason), outcomes
+    check_settle(model, engine_service_pb2.SettleRequest(round_id=round_id), settled[0])
+
+
+def play_out(target: Target, model: Model) -> None:
+    """Play each open round out (stand where it can) and settle it: no round is lost.
+
+    A round the server no longer knows fails here. A round whose shoe runs out stays open
+    (every legal decision refused with SHOE_EXHAUSTED, checked against the oracle).
+    """
+    for round_id in sorted(model.open):
+        current = model.open[round_id]
+        while current is not None and current.legal:
+            for action in sorted(current.legal, key=lambda a: a != Action.STAND):
+                request = decide_request(round_id, current, action)
+                check_decide(model, request, call(target, "Decide", request))
+                if model.open[round_id] is not current:
+                    break
+            else:
+                break  # the shoe ran out
+            current = model.open[round_id]
+        settle = engine_service_pb2.SettleRequest(round_id=round_id)
+        check_settle(model, settle, call(target, "Settle", settle))
+
+
+# --- the test --------------------------------------------------------------------------------
+
+_COPIES = st.integers(min_value=2, max_value=6)
+
+
+def together(
+    target: Target, model: Model, data: st.DataObject, name: str, round_ids: list[str]
+) -> None:
+    """A burst of calls on distinct rounds, or a race of one call against itself."""
+    if name == "Burst":
+        drawn = data.draw(st.lists(service_calls(round_ids), min_size=2, max_size=6))
+        plain = [(n, r) for n, r in drawn if n in target.methods and r is not None]
+        if plain:
+            burst(target, model, plain)
+    elif name == "DealRace":
+        fresh = f"{round_ids[0]}-race{len(round_ids)}"
+        round_ids.append(fresh)
+        deal_race(target, model, data.draw(plausible_deals([fresh])), data.draw(_COPIES))
+    elif name == "SettleRace":
+        if model.open:
+            round_id = data.draw(st.sampled_from(sorted(model.open)))
+            settle_race(target, model, round_id, data.draw(_COPIES))
+    else:
+        waiting = sorted(r for r, current in model.open.items() if current and current.legal)
+        if waiting:
+            round_id = data.draw(st.sampled_from(waiting))
+            current = model.open[round_id]
+            assert current is not None
+            action = data.draw(st.sampled_from(current.legal))
+            decide_race(target, model, round_id, data.draw(_COPIES), action)
+    event(name)
 
 
 @given(data=st.data())
-def test_bad_and_out_of_order_requests_never_break_the_server(
-    engine: engine_service_pb2_grpc.EngineServiceStub,
-    oracle_stub: oracle_service_pb2_grpc.OracleServiceStub,
-    channel: grpc.Channel,
-    data: st.DataObject,
+def test_bad_out_of_order_and_concurrent_requests_never_break_a_server(
+    target: Target, data: st.DataObject
 ) -> None:
     prefix = new_id("fuzz")
     round_ids = [f"{prefix}-{k}" for k in range(3)]
     calls = data.draw(st.lists(service_calls(round_ids), min_size=4, max_size=14))
     model = Model()
-    methods = {
-        "Deal": engine.Deal,
-        "Decide": engine.Decide,
-        "Settle": engine.Settle,
-        "GetProfile": oracle_stub.GetProfile,
-        "VerifyRound": oracle_stub.VerifyRound,
-        "VerifyRounds": oracle_stub.VerifyRounds,
-    }
     for planned, planned_request in calls:
         name, request = planned, planned_request
+        if name in _ORACLE_METHODS and name not in target.methods:
+            continue
+        if name == "Raw":
+            path = data.draw(st.sampled_from(target.paths))
+            raw_call(target, path, data.draw(raw_payloads(f"{prefix}-raw")))
+            continue
+        if name in ("Burst", "DealRace", "DecideRace", "SettleRace"):
+            together(target, model, data, name, round_ids)
+            continue
         if name == "DecideLegal":
             name, request = "Decide", legal_decide(model, data)
             if request is None:
@@ -252,17 +549,11 @@ def test_bad_and_out_of_order_requests_never_break_the_server(
             request = engine_service_pb2.SettleRequest(
                 round_id=data.draw(st.sampled_from(sorted(model.open)))
             )
-        got = call(methods[name], request)
+        got = call(target, name, request)
         event(f"{name}: {got.reason or 'ok'}")
-        if name == "Deal":
-            check_deal(model, request, got)
-        elif name == "Decide":
-            check_decide(model, request, got)
-        elif name == "Settle":
-            check_settle(model, request, got)
-        elif name == "VerifyRounds" and got.reason is None:
-            assert len(got.response.verdicts) == len(request.records)
-    health = health_pb2_grpc.HealthStub(channel).Check(
+        check(model, name, request, got)
+    play_out(target, model)
+    health = health_pb2_grpc.HealthStub(target.channel).Check(
         health_pb2.HealthCheckRequest(service=""), timeout=TIMEOUT
     )
     assert health.status == health_pb2.HealthCheckResponse.SERVING
