@@ -6,7 +6,6 @@ of B, C and D. A coup needs no decisions: the cards of the shoe decide it.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,6 +21,7 @@ from oracle.errors import (
     ProfileError,
     ShoeExhaustedError,
 )
+from oracle.immutable import Choice
 from oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
 from oracle.profile import Citations, Profile
 from oracle.provenance import ABSENT
@@ -29,14 +29,14 @@ from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, s
 from oracle.shoe import check_composition
 
 
-class Tableau(enum.Enum):
+class Tableau(Choice):
     """The banker's third-card tableau (BAC.banker-tableau, B.tableau)."""
 
     STANDARD = "standard"
     DOCUMENT_B = "document-b"
 
 
-class CoupOutcome(enum.Enum):
+class CoupOutcome(Choice):
     """Which hand won the coup, or a tie (BAC.outcome)."""
 
     PLAYER = "player"
@@ -44,7 +44,7 @@ class CoupOutcome(enum.Enum):
     TIE = "tie"
 
 
-class BetKind(enum.Enum):
+class BetKind(Choice):
     """The three bets of the layout."""
 
     PLAYER = "player"

@@ -12,8 +12,7 @@ Seats and hands are numbered from 0, in the order the contract deals them.
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,7 @@ from oracle.errors import (
     RoundNotCompleteError,
     ShoeExhaustedError,
 )
+from oracle.immutable import Choice, evolve
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
 from oracle.provenance import ABSENT
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from oracle.profile import Citations, Profile
 
 
-class Phase(enum.Enum):
+class Phase(Choice):
     """Where the round stands."""
 
     OFFERS = "offers"
@@ -49,7 +49,7 @@ class Phase(enum.Enum):
     COMPLETE = "complete"
 
 
-class HandStatus(enum.Enum):
+class HandStatus(Choice):
     """Where one hand stands."""
 
     WAITING = "waiting"
@@ -60,7 +60,7 @@ class HandStatus(enum.Enum):
     SURRENDERED = "surrendered"
 
 
-class SplitPairs(enum.Enum):
+class SplitPairs(Choice):
     """Which two cards may be split."""
 
     SAME_RANK = "same-rank"
@@ -68,7 +68,7 @@ class SplitPairs(enum.Enum):
     SAME_VALUE = "same-value"
 
 
-class Peek(enum.Enum):
+class Peek(Choice):
     """Up cards under which the dealer looks for a blackjack before play."""
 
     NONE = "none"
@@ -76,7 +76,7 @@ class Peek(enum.Enum):
     ACE_OR_TEN = "ace-or-ten"
 
 
-class BlackjackVsAce(enum.Enum):
+class BlackjackVsAce(Choice):
     """What a player blackjack is offered against a dealer ace."""
 
     EVEN_MONEY = "even-money"
@@ -302,6 +302,9 @@ class BlackjackState:
     steps: tuple[Step, ...]
     settlement: tuple[SettlementLine, ...] = ()
     why: Why = ()
+    #: The decisions the hand to act may take now, in Action order; empty once complete.
+    #: Recorded where the round stops to wait, from the rules that decide each one (``options``).
+    legal: tuple[Action, ...] = ()
 
     @property
     def dealt(self) -> tuple[Card, ...]:
@@ -312,11 +315,6 @@ class BlackjackState:
     def complete(self) -> bool:
         """Whether the round has ended and carries its settlement."""
         return self.phase is Phase.COMPLETE
-
-    @property
-    def legal(self) -> tuple[Action, ...]:
-        """The decisions the hand to act may take now; empty once the round is complete."""
-        return legal_decisions(self)
 
     def citations(self) -> dict[str, Why]:
         """The clauses behind every value of the round state (``oracle.provenance``)."""
@@ -335,37 +333,43 @@ class BlackjackState:
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _draw(state: BlackjackState, why: str, clause: str) -> tuple[Card, BlackjackState]:
-    if state.position >= len(state.shoe):
+def _card(state: BlackjackState, why: str, clause: str, *, ahead: int = 0) -> Card:
+    """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it."""
+    position = state.position + ahead
+    if position >= len(state.shoe):
         raise ShoeExhaustedError(
-            f"the shoe ran out: {why} needs card {state.position + 1}, "
+            f"the shoe ran out: {why} needs card {position + 1}, "
             f"but the shoe holds {len(state.shoe)}",
-            needed=state.position + 1,
+            needed=position + 1,
             shoe_size=len(state.shoe),
             clause=clause,
         )
-    return state.shoe[state.position], replace(state, position=state.position + 1)
+    return state.shoe[position]
 
 
-def _log(
-    state: BlackjackState, action: str, clauses: tuple[str, ...], detail: str = ""
+def _step(
+    state: BlackjackState, action: str, clauses: tuple[str, ...], detail: str, **changes: object
 ) -> BlackjackState:
-    return replace(state, steps=(*state.steps, Step(action=action, clauses=clauses, detail=detail)))
+    """The state with ``changes`` and one more step logged, built once for both."""
+    step = Step(action=action, clauses=clauses, detail=detail)
+    return evolve(state, steps=(*state.steps, step), **changes)
 
 
 def _note(state: BlackjackState, why: Why) -> BlackjackState:
     """Record what moved the round on, unless something did already since the last decision."""
-    return state if state.why else replace(state, why=why)
+    return state if state.why else evolve(state, why=why)
 
 
-def _with_hand(state: BlackjackState, seat: int, index: int, hand: Hand) -> BlackjackState:
+def _seats_with_hand(
+    state: BlackjackState, seat: int, index: int, hand: Hand
+) -> tuple[SeatState, ...]:
     seat_state = state.seats[seat]
     hands = (*seat_state.hands[:index], hand, *seat_state.hands[index + 1 :])
-    return _with_seat(state, seat, replace(seat_state, hands=hands))
+    return _seats_with(state, seat, evolve(seat_state, hands=hands))
 
 
-def _with_seat(state: BlackjackState, seat: int, seat_state: SeatState) -> BlackjackState:
-    return replace(state, seats=(*state.seats[:seat], seat_state, *state.seats[seat + 1 :]))
+def _seats_with(state: BlackjackState, seat: int, seat_state: SeatState) -> tuple[SeatState, ...]:
+    return (*state.seats[:seat], seat_state, *state.seats[seat + 1 :])
 
 
 def deal(
@@ -410,6 +414,20 @@ def deal(
         else:
             hand = Hand(cards=cards, stake=seat.stake, status=HandStatus.PLAYING, why=_DEAL)
         seat_states.append(SeatState(balance=seat.balance, stake=seat.stake, hands=(hand,)))
+    detail = (
+        "; ".join(f"seat {i}: {format_cards(s.hands[0].cards)}" for i, s in enumerate(seat_states))
+        + f"; dealer up {up}, hole card face down"
+    )
+    steps = [Step(action="deal", clauses=("BJ.deal", "BJ.deal-order"), detail=detail)]
+    steps.extend(
+        Step(
+            action="blackjack",
+            clauses=("BJ.natural", "BJ.auto-stand"),
+            detail=f"seat {index} holds a blackjack",
+        )
+        for index, seat_state in enumerate(seat_states)
+        if seat_state.hands[0].status is HandStatus.BLACKJACK
+    )
     state = BlackjackState(
         rules=rules,
         shoe=tuple(shoe),
@@ -418,21 +436,8 @@ def deal(
         dealer=Dealer(up=up, hole=hole),
         phase=Phase.OFFERS,
         turn=None,
-        steps=(),
+        steps=tuple(steps),
     )
-    detail = (
-        "; ".join(f"seat {i}: {format_cards(s.hands[0].cards)}" for i, s in enumerate(state.seats))
-        + f"; dealer up {up}, hole card face down"
-    )
-    state = _log(state, "deal", ("BJ.deal", "BJ.deal-order"), detail)
-    for index, seat_state in enumerate(state.seats):
-        if seat_state.hands[0].status is HandStatus.BLACKJACK:
-            state = _log(
-                state,
-                "blackjack",
-                ("BJ.natural", "BJ.auto-stand"),
-                f"seat {index} holds a blackjack",
-            )
     return _advance(state)
 
 
@@ -624,15 +629,9 @@ def options(state: BlackjackState) -> dict[Action, Option]:
     }
 
 
-def legal_decisions(state: BlackjackState) -> tuple[Action, ...]:
-    """The decisions open to the hand whose turn it is (empty when complete), in Action order."""
-    if state.turn is None:
-        return ()
-    if state.phase is Phase.OFFERS:
-        offers = _offer_options(state, state.turn.seat)
-        return tuple(action for action in _OFFERS_ORDER if offers[action].open)
-    plays = _play_options(state, state.turn.seat, state.turn.hand)
-    return tuple(action for action in _PLAYS if plays[action].open)
+def _open(options: dict[Action, Option], order: Sequence[Action]) -> tuple[Action, ...]:
+    """The open decisions among ``options``, in ``order``."""
+    return tuple(action for action in order if options[action].open)
 
 
 _OFFERS_ORDER = (
@@ -656,12 +655,17 @@ def _advance(state: BlackjackState) -> BlackjackState:
             offers = _offer_options(state, seat)
             offer = _offer_made(offers)
             if offer is not None:
-                return replace(_note(state, offer.why), turn=Turn(seat=seat, hand=0))
+                return evolve(
+                    state,
+                    why=state.why or offer.why,
+                    turn=Turn(seat=seat, hand=0),
+                    legal=_open(offers, _OFFERS_ORDER),
+                )
             state = _note(state, _offer_withheld(state, seat, offers))
         state = _after_offers(state)
         if state.phase is Phase.COMPLETE:
             return state
-        state = replace(state, phase=Phase.PLAY, turn=None)
+        state = evolve(state, phase=Phase.PLAY, turn=None)
     if state.phase is Phase.PLAY:
         state = _next_hand(state)
         if state.turn is not None:
@@ -688,37 +692,42 @@ def _after_offers(state: BlackjackState) -> BlackjackState:
         # Under an ace or a ten, whether the dealer looks is the peek rule's to say.
         state = _note(state, rules.cite("peek"))
     if _peeks(rules, dealer.up):
-        state = replace(state, dealer=replace(dealer, peeked=True, why_hole=rules.cite("peek")))
+        state = evolve(state, dealer=evolve(dealer, peeked=True, why_hole=rules.cite("peek")))
         if dealer.blackjack:
-            state = replace(
+            state = evolve(
                 state,
-                dealer=replace(
+                dealer=evolve(
                     state.dealer,
                     hole_revealed=True,
                     why_hole=rules.cite("peek"),
                     why_stopped=("BJ.natural", *rules.cite("peek")),
                 ),
             )
-            state = _log(
+            state = _step(
                 state,
                 "peek",
                 rules.cite("peek"),
                 f"dealer blackjack: {dealer.up} {dealer.hole}; the round ends",
             )
             return _settle(state)
-        state = _log(state, "peek", rules.cite("peek"), "no dealer blackjack; play goes on")
+        state = _step(state, "peek", rules.cite("peek"), "no dealer blackjack; play goes on")
     if rules.natural_paid_at_once and (
         state.dealer.peeked or not _dealer_can_have_blackjack(dealer.up)
     ):
         for seat, seat_state in enumerate(state.seats):
             hand = seat_state.hands[0]
             if hand.status is HandStatus.BLACKJACK and not hand.even_money:
-                state = _with_hand(state, seat, 0, replace(hand, paid_early=True))
                 clauses = ("BJ.nat-pays", *rules.cite("natural_paid_at_once"))
                 if dealer.up.rank.is_ten_valued:
                     clauses = (*clauses, "A.nat-vs-ten")
-                state = _note(state, rules.cite("natural_paid_at_once"))
-                state = _log(state, "natural paid", clauses, f"seat {seat}: blackjack paid at once")
+                state = _step(
+                    state,
+                    "natural paid",
+                    clauses,
+                    f"seat {seat}: blackjack paid at once",
+                    seats=_seats_with_hand(state, seat, 0, evolve(hand, paid_early=True)),
+                    why=state.why or rules.cite("natural_paid_at_once"),
+                )
     return state
 
 
@@ -734,36 +743,39 @@ def _next_hand(state: BlackjackState) -> BlackjackState:
         if hand.status is HandStatus.WAITING:
             state = _deal_split_card(state, seat, index)
             hand = state.seats[seat].hands[index]
-        if any(option.open for option in _play_options(state, seat, index).values()):
-            return replace(_note(state, hand.why), turn=Turn(seat=seat, hand=index))
+        legal = _open(_play_options(state, seat, index), _PLAYS)
+        if legal:
+            return evolve(
+                state, why=state.why or hand.why, turn=Turn(seat=seat, hand=index), legal=legal
+            )
         if hand.status is HandStatus.PLAYING:
             # Nothing is legal (split aces without hits): the hand stands as it is.
-            hand = replace(hand, status=HandStatus.STOOD, why=state.rules.cite("hit_split_aces"))
-            state = _with_hand(state, seat, index, hand)
+            hand = evolve(hand, status=HandStatus.STOOD, why=state.rules.cite("hit_split_aces"))
+            state = evolve(state, seats=_seats_with_hand(state, seat, index, hand))
         state = _note(state, hand.why)
         index += 1
-    return replace(state, turn=None)
+    return evolve(state, turn=None)
 
 
 def _after_card(state: BlackjackState, hand: Hand) -> Hand:
     """A hand after it receives a card: bust, 21 or still playing, and the clause that says so."""
     total = hand.total
     if total > 21:
-        return replace(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
+        return evolve(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
     if total == 21 and state.rules.auto_stand_21:
-        return replace(hand, status=HandStatus.STOOD, why=state.rules.cite("auto_stand_21"))
-    return replace(hand, status=HandStatus.PLAYING, why=("BJ.values",))
+        return evolve(hand, status=HandStatus.STOOD, why=state.rules.cite("auto_stand_21"))
+    return evolve(hand, status=HandStatus.PLAYING, why=("BJ.values",))
 
 
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
     rules = state.rules
     hand = state.seats[seat].hands[index]
-    card, state = _draw(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
+    card = _card(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
     cards = (*hand.cards, card)
-    hand = replace(hand, cards=cards)
+    hand = evolve(hand, cards=cards)
     clauses: tuple[str, ...] = ("BJ.deal-order",)
     if is_two_card_21(cards) and rules.split_21_is_blackjack:
-        hand = replace(hand, status=HandStatus.BLACKJACK, why=rules.cite("split_21_is_blackjack"))
+        hand = evolve(hand, status=HandStatus.BLACKJACK, why=rules.cite("split_21_is_blackjack"))
         clauses = (*clauses, *rules.cite("split_21_is_blackjack"))
     else:
         hand = _after_card(state, hand)
@@ -772,10 +784,16 @@ def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackS
             # by BJ.auto-stand: its status is the auto-stand's, not the split rule's.
             clauses = (*clauses, *rules.cite("split_21_is_blackjack"), "BJ.auto-stand")
     if hand.split_aces and not rules.hit_split_aces and hand.status is HandStatus.PLAYING:
-        hand = replace(hand, status=HandStatus.STOOD, why=rules.cite("hit_split_aces"))
+        hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("hit_split_aces"))
         clauses = (*clauses, *rules.cite("hit_split_aces"))
-    state = _with_hand(state, seat, index, hand)
-    return _log(state, "split card", clauses, f"seat {seat} hand {index} receives {card}")
+    return _step(
+        state,
+        "split card",
+        clauses,
+        f"seat {seat} hand {index} receives {card}",
+        position=state.position + 1,
+        seats=_seats_with_hand(state, seat, index, hand),
+    )
 
 
 # --- decisions -------------------------------------------------------------------------
@@ -794,7 +812,7 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             legal="",
             clause="CONTRACT.lifecycle",
         )
-    legal = legal_decisions(state)
+    legal = state.legal
     if (decision.seat, decision.hand) != (turn.seat, turn.hand):
         raise IllegalDecisionError(
             f"it is seat {turn.seat} hand {turn.hand}'s turn, not seat {decision.seat} hand {decision.hand}'s; "
@@ -815,7 +833,7 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             legal=_names(legal),
             clause=options(state)[decision.action].why[0],
         )
-    return _advance(replace(_apply(state, turn.seat, turn.hand, decision.action), why=()))
+    return _advance(_apply(state, turn.seat, turn.hand, decision.action))
 
 
 def _names(actions: Sequence[Action]) -> str:
@@ -823,6 +841,7 @@ def _names(actions: Sequence[Action]) -> str:
 
 
 def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> BlackjackState:
+    """The round right after a legal decision: what it changed, logged, and nothing moved on yet."""
     rules = state.rules
     seat_state = state.seats[seat]
     hand = seat_state.hands[index]
@@ -830,67 +849,91 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
     match action:
         case Action.INSURANCE:
             cost = _insurance_stake(state, seat)
-            state = _with_seat(state, seat, replace(seat_state, insurance=cost, offer_done=True))
-            return _log(
+            seat_state = evolve(seat_state, insurance=cost, offer_done=True)
+            return _step(
                 state,
                 "insurance",
                 (*rules.cite("insurance"), "BJ.half-stakes", "BJ.funds"),
                 f"seat {seat} insures for {cost}",
+                seats=_seats_with(state, seat, seat_state),
+                why=(),
             )
-        case Action.DECLINE_INSURANCE:
-            state = _with_seat(state, seat, replace(seat_state, offer_done=True))
-            return _log(state, "decline insurance", rules.cite("insurance"), f"seat {seat}")
         case Action.EVEN_MONEY:
-            hand = replace(
+            hand = evolve(
                 hand,
                 even_money=True,
                 paid_early=True,
                 why=(*hand.why, *rules.cite("blackjack_vs_ace")),
             )
-            state = _with_seat(state, seat, replace(seat_state, offer_done=True, hands=(hand,)))
-            return _log(
-                state, "even money", rules.cite("blackjack_vs_ace"), f"seat {seat} takes 1:1 now"
+            seat_state = evolve(seat_state, offer_done=True, hands=(hand,))
+            return _step(
+                state,
+                "even money",
+                rules.cite("blackjack_vs_ace"),
+                f"seat {seat} takes 1:1 now",
+                seats=_seats_with(state, seat, seat_state),
+                why=(),
             )
-        case Action.DECLINE_EVEN_MONEY:
-            state = _with_seat(state, seat, replace(seat_state, offer_done=True))
-            return _log(state, "decline even money", rules.cite("blackjack_vs_ace"), f"seat {seat}")
+        case Action.DECLINE_INSURANCE | Action.DECLINE_EVEN_MONEY:
+            offer = "insurance" if action is Action.DECLINE_INSURANCE else "blackjack_vs_ace"
+            return _step(
+                state,
+                action.value.replace("-", " "),
+                rules.cite(offer),
+                f"seat {seat}",
+                seats=_seats_with(state, seat, evolve(seat_state, offer_done=True)),
+                why=(),
+            )
         case Action.STAND:
-            hand = replace(hand, status=HandStatus.STOOD, why=("BJ.compare",))
-            state = _with_hand(state, seat, index, hand)
-            return _log(state, "stand", ("BJ.compare",), where)
-        case Action.SURRENDER:
-            hand = replace(
-                hand,
-                status=HandStatus.SURRENDERED,
-                why=(*rules.cite("surrender"), "BJ.half-stakes"),
+            hand = evolve(hand, status=HandStatus.STOOD, why=("BJ.compare",))
+            return _step(
+                state,
+                "stand",
+                ("BJ.compare",),
+                where,
+                seats=_seats_with_hand(state, seat, index, hand),
+                why=(),
             )
-            state = _with_hand(state, seat, index, hand)
-            return _log(state, "surrender", (*rules.cite("surrender"), "BJ.half-stakes"), where)
+        case Action.SURRENDER:
+            clauses = (*rules.cite("surrender"), "BJ.half-stakes")
+            hand = evolve(hand, status=HandStatus.SURRENDERED, why=clauses)
+            return _step(
+                state,
+                "surrender",
+                clauses,
+                where,
+                seats=_seats_with_hand(state, seat, index, hand),
+                why=(),
+            )
         case Action.HIT:
-            card, state = _draw(state, f"{where}'s hit", "BJ.deal-order")
-            hand = _after_card(state, replace(hand, cards=(*hand.cards, card)))
-            state = _with_hand(state, seat, index, hand)
-            return _log(
+            card = _card(state, f"{where}'s hit", "BJ.deal-order")
+            hand = _after_card(state, evolve(hand, cards=(*hand.cards, card)))
+            return _step(
                 state,
                 "hit",
                 _status_clauses(hand, ("BJ.values",)),
                 f"{where} draws {card}: {hand.total}",
+                position=state.position + 1,
+                seats=_seats_with_hand(state, seat, index, hand),
+                why=(),
             )
         case Action.DOUBLE:
-            card, state = _draw(state, f"{where}'s double", rules.cite("double_after_split")[0])
-            hand = replace(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
+            card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
+            hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
             # A doubled hand takes exactly one card (A.double, C.bj.double).
             if hand.total > 21:
-                hand = replace(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
+                hand = evolve(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
             else:
-                hand = replace(hand, status=HandStatus.STOOD, why=rules.cite("double_after_split"))
-            state = _with_hand(state, seat, index, hand)
+                hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("double_after_split"))
             clauses = (*rules.cite("double_after_split"), "BJ.funds")
-            return _log(
+            return _step(
                 state,
                 "double",
                 _status_clauses(hand, clauses),
                 f"{where} doubles and draws {card}: {hand.total}",
+                position=state.position + 1,
+                seats=_seats_with_hand(state, seat, index, hand),
+                why=(),
             )
         case Action.SPLIT:
             aces = hand.cards[0].rank is Rank.ACE
@@ -902,11 +945,16 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 status=HandStatus.WAITING,
                 why=(*rules.cite("split_pairs"), "BJ.deal-order"),
             )
-            second = replace(first, cards=(hand.cards[1],))
+            second = evolve(first, cards=(hand.cards[1],))
             hands = (*seat_state.hands[:index], first, second, *seat_state.hands[index + 1 :])
-            state = _with_seat(state, seat, replace(seat_state, hands=hands))
-            clauses = (*rules.cite("split_pairs"), "BJ.funds")
-            return _log(state, "split", clauses, f"{where} splits {hand.cards[0]} {hand.cards[1]}")
+            return _step(
+                state,
+                "split",
+                (*rules.cite("split_pairs"), "BJ.funds"),
+                f"{where} splits {hand.cards[0]} {hand.cards[1]}",
+                seats=_seats_with(state, seat, evolve(seat_state, hands=hands)),
+                why=(),
+            )
     raise IllegalDecisionError(
         f"{action.value} is not a play decision", action=action.value
     )  # pragma: no cover
@@ -939,7 +987,8 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
         hand.status is HandStatus.BLACKJACK and not hand.even_money for hand in hands
     )
     reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
-    state = _note(state, ("BJ.dealer-needed",))
+    dealer = state.dealer
+    steps: list[Step] = []
     if not reveal:
         # Every hand was paid at once or by even money: the hole card is never shown.
         paid_by = (
@@ -947,35 +996,35 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
             if all(hand.even_money for hand in hands)
             else rules.cite("natural_paid_at_once")
         )
-        state = replace(state, dealer=replace(state.dealer, why_hole=paid_by, why_stopped=paid_by))
-    elif not state.dealer.hole_revealed:
+        dealer = evolve(dealer, why_hole=paid_by, why_stopped=paid_by)
+    elif not dealer.hole_revealed:
         why = ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ()))
-        state = replace(
-            state,
-            dealer=replace(state.dealer, hole_revealed=True, why_hole=why, why_stopped=why),
-        )
-        state = _log(
-            state,
-            "hole card",
-            why,
-            f"dealer turns {state.dealer.hole}: {hand_total(state.dealer.cards[:2])[0]}",
-        )
-    if reveal and state.dealer.blackjack:
-        state = replace(state, dealer=replace(state.dealer, why_stopped=("BJ.natural",)))
+        dealer = evolve(dealer, hole_revealed=True, why_hole=why, why_stopped=why)
+        detail = f"dealer turns {dealer.hole}: {hand_total(dealer.cards[:2])[0]}"
+        steps.append(Step(action="hole card", clauses=why, detail=detail))
+    drawn: tuple[Card, ...] = ()
+    if reveal and dealer.blackjack:
+        dealer = evolve(dealer, why_stopped=("BJ.natural",))
     elif draw:
-        cite = (*rules.cite("dealer_hits_soft_17"), "BJ.dealer-needed")
+        stops = rules.cite("dealer_hits_soft_17")
+        cite = (*stops, "BJ.dealer-needed")
+        cards = dealer.cards
         while True:
-            total, soft = hand_total(state.dealer.cards)
+            total, soft = hand_total(cards)
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
-            card, state = _draw(state, "the dealer's draw", rules.cite("dealer_hits_soft_17")[0])
-            state = replace(state, dealer=replace(state.dealer, draws=(*state.dealer.draws, card)))
-            state = _log(
-                state, "dealer draws", cite, f"{card}: {hand_total(state.dealer.cards)[0]}"
-            )
-        state = replace(
-            state, dealer=replace(state.dealer, why_stopped=rules.cite("dealer_hits_soft_17"))
-        )
+            card = _card(state, "the dealer's draw", stops[0], ahead=len(drawn))
+            drawn, cards = (*drawn, card), (*cards, card)
+            detail = f"{card}: {hand_total(cards)[0]}"
+            steps.append(Step(action="dealer draws", clauses=cite, detail=detail))
+        dealer = evolve(dealer, draws=(*dealer.draws, *drawn), why_stopped=stops)
+    state = evolve(
+        state,
+        position=state.position + len(drawn),
+        dealer=dealer,
+        steps=(*state.steps, *steps),
+        why=state.why or ("BJ.dealer-needed",),
+    )
     return _settle(state)
 
 
@@ -1001,9 +1050,17 @@ def _settle(state: BlackjackState) -> BlackjackState:
                     seat=seat, bet="insurance", payout=payout, clauses=clauses, rounding=rounding
                 )
             )
-    state = replace(state, phase=Phase.COMPLETE, turn=None, settlement=tuple(lines))
     total = sum(line.payout.returned for line in lines)
-    return _log(state, "settle", ("BJ.compare",), f"{len(lines)} line(s), {total} returned")
+    return _step(
+        state,
+        "settle",
+        ("BJ.compare",),
+        f"{len(lines)} line(s), {total} returned",
+        phase=Phase.COMPLETE,
+        turn=None,
+        legal=(),
+        settlement=tuple(lines),
+    )
 
 
 def _settle_insurance(state: BlackjackState, stake: int) -> tuple[Payout, tuple[str, ...]]:

@@ -6,14 +6,14 @@ A card is written rank then suit: ranks ``A23456789TJQK``, suits ``CDHS``
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oracle.errors import InvalidCardError
+from oracle.immutable import Choice
 
 
-class Suit(enum.Enum):
+class Suit(Choice):
     """The four suits, in the canonical order of a fresh deck."""
 
     CLUBS = "C"
@@ -22,7 +22,7 @@ class Suit(enum.Enum):
     SPADES = "S"
 
 
-class Rank(enum.Enum):
+class Rank(Choice):
     """The thirteen ranks, in the canonical order of a fresh suit (ace first)."""
 
     ACE = "A"

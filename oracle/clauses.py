@@ -6,13 +6,13 @@ listed here is an error.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from oracle.errors import ProfileError
+from oracle.immutable import Choice
 
 
-class Game(enum.Enum):
+class Game(Choice):
     """The three games the oracle knows."""
 
     BLACKJACK = "blackjack"

@@ -6,11 +6,12 @@ baccarat or roulette round offers none), so they live here rather than in one ga
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from oracle.immutable import Choice
 
-class Action(enum.Enum):
+
+class Action(Choice):
     """A player decision (DESIGN.md "Rounds, seats, money")."""
 
     HIT = "hit"

@@ -7,15 +7,16 @@ exact and the rounded figure are kept.
 
 from __future__ import annotations
 
-import enum
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import iso4217
 
+from oracle.immutable import Choice
 
-class Rounding(enum.Enum):
+
+class Rounding(Choice):
     """How an exact amount becomes whole minor units."""
 
     DOWN = "down"

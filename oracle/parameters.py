@@ -7,17 +7,17 @@ a profile that relies on a rule must list the parameter with its status.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from fractions import Fraction
 
 from oracle.clauses import Game
+from oracle.immutable import Choice
 from oracle.money import Odds, Rounding
 
 ParamValue = bool | int | str | Odds | Fraction | Rounding
 
 
-class Kind(enum.Enum):
+class Kind(Choice):
     """The type of a parameter's value in TOML."""
 
     BOOL = "bool"

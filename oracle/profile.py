@@ -11,7 +11,6 @@ clause or an impossible value is a ``ProfileError`` naming the file and key.
 
 from __future__ import annotations
 
-import enum
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any, TypeVar
 
 from oracle.clauses import BY_ID, Game
 from oracle.errors import ProfileError, UnknownProfileError
+from oracle.immutable import Choice
 from oracle.money import Odds, Rounding
 from oracle.parameters import SPECS, ParamSpec, ParamValue
 
@@ -43,7 +43,7 @@ _PARAM_KEYS = frozenset({"value", "clauses", "status", "note"})
 _MAX_EXTENDS_DEPTH = 8
 
 
-class Status(enum.Enum):
+class Status(Choice):
     """Whether the source document fixes a parameter or the reading assumes it."""
 
     DOCUMENTED = "documented"
@@ -73,6 +73,11 @@ class Profile:
     extends: str | None
     parameters: tuple[Parameter, ...]
     origin: str
+
+    def __hash__(self) -> int:
+        # Equal profiles share an id, so this is a valid hash; the generated one hashes every
+        # parameter, and profiles key the typed-rules caches that every round looks up.
+        return hash(self.id)
 
     def __getitem__(self, name: str) -> ParamValue:
         """The value of a parameter, or its default when the profile does not list it."""

@@ -10,7 +10,6 @@ portable spin stream (``oracle.shoe.seeded_spins``).
 
 from __future__ import annotations
 
-import enum
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from oracle.errors import (
     InvalidRoundError,
     ProfileError,
 )
+from oracle.immutable import Choice
 from oracle.money import Odds, Payout, Rounding, lose, portion, win
 from oracle.profile import Citations, Profile
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
@@ -39,7 +39,7 @@ DOUBLE_ZERO: Final = 37
 _HALF: Final = Fraction(1, 2)
 
 
-class Wheel(enum.Enum):
+class Wheel(Choice):
     """The two wheels: European (one zero) and American (0 and 00) (C.rou.wheel)."""
 
     EUROPEAN = "european"
@@ -108,7 +108,7 @@ def parse_pocket(text: str, wheel: Wheel) -> int:
     )
 
 
-class Colour(enum.Enum):
+class Colour(Choice):
     """A pocket's colour (C.rou.wheel)."""
 
     GREEN = "green"
@@ -129,7 +129,7 @@ def colour(pocket: int) -> Colour:
     return Colour.RED if pocket in RED_NUMBERS else Colour.BLACK
 
 
-class BetKind(enum.Enum):
+class BetKind(Choice):
     """The bets of C.rou.wheel's table, plus the American top line."""
 
     STRAIGHT = "straight"

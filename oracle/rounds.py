@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -24,6 +24,7 @@ from oracle.errors import (
     RoundNotCompleteError,
     shown,
 )
+from oracle.immutable import evolve
 from oracle.money import is_currency
 from oracle.profile import Profile
 from oracle.settlement import SettlementLine, settlement_citations
@@ -323,4 +324,4 @@ def start_round(
 def apply_decision(current: Round, decision: Decision) -> Round:
     """Apply one player decision; baccarat and roulette rounds take none."""
     game = current.game.decide(decision)
-    return replace(current, game=game, decisions=(*current.decisions, decision))
+    return evolve(current, game=game, decisions=(*current.decisions, decision))

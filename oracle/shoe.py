@@ -15,6 +15,8 @@ from oracle.cards import DECK, Card
 from oracle.errors import InvalidRoundError, ShoeNotInProfileError
 
 _TWO_64 = 1 << 64
+#: The identities of the 52 card objects every parsed or seeded shoe is made of.
+_CANONICAL_IDS = frozenset(map(id, DECK))
 
 
 class SeededStream:
@@ -76,6 +78,12 @@ def check_composition(
 
     ``clause`` is the profile's rule for its deck count (B.decks, C.bac.decks...).
     """
+    # Shoes are made of the 52 canonical card objects (parsed or seeded): counting them by
+    # identity is exact and far cheaper than hashing each card, which a full shoe makes felt
+    # on every deal. Any other card object takes the general count below.
+    by_identity = Counter(map(id, cards))
+    if _CANONICAL_IDS.issuperset(by_identity) and max(by_identity.values(), default=0) <= decks:
+        return
     counts = Counter(cards)
     for card, count in counts.items():
         if count > decks:

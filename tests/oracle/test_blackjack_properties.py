@@ -28,6 +28,7 @@ from oracle.blackjack import (
     Phase,
     deal,
     decide,
+    options,
     settle,
 )
 from oracle.cards import DECK, Card
@@ -147,6 +148,10 @@ def play(
         assert len(decisions) < limit, f"still not complete after {limit} decisions"
         assert state.turn is not None, "a round that is not complete waits for a turn"
         assert state.legal, f"no legal decision for {state.turn}, yet the round is not complete"
+        # The recorded decisions are exactly the ones the rules leave open, in Action order.
+        opened = {action for action, option in options(state).items() if option.open}
+        assert set(state.legal) == opened
+        assert list(state.legal) == sorted(state.legal, key=list(Action).index)
         action = choose(data, state, order)
         decision = Decision(seat=state.turn.seat, hand=state.turn.hand, action=action)
         after = decide(state, decision)

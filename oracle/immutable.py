@@ -1,0 +1,47 @@
+"""What the rules core's values are built from: enums hashed by identity, and ``evolve``.
+
+A round is a frozen, slotted dataclass rebuilt at every step, and its cards, statuses and
+decisions are enums looked up in dicts at every step: these two keep that cheap.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+class Choice(enum.Enum):
+    """An enum whose members hash by identity.
+
+    Members are singletons and compare by identity, so this hash is exact; it is computed in
+    C, where ``Enum.__hash__`` hashes the member's name in Python on every dict lookup.
+    """
+
+    __hash__ = object.__hash__
+
+
+_SLOTS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def evolve(record: _T, /, **changes: Any) -> _T:
+    """A copy of a frozen, slotted dataclass with some fields changed.
+
+    ``dataclasses.replace`` for the rules' hot path: the same result for classes whose fields
+    are all set by ``__init__`` and that have no ``__post_init__``, without its per-call
+    introspection of the fields. A name that is not a field raises ``TypeError``.
+    """
+    cls = type(record)
+    known = _SLOTS.get(cls)
+    if known is None:
+        slots = tuple(cls.__slots__)  # type: ignore[attr-defined]
+        known = _SLOTS[cls] = (slots, frozenset(slots))
+    names, fields = known
+    if not fields.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - fields))
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
+    return new
