@@ -45,6 +45,8 @@ HEALTH_P99_GOAL_MS = 50.0
 #: passes within minutes.
 RSS_GROWTH_MIB = 20.0
 RSS_GROWTH_SHARE = 0.10
+#: How many times the server's RSS is read after the warm-up (the last is the end figure).
+RSS_SAMPLES = 10
 #: How often the health check is sampled, on its own channel, from its own process.
 HEALTH_EVERY_SECONDS = 0.1
 #: A deadline for every call: a hung server shows as errors, never as a hung soak.
@@ -312,6 +314,7 @@ class Figures:
     health_failed: int
     rss_start: float | None
     rss_end: float | None
+    rss_path: list[float | None]
     exit_code: int | None
     stop_seconds: float
 
@@ -370,11 +373,16 @@ class Figures:
             f"{tally.cancelled} cancelled by gRPC's stop, {tally.unreachable} found the "
             f"server gone; exit {self.exit_code} in {self.stop_seconds:.2f} s"
         )
+        path = " ".join("?" if value is None else f"{value:.0f}" for value in self.rss_path)
+        memory = (
+            f"{mib(self.rss_start)} after warm-up, {mib(self.rss_end)} at the end "
+            f"(MiB along the way: {path})"
+        )
         lines = [
             f"rounds        {rounds}",
             f"call latency  {latency}",
             f"health check  {checks}",
-            f"server RSS    {mib(self.rss_start)} after warm-up, {mib(self.rss_end)} at the end",
+            f"server RSS    {memory}",
             f"shutdown      {shutdown}",
         ]
         if tally.first_errors:
@@ -419,8 +427,12 @@ async def _load(
         tally.restart()
         rss_start = rss_mib(server.pid)
         started = loop.time()
-        await asyncio.sleep(max(seconds - warmup, 0.0))
-        rss_end = rss_mib(server.pid)
+        # The RSS along the way too: a bounded cache levels off, a leak keeps climbing.
+        rss_path = []
+        for _ in range(RSS_SAMPLES):
+            await asyncio.sleep((seconds - warmup) / RSS_SAMPLES)
+            rss_path.append(rss_mib(server.pid))
+        rss_end = rss_path[-1]
         health, health_failed = await asyncio.to_thread(prober.finish)
         measured = loop.time() - started
         # The signal and the count of calls in flight, with no await between them.
@@ -446,6 +458,7 @@ async def _load(
         health_failed=health_failed,
         rss_start=rss_start,
         rss_end=rss_end,
+        rss_path=rss_path,
         exit_code=exit_code,
         stop_seconds=stop_seconds,
     )
