@@ -227,7 +227,8 @@ def play_coup(
         Step(
             action="deal",
             clauses=_DEAL_CLAUSES,
-            detail=f"player {p1} {p2} = {player_total}; banker {b1} {b2} = {banker_total}",
+            says="player {} {} = {}; banker {} {} = {}",
+            values=(p1, p2, player_total, b1, b2, banker_total),
         )
     ]
 
@@ -238,7 +239,8 @@ def play_coup(
             Step(
                 action="natural",
                 clauses=_NATURAL_CLAUSES,
-                detail=f"natural: player {player_total}, banker {banker_total}; both stand",
+                says="natural: player {}, banker {}; both stand",
+                values=(player_total, banker_total),
             )
         )
     else:
@@ -253,7 +255,8 @@ def play_coup(
                 Step(
                     action="player-draw",
                     clauses=_PLAYER_CLAUSES,
-                    detail=f"player draws {player_third}: {player_total}",
+                    says="player draws {}: {}",
+                    values=(player_third, player_total),
                 )
             )
         else:
@@ -261,7 +264,8 @@ def play_coup(
                 Step(
                     action="player-stand",
                     clauses=_PLAYER_CLAUSES,
-                    detail=f"player stands on {player_total}",
+                    says="player stands on {}",
+                    values=(player_total,),
                 )
             )
 
@@ -283,7 +287,8 @@ def play_coup(
                 Step(
                     action="banker-draw",
                     clauses=banker_clauses,
-                    detail=f"banker draws {banker_third}: {banker_total}",
+                    says="banker draws {}: {}",
+                    values=(banker_third, banker_total),
                 )
             )
         else:
@@ -291,7 +296,8 @@ def play_coup(
                 Step(
                     action="banker-stand",
                     clauses=banker_clauses,
-                    detail=f"banker stands on {banker_total}",
+                    says="banker stands on {}",
+                    values=(banker_total,),
                 )
             )
 
@@ -305,7 +311,8 @@ def play_coup(
         Step(
             action="outcome",
             clauses=_OUTCOME_CLAUSES,
-            detail=f"player {player_total}, banker {banker_total}: {outcome.value}",
+            says="player {}, banker {}: {}",
+            values=(player_total, banker_total, outcome.value),
         )
     )
     # Player cards go to even positions of the first four and the player's third
@@ -473,13 +480,14 @@ def play_round(
         Step(
             action="check-bets",
             clauses=rules.cite("min_bet", "max_bet"),
-            detail=f"{len(seats)} seat(s), stakes within {rules.limits.min_bet} to "
-            f"{rules.limits.max_bet} and covered by the balances",
+            says="{} seat(s), stakes within {} to {} and covered by the balances",
+            values=(len(seats), rules.limits.min_bet, rules.limits.max_bet),
         ),
         Step(
             action="check-shoe",
             clauses=rules.cite("decks"),
-            detail=f"{len(shoe)} card(s), no more copies of a card than {rules.decks} deck(s) hold",
+            says="{} card(s), no more copies of a card than {} deck(s) hold",
+            values=(len(shoe), rules.decks),
         ),
     ]
 
@@ -502,8 +510,14 @@ def play_round(
                 Step(
                     action="settle",
                     clauses=clauses,
-                    detail=f"seat {index} {bet.kind.value}: stake {payout.stake}, returns "
-                    f"{exact_text(payout.returned_exact)} exact, {payout.returned} paid",
+                    says="seat {} {}: stake {}, returns {} exact, {} paid",
+                    values=(
+                        index,
+                        bet.kind.value,
+                        payout.stake,
+                        exact_text(payout.returned_exact),
+                        payout.returned,
+                    ),
                 )
             )
     return BaccaratRound(

@@ -189,6 +189,16 @@ _DEAL: Why = ("BJ.deal",)
 _ORDER: Why = ("BJ.deal-order",)
 
 
+@dataclass(frozen=True, slots=True)
+class _Cards:
+    """Cards in a step's words, written as ``format_cards`` writes them when the step is read."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BlackjackSeat:
     """A seat as it joins a round: its funds and its stake on the box."""
@@ -348,10 +358,18 @@ def _card(state: BlackjackState, why: str, clause: str, *, ahead: int = 0) -> Ca
 
 
 def _step(
-    state: BlackjackState, action: str, clauses: tuple[str, ...], detail: str, **changes: object
+    state: BlackjackState,
+    action: str,
+    clauses: tuple[str, ...],
+    says: str,
+    *values: object,
+    **changes: object,
 ) -> BlackjackState:
-    """The state with ``changes`` and one more step logged, built once for both."""
-    step = Step(action=action, clauses=clauses, detail=detail)
+    """The state with ``changes`` and one more step logged, built once for both.
+
+    The step's words are ``says`` formatted with ``values`` when someone reads them.
+    """
+    step = Step(action=action, clauses=clauses, says=says, values=values)
     return evolve(state, steps=(*state.steps, step), **changes)
 
 
@@ -414,16 +432,15 @@ def deal(
         else:
             hand = Hand(cards=cards, stake=seat.stake, status=HandStatus.PLAYING, why=_DEAL)
         seat_states.append(SeatState(balance=seat.balance, stake=seat.stake, hands=(hand,)))
-    detail = (
-        "; ".join(f"seat {i}: {format_cards(s.hands[0].cards)}" for i, s in enumerate(seat_states))
-        + f"; dealer up {up}, hole card face down"
-    )
-    steps = [Step(action="deal", clauses=("BJ.deal", "BJ.deal-order"), detail=detail)]
+    says = "".join(f"seat {i}: {{}}; " for i in range(n)) + "dealer up {}, hole card face down"
+    dealt = (*(_Cards(s.hands[0].cards) for s in seat_states), up)
+    steps = [Step(action="deal", clauses=("BJ.deal", "BJ.deal-order"), says=says, values=dealt)]
     steps.extend(
         Step(
             action="blackjack",
             clauses=("BJ.natural", "BJ.auto-stand"),
-            detail=f"seat {index} holds a blackjack",
+            says="seat {} holds a blackjack",
+            values=(index,),
         )
         for index, seat_state in enumerate(seat_states)
         if seat_state.hands[0].status is HandStatus.BLACKJACK
@@ -707,7 +724,9 @@ def _after_offers(state: BlackjackState) -> BlackjackState:
                 state,
                 "peek",
                 rules.cite("peek"),
-                f"dealer blackjack: {dealer.up} {dealer.hole}; the round ends",
+                "dealer blackjack: {} {}; the round ends",
+                dealer.up,
+                dealer.hole,
             )
             return _settle(state)
         state = _step(state, "peek", rules.cite("peek"), "no dealer blackjack; play goes on")
@@ -724,7 +743,8 @@ def _after_offers(state: BlackjackState) -> BlackjackState:
                     state,
                     "natural paid",
                     clauses,
-                    f"seat {seat}: blackjack paid at once",
+                    "seat {}: blackjack paid at once",
+                    seat,
                     seats=_seats_with_hand(state, seat, 0, evolve(hand, paid_early=True)),
                     why=state.why or rules.cite("natural_paid_at_once"),
                 )
@@ -790,7 +810,10 @@ def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackS
         state,
         "split card",
         clauses,
-        f"seat {seat} hand {index} receives {card}",
+        "seat {} hand {} receives {}",
+        seat,
+        index,
+        card,
         position=state.position + 1,
         seats=_seats_with_hand(state, seat, index, hand),
     )
@@ -854,7 +877,9 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 "insurance",
                 (*rules.cite("insurance"), "BJ.half-stakes", "BJ.funds"),
-                f"seat {seat} insures for {cost}",
+                "seat {} insures for {}",
+                seat,
+                cost,
                 seats=_seats_with(state, seat, seat_state),
                 why=(),
             )
@@ -870,7 +895,8 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 "even money",
                 rules.cite("blackjack_vs_ace"),
-                f"seat {seat} takes 1:1 now",
+                "seat {} takes 1:1 now",
+                seat,
                 seats=_seats_with(state, seat, seat_state),
                 why=(),
             )
@@ -880,7 +906,8 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 action.value.replace("-", " "),
                 rules.cite(offer),
-                f"seat {seat}",
+                "seat {}",
+                seat,
                 seats=_seats_with(state, seat, evolve(seat_state, offer_done=True)),
                 why=(),
             )
@@ -912,7 +939,10 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 "hit",
                 _status_clauses(hand, ("BJ.values",)),
-                f"{where} draws {card}: {hand.total}",
+                "{} draws {}: {}",
+                where,
+                card,
+                hand.total,
                 position=state.position + 1,
                 seats=_seats_with_hand(state, seat, index, hand),
                 why=(),
@@ -930,7 +960,10 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 "double",
                 _status_clauses(hand, clauses),
-                f"{where} doubles and draws {card}: {hand.total}",
+                "{} doubles and draws {}: {}",
+                where,
+                card,
+                hand.total,
                 position=state.position + 1,
                 seats=_seats_with_hand(state, seat, index, hand),
                 why=(),
@@ -951,7 +984,10 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 state,
                 "split",
                 (*rules.cite("split_pairs"), "BJ.funds"),
-                f"{where} splits {hand.cards[0]} {hand.cards[1]}",
+                "{} splits {} {}",
+                where,
+                hand.cards[0],
+                hand.cards[1],
                 seats=_seats_with(state, seat, evolve(seat_state, hands=hands)),
                 why=(),
             )
@@ -1000,8 +1036,9 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
     elif not dealer.hole_revealed:
         why = ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ()))
         dealer = evolve(dealer, hole_revealed=True, why_hole=why, why_stopped=why)
-        detail = f"dealer turns {dealer.hole}: {hand_total(dealer.cards[:2])[0]}"
-        steps.append(Step(action="hole card", clauses=why, detail=detail))
+        total = hand_total(dealer.cards[:2])[0]
+        says = "dealer turns {}: {}"
+        steps.append(Step(action="hole card", clauses=why, says=says, values=(dealer.hole, total)))
     drawn: tuple[Card, ...] = ()
     if reveal and dealer.blackjack:
         dealer = evolve(dealer, why_stopped=("BJ.natural",))
@@ -1015,8 +1052,10 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
                 break
             card = _card(state, "the dealer's draw", stops[0], ahead=len(drawn))
             drawn, cards = (*drawn, card), (*cards, card)
-            detail = f"{card}: {hand_total(cards)[0]}"
-            steps.append(Step(action="dealer draws", clauses=cite, detail=detail))
+            total = hand_total(cards)[0]
+            steps.append(
+                Step(action="dealer draws", clauses=cite, says="{}: {}", values=(card, total))
+            )
         dealer = evolve(dealer, draws=(*dealer.draws, *drawn), why_stopped=stops)
     state = evolve(
         state,
@@ -1055,7 +1094,9 @@ def _settle(state: BlackjackState) -> BlackjackState:
         state,
         "settle",
         ("BJ.compare",),
-        f"{len(lines)} line(s), {total} returned",
+        "{} line(s), {} returned",
+        len(lines),
+        total,
         phase=Phase.COMPLETE,
         turn=None,
         legal=(),

@@ -11,7 +11,7 @@ portable spin stream (``oracle.shoe.seeded_spins``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -456,6 +456,10 @@ class TableHistory:
             )
         return TableHistory(table_id=self.table_id, results=(*self.results, pocket)[-length:])
 
+    def __str__(self) -> str:
+        """The results, oldest first, 00 written as such; ``(empty)`` before the first spin."""
+        return " ".join(_text(p) for p in self.results) or "(empty)"
+
 
 class Boards:
     """The boards of every table under way, keyed by profile and table (C.rou.history).
@@ -563,10 +567,6 @@ def _settle(
     return lose(bet.amount), rules.cite("wheel")
 
 
-def _board(results: Iterable[int]) -> str:
-    return " ".join(_text(p) for p in results) or "(empty)"
-
-
 def spin_round(
     rules: RouletteRules,
     history: TableHistory,
@@ -591,22 +591,23 @@ def spin_round(
     covers = tuple(
         tuple(_covers(wheel, index, bet) for bet in seat.bets) for index, seat in enumerate(seats)
     )
+    labels = tuple(tuple(bet.label for bet in seat.bets) for seat in seats)
     for index, seat in enumerate(seats):
         check_seat_stakes(
             seat=index,
             balance=seat.balance,
-            stakes=tuple((bet.label, bet.amount) for bet in seat.bets),
+            stakes=tuple(zip(labels[index], (bet.amount for bet in seat.bets), strict=True)),
             limits=rules.limits,
         )
 
     lines: list[SettlementLine] = []
-    for index, (seat, seat_covers) in enumerate(zip(seats, covers, strict=True)):
-        for bet, cover in zip(seat.bets, seat_covers, strict=True):
+    for index, seat in enumerate(seats):
+        for bet, cover, label in zip(seat.bets, covers[index], labels[index], strict=True):
             payout, clauses = _settle(rules, pocket, bet, cover)
             lines.append(
                 settled(
                     seat=index,
-                    bet=bet.label,
+                    bet=label,
                     payout=payout,
                     clauses=clauses,
                     rounding=rules.cite("rounding"),
@@ -623,22 +624,26 @@ def spin_round(
         Step(
             action="bets",
             clauses=(wheel.geometry, *rules.cite("min_bet", "max_bet")),
-            detail=f"{bets} bet(s) on {len(seats)} seat(s) accepted, {staked} staked",
+            says="{} bet(s) on {} seat(s) accepted, {} staked",
+            values=(bets, len(seats), staked),
         ),
         Step(
             action="spin",
             clauses=rules.cite("wheel"),
-            detail=f"pocket {_text(pocket)} ({colour(pocket).value})",
+            says="pocket {} ({})",
+            values=(_text(pocket), colour(pocket).value),
         ),
         Step(
             action="settle",
             clauses=tuple(dict.fromkeys(c for line in lines for c in line.clauses)),
-            detail=f"{returned} returned on {staked} staked",
+            says="{} returned on {} staked",
+            values=(returned, staked),
         ),
         Step(
             action="board",
             clauses=rules.cite("history_length"),
-            detail=f"table {board.table_id}, oldest first: {_board(board.results)}",
+            says="table {}, oldest first: {}",
+            values=(board.table_id, board),
         ),
     )
     return RouletteRound(

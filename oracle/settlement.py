@@ -141,8 +141,19 @@ def settlement_citations(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
-    """One step of a round and the clauses it applied."""
+    """One step of a round and the clauses it applied.
+
+    ``detail`` words the step for a person: ``says`` formatted with ``values``
+    (``str.format``), written only when read, since most rounds are played and checked
+    without anyone reading their steps.
+    """
 
     action: str
     clauses: tuple[str, ...]
-    detail: str = ""
+    says: str = ""
+    values: tuple[object, ...] = ()
+
+    @property
+    def detail(self) -> str:
+        """What the step did, in words."""
+        return self.says.format(*self.values) if self.values else self.says
