@@ -665,13 +665,17 @@ class Served:
         """Graceful stop: health NOT_SERVING, calls in flight finish within ``grace`` seconds.
 
         The calls on their way are let in for a moment, then new ones are refused
-        (SHUTTING_DOWN); what still runs when the grace ends is cancelled.
+        (SHUTTING_DOWN) until the calls in flight are done and a moment more; what still runs
+        when the grace ends is cancelled.
         """
         deadline = time.monotonic() + grace
         self.health.enter_graceful_shutdown()
         time.sleep(min(listen.ARRIVING_SECONDS, grace))
         self.adapter.gate.close()
         self.adapter.gate.drained(max(deadline - time.monotonic(), 0.0))
+        # Calls still arriving get the refusal a moment longer: gRPC's own stop would cancel
+        # them (CANCELLED) instead of saying why (UNAVAILABLE, SHUTTING_DOWN).
+        time.sleep(min(listen.ARRIVING_SECONDS, max(deadline - time.monotonic(), 0.0)))
         self.server.stop(max(deadline - time.monotonic(), 0.0)).wait()
         self.adapter.close_audit()
 

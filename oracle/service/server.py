@@ -375,7 +375,7 @@ class OracleServer:
 
         The calls already on their way are let in for a moment (gRPC would cancel those it has
         not handed to a method yet); then new calls are refused (SHUTTING_DOWN, UNAVAILABLE),
-        the calls in flight finish, and the server stops. What is still running when the grace
+        the calls in flight finish, new ones are refused a moment more, and the server stops. What is still running when the grace
         ends is cancelled.
         """
         loop = asyncio.get_running_loop()
@@ -384,6 +384,9 @@ class OracleServer:
         await asyncio.sleep(min(listen.ARRIVING_SECONDS, self.config.grace_seconds))
         self.gate.open = False
         await self.gate.drained(max(deadline - loop.time(), 0.0))
+        # Calls still arriving get the refusal a moment longer: gRPC's own stop would cancel
+        # them (CANCELLED) instead of saying why (UNAVAILABLE, SHUTTING_DOWN).
+        await asyncio.sleep(min(listen.ARRIVING_SECONDS, max(deadline - loop.time(), 0.0)))
         await self.server.stop(max(deadline - loop.time(), 0.0))
 
     async def serve_until_signalled(self, ready: Callable[[str], None] | None = None) -> None:
