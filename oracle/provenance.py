@@ -21,6 +21,7 @@ that contain it. Nothing here knows a rule: the game modules record, this module
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -50,7 +51,9 @@ class Difference:
     actual: str
 
 
+@functools.lru_cache(maxsize=8192)
 def _rank(path: str) -> int:
+    # Cached: the same few thousand paths come back in every round compared.
     if _PLAYER_CARDS.search(path):
         return 0
     if _STATUS.search(path):

@@ -90,11 +90,15 @@ def pocket_text(pocket: int) -> str:
     return _text(pocket)
 
 
+#: Each wheel's pockets by their printed form: the only texts ``parse_pocket`` reads.
+_BY_TEXT: Final = {wheel: {_text(p): p for p in range(wheel.pockets)} for wheel in Wheel}
+
+
 def parse_pocket(text: str, wheel: Wheel) -> int:
     """Read a pocket as printed (``"17"``, ``"0"``, ``"00"``) on a wheel (C.rou.wheel)."""
-    for pocket in range(wheel.pockets):
-        if text == _text(pocket):
-            return pocket
+    pocket = _BY_TEXT[wheel].get(text)
+    if pocket is not None:
+        return pocket
     if text == "00":
         raise InvalidBetLayoutError(
             f"00 is not a pocket of the {wheel.value} wheel", pocket=text, wheel=wheel.value

@@ -11,6 +11,7 @@ with the field path and both values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -123,11 +124,12 @@ def verify_record(
             missing = (_missing_cards(exc, recorded_cards, f"decision {index}"),)
             return RecordVerdict(round_id=round_id, discrepancies=missing, replayed=current)
 
-    citations = current.citations()
+    # Cited only where something differs: a clean record never needs them.
+    citations = current.citations
     if not current.complete:
         legal = ",".join(a.value for a in current.legal)
         unfinished = Discrepancy(
-            clause=citations["turn"][0],
+            clause=citations()["turn"][0],
             path=f"decisions[{len(record.decisions)}]",
             expected=f"a decision among {legal}",
             actual="end of record",
@@ -141,7 +143,7 @@ def verify_record(
         # More cards than the rules use: what stopped the round cites; fewer raised above.
         found.append(
             Discrepancy(
-                clause=(citations.get("cards_dealt+") or citations["cards_dealt"])[0],
+                clause=(citations().get("cards_dealt+") or citations()["cards_dealt"])[0],
                 path="cards_dealt",
                 expected=f"{used} cards",
                 actual=f"{recorded_cards} cards",
@@ -164,7 +166,7 @@ def verify_record(
 
 def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Discrepancy]:
     expected = current.settlement
-    citations = current.settlement_citations()
+    citations = current.settlement_citations
     found: list[Discrepancy] = []
     if len(expected) != len(claimed):
         difference = Difference(
@@ -172,7 +174,7 @@ def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Dis
         )
         found.append(
             Discrepancy(
-                clause=cite(citations, difference)[0],
+                clause=cite(citations(), difference)[0],
                 path="settlement.lines",
                 expected=difference.expected,
                 actual=difference.actual,
@@ -192,7 +194,7 @@ def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Dis
             difference = Difference(path=f"lines[{index}].{field}", expected=exp, actual=act)
             found.append(
                 Discrepancy(
-                    clause=cite(citations, difference)[0],
+                    clause=cite(citations(), difference)[0],
                     path=f"settlement.{difference.path}",
                     expected=exp,
                     actual=act,
@@ -208,7 +210,7 @@ def _compare_history(
     board: roulette.TableHistory | None,
     expected: roulette.TableHistory,
     claimed: tuple[int, ...] | None,
-    citations: dict[str, tuple[str, ...]],
+    citations: Callable[[], dict[str, tuple[str, ...]]],
 ) -> list[Discrepancy]:
     if claimed is None:
         return []
@@ -222,7 +224,7 @@ def _compare_history(
         return []
     return [
         Discrepancy(
-            clause=citations["roulette.history"][0],
+            clause=citations()["roulette.history"][0],
             path="final_state.roulette.history",
             expected=" ".join(roulette.pocket_text(p) for p in expected.results)
             if board is not None

@@ -11,6 +11,7 @@ the rules say: its totals and the currency of every amount.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ from oracle.verify import Discrepancy, RecordVerdict, verify_record
 
 if TYPE_CHECKING:
     from croupier.v1 import round_pb2
+    from google.protobuf.descriptor import Descriptor, FieldDescriptor
     from google.protobuf.message import Message
 
     from oracle.profile import Profile
@@ -45,6 +47,37 @@ def verify(
 
 #: Each total of a settlement, and the field of each line it sums.
 _TOTALS = (("total_staked", "stake"), ("total_returned", "returned"))
+
+
+@functools.cache
+def _holding_amounts(descriptor: Descriptor) -> tuple[FieldDescriptor, ...]:
+    """The message fields of a message type that hold an amount, themselves or further down."""
+    return tuple(
+        field
+        for field in descriptor.fields
+        if field.message_type is not None
+        and (
+            field.message_type is common_pb2.Amount.DESCRIPTOR
+            or _holding_amounts(field.message_type)
+        )
+    )
+
+
+def _currencies(message: Message, found: set[str]) -> set[str]:
+    """Add the currency code of every amount set in a message (``_amounts`` without paths)."""
+    for field in _holding_amounts(message.DESCRIPTOR):
+        if field.is_repeated:
+            items = getattr(message, field.name)
+        elif message.HasField(field.name):
+            items = (getattr(message, field.name),)
+        else:
+            continue
+        if field.message_type is common_pb2.Amount.DESCRIPTOR:
+            found.update(item.currency_code for item in items)
+        else:
+            for item in items:
+                _currencies(item, found)
+    return found
 
 
 def _amounts(message: Message, prefix: str = "") -> Iterator[tuple[str, common_pb2.Amount]]:
@@ -74,17 +107,20 @@ def record_discrepancies(record: round_pb2.RoundRecord) -> tuple[Discrepancy, ..
     """
     currency = record.currency_code
     settlement = record.settlement
-    found = [
-        Discrepancy(
-            clause="TABLE.currency",
-            path=f"{path}.currency_code",
-            expected=currency,
-            actual=amount.currency_code,
-            message=f"an amount in {amount.currency_code} in a round in {currency}",
-        )
-        for path, amount in _amounts(record)
-        if amount.currency_code and amount.currency_code != currency
-    ]
+    found: list[Discrepancy] = []
+    # The paths are worked out only for a record that has an amount in another currency.
+    if _currencies(record, set()) - {currency, ""}:
+        found = [
+            Discrepancy(
+                clause="TABLE.currency",
+                path=f"{path}.currency_code",
+                expected=currency,
+                actual=amount.currency_code,
+                message=f"an amount in {amount.currency_code} in a round in {currency}",
+            )
+            for path, amount in _amounts(record)
+            if amount.currency_code and amount.currency_code != currency
+        ]
     for total, name in _TOTALS:
         recorded = getattr(settlement, total).minor_units
         summed = sum(getattr(line, name).minor_units for line in settlement.lines)
@@ -114,6 +150,9 @@ def _final_state(verdict: RecordVerdict, record: round_pb2.RoundRecord) -> Discr
         expected_state.roulette.history.extend(
             roulette.pocket_text(p) for p in verdict.history.results
         )
+    if expected_state == record.final_state:
+        # Equal messages have equal views: nothing to look for, value by value.
+        return None
     difference = first_difference(
         flat.view(expected_state, "final_state"), flat.view(record.final_state, "final_state")
     )
