@@ -28,6 +28,9 @@ class Rounding(Choice):
         """Round a non-negative exact amount to whole minor units."""
         if exact < 0:
             raise ValueError(f"amounts are never negative, got {exact}")
+        if exact.denominator == 1:
+            # Whole minor units already: every rule leaves them as they are.
+            return exact.numerator
         match self:
             case Rounding.DOWN:
                 return math.floor(exact)
@@ -124,13 +127,18 @@ class Payout:
 
 def win(stake: int, odds: Odds, rounding: Rounding) -> Payout:
     """A winning bet: the stake back plus ``stake * odds``, rounded once."""
-    exact = stake + stake * odds.ratio
+    # stake + stake * (a / b) / per, as one fraction: the same value, one exact operation.
+    base = odds.win.denominator * odds.per
+    exact = Fraction(stake * (base + odds.win.numerator), base)
     return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
+
+
+_NOTHING = Fraction(0)
 
 
 def lose(stake: int) -> Payout:
     """A losing bet returns nothing."""
-    return Payout(stake=stake, returned_exact=Fraction(0), returned=0)
+    return Payout(stake=stake, returned_exact=_NOTHING, returned=0)
 
 
 def push(stake: int) -> Payout:
