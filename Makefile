@@ -8,6 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 MUTATION_STAMP := $(VENV)/.mutation-stamp
+BENCH_STAMP := $(VENV)/.bench-stamp
 BUF := node_modules/.bin/buf
 SOURCES := oracle conformance clients bench tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
@@ -60,7 +61,11 @@ test: lint ## Lint, then the whole test suite (what CI runs).
 test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profile.
 	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
 
-bench: $(STAMP) ## Benchmarks: oracle rounds/s per game, runner vectors/s, audit records/s (1M-record log).
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --group bench
+	@touch $@
+
+bench: $(BENCH_STAMP) ## Each figure beside its anchor (Gymnasium blackjack, gRPC echo, 1 worker, local pool): ratio, goal, pass/short. BENCH_ARGS=--quick: a smoke run.
 	$(PY) -m bench.run $(BENCH_ARGS)
 
 fuzz: $(STAMP) ## ~110,000 bad, out-of-order and concurrent requests to croupier serve and a kit-served engine (~10 min); counts per status code.

@@ -1,7 +1,21 @@
-"""Croupier's benchmarks: oracle rounds per second per game, runner throughput, audit replay.
+"""Croupier's benchmarks: each figure next to an anchor measured in the same run.
 
-``python -m bench.run [--records N] [--only NAME]``. Numbers are printed, never
-asserted: speed is measured here and not in tests.
+``python -m bench.run [--quick] [--only NAME]... [--records N] [--rounds N] [--repeat N]``.
+One line per figure: name, value, anchor, ratio, goal, pass or short (``bench.figures``).
+
+- ``blackjack``: oracle blackjack rounds/s on one core against Gymnasium's ``Blackjack-v1``
+  with the same policy, repetitions interleaved, median ratio (goal 5x).
+- ``oracle``: rounds/s on one core per profile, over campaign rounds (several seats and
+  bets); baccarat and roulette aim at 50,000.
+- ``runner``: gRPC calls/s of ``croupier certify`` against ``croupier serve``, against a bare
+  ``grpc.aio`` echo server and client making the same calls at the same concurrency, each in
+  its own process (goal 80% of the echo).
+- ``audit``: ``croupier audit verify`` records/s of a binary log with 1 and 2 workers, the
+  speed-up, records a minute and peak RSS (goals 1.8x, 1,000,000/min, main under 200 MB).
+- ``dask``: the same log on a 2-worker Dask ``LocalCluster`` against the local pool (goal:
+  within 25%).
+
+Numbers are printed, never asserted: speed is measured here and not in tests.
 """
 
 from __future__ import annotations
@@ -14,92 +28,219 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
-from croupier.v1 import round_pb2
+from croupier.v1 import engine_service_pb2, round_pb2
 
+from bench import echo, gym_anchor
+from bench.figures import Figure, Goal, against, header, repeated
 from clients.audit import AuditWriter
-from conformance.vectors import campaign
+from conformance.runner import exchanges
+from conformance.vectors import CORPUS_DIR, campaign, corpus_files, read_vectors
 from oracle.blackjack import Decision
+from oracle.clauses import Game
 from oracle.profile import Profile, shipped_profiles
 from oracle.roulette import TableHistory
 from oracle.rounds import RoundRequest, apply_decision, start_round
 from oracle.service import convert
 
+NAMES = ("blackjack", "oracle", "runner", "audit", "dask")
+#: The runner's default: vectors in flight at once (``croupier certify --concurrency``).
+CONCURRENCY = 16
+#: The runner's round ids carry a run prefix of this shape (``run-`` and 8 hex digits).
+RUN_PREFIX = "run-00000000-"
+MB = 1_000_000
+
+# The goals of issue 15: each figure prints pass or short against its own.
+GYM_GOAL = Goal(at_least=5.0, text=">= 5x")
+ROUNDS_GOAL = Goal(at_least=50_000, on="value", text=">= 50,000 /s")
+ECHO_GOAL = Goal(at_least=0.80, text=">= 0.80x")
+SPEED_UP_GOAL = Goal(at_least=1.8, text=">= 1.80x")
+PER_MINUTE_GOAL = Goal(at_least=1_000_000, on="value", text=">= 1,000,000 /min")
+RSS_GOAL = Goal(below=200, on="value", text="< 200 MB")
+DASK_GOAL = Goal(at_least=0.75, text=">= 0.75x")
+
 Play = tuple[RoundRequest, list[Decision]]
 
 
-def _timed(label: str, count: int, work: Callable[[], None]) -> None:
-    started = time.perf_counter()
-    work()
-    seconds = time.perf_counter() - started
-    print(f"{label:<44} {count / seconds:>12,.0f} /s   ({count:,} in {seconds:.2f} s)")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sizes:
+    """How much each part measures: the full run, or ``--quick`` for a smoke run."""
+
+    rounds: int
+    gym_rounds: int
+    #: Interleaved repetitions: of Gymnasium and the oracle, of the echo and the runner.
+    blackjack_repeat: int
+    runner_repeat: int
+    records: int
+    runner_vectors: tuple[Path, ...]
 
 
-def bench_oracle(rounds: int) -> None:
-    """Rounds per second through the oracle in process, per profile (requests prepared first)."""
-    for profile in shipped_profiles():
-        vectors = campaign(profile, "bench", rounds, "b")
-        plays = [
-            (
-                convert.round_request_from(vr.deal),
-                [convert.decision_from(s.decision) for s in vr.steps],
-            )
-            for v in vectors
-            for vr in v.rounds
-        ]
-
-        def work(profile: Profile = profile, plays: list[Play] = plays) -> None:
-            board: TableHistory | None = None
-            for request, decisions in plays:
-                current = start_round(profile, request, board)
-                for decision in decisions:
-                    current = apply_decision(current, decision)
-                current.settlement  # noqa: B018 - settle, as an engine would
-                board = getattr(current.game, "history", board)
-
-        _timed(f"oracle rounds, {profile.id}", len(plays), work)
+def show(figure: Figure) -> None:
+    """Print one figure's line."""
+    print(figure.line(), flush=True)
 
 
-def bench_runner() -> None:
-    """Vectors per second: the shipped corpus against the reference server over loopback."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "conformance.cli", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
+def note(text: str) -> None:
+    """Print a line of context (what was measured, against what)."""
+    print(f"# {text}", flush=True)
+
+
+# --- oracle blackjack against Gymnasium -------------------------------------------------------
+
+
+def bench_blackjack(sizes: Sizes) -> None:
+    """Oracle blackjack rounds/s against Gymnasium's Blackjack-v1, median ratio of repetitions."""
+    repeat = sizes.blackjack_repeat
+    oracle_rates, gym_rates, described = gym_anchor.measure(sizes.gym_rounds, repeat)
+    note(
+        f"anchor: {described}; policy hit below 17 else stand, one seat; oracle "
+        f"{gym_anchor.PROFILE}, seeded 6-deck shoes, insurance declined, settled; "
+        f"{repeat} x {sizes.gym_rounds:,} rounds each, interleaved"
     )
+    show(repeated("oracle blackjack rounds/s, 1 core", oracle_rates, ("gym", gym_rates), GYM_GOAL))
+
+
+# --- oracle rounds per profile ----------------------------------------------------------------
+
+
+def _plays(profile: Profile, rounds: int) -> list[Play]:
+    return [
+        (
+            convert.round_request_from(vr.deal),
+            [convert.decision_from(s.decision) for s in vr.steps],
+        )
+        for v in campaign(profile, "bench", rounds, "b")
+        for vr in v.rounds
+    ]
+
+
+def _play_all(profile: Profile, plays: list[Play]) -> float:
+    started = time.perf_counter()
+    board: TableHistory | None = None
+    for request, decisions in plays:
+        current = start_round(profile, request, board)
+        for decision in decisions:
+            current = apply_decision(current, decision)
+        current.settlement  # noqa: B018 - settle, as an engine would
+        board = current.history or board
+    return time.perf_counter() - started
+
+
+def bench_oracle(sizes: Sizes) -> None:
+    """Rounds per second through the oracle in process, per profile (requests prepared first)."""
+    note(
+        f"oracle: {sizes.rounds:,} campaign rounds per profile (about 2 seats; baccarat about "
+        "3 bets, roulette 5 bets a round), requests prepared before the clock"
+    )
+    for profile in shipped_profiles():
+        plays = _plays(profile, sizes.rounds)
+        seconds = _play_all(profile, plays)
+        aimed = profile.game in {Game.BACCARAT, Game.ROULETTE}
+        show(
+            Figure(
+                name=f"oracle {profile.id} rounds/s, 1 core",
+                value=len(plays) / seconds,
+                unit="/s",
+                goal=ROUNDS_GOAL if aimed else None,
+            )
+        )
+
+
+# --- the runner against a bare gRPC echo ------------------------------------------------------
+
+
+def runner_payloads(paths: Sequence[Path]) -> list[bytes]:
+    """The request bytes of every call the runner makes against a conformant engine, in order.
+
+    Describe first, then each vector's rounds: Deal, each Decide, Settle; a round stops at
+    the call its vector expects to be refused. Vectors of every profile apply (the
+    reference server claims them all).
+    """
+    payloads = [engine_service_pb2.DescribeRequest().SerializeToString()]
+    for path in paths:
+        for loaded in read_vectors(path):
+            for index in range(len(loaded.vector.rounds)):
+                for exchange in exchanges(loaded.vector, index, RUN_PREFIX):
+                    payloads.append(exchange.request.SerializeToString())
+                    if exchange.expected_error:
+                        break
+    return payloads
+
+
+@contextmanager
+def _serving(argv: list[str], ready: str, errors: IO[str]) -> Iterator[str]:
+    """A server process started for one measurement; its address once it says it is ready."""
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, text=True)
     try:
         assert server.stdout is not None
-        address = server.stdout.readline().split()[-1]
-        started = time.perf_counter()
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "conformance.cli",
-                "certify",
-                "--target",
-                address,
-                "--report",
-                os.devnull,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        whole = time.perf_counter() - started
-        line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
-        # The rate over the run itself (the summary line's own time), not the command's start-up.
-        found = re.search(r": (\d+) vectors .* in ([\d.]+) s$", line)
-        vectors, seconds = (int(found[1]), float(found[2])) if found else (0, whole)
-        print(
-            f"{'runner vectors vs reference server':<44} {vectors / seconds:>12,.0f} /s   "
-            f"({line}; {whole:.1f} s with start-up)"
-        )
+        line = server.stdout.readline()
+        if not line.startswith(ready):
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(argv)} did not start: {errors.read()[-2000:]}")
+        yield line.split()[-1]
     finally:
         server.terminate()
         server.wait()
+
+
+def _certify_seconds(address: str, vectors: Sequence[Path]) -> tuple[float, str]:
+    """The certify run's own seconds (its summary line) and that line."""
+    argv = [sys.executable, "-m", "conformance.cli", "certify", "--target", address]
+    argv += ["--certify", "--report", os.devnull, "--concurrency", str(CONCURRENCY)]
+    for path in vectors:
+        argv += ["--vectors", str(path)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
+    found = re.search(r" in ([\d.]+) s$", line)
+    if found is None:
+        raise RuntimeError(f"certify gave no summary: {line}")
+    return float(found[1]), line
+
+
+def _echo_seconds(payload_file: Path, errors: IO[str]) -> float:
+    serve = [sys.executable, "-m", "bench.echo", "serve"]
+    with _serving(serve, "ECHO ", errors) as address:
+        argv = [sys.executable, "-m", "bench.echo", "client", address, str(payload_file)]
+        argv += ["--concurrency", str(CONCURRENCY)]
+        out = subprocess.run(argv, capture_output=True, text=True, check=True)
+        return float(out.stdout.split()[1])
+
+
+def bench_runner(sizes: Sizes) -> None:
+    """Runner calls/s against the reference server, next to a bare echo's, interleaved."""
+    paths = sizes.runner_vectors or tuple(corpus_files(CORPUS_DIR))
+    payloads = runner_payloads(paths)
+    calls = len(payloads)
+    runner_rates, echo_rates, summary = [], [], ""
+    with tempfile.TemporaryDirectory() as tmp, (Path(tmp) / "stderr").open("w+") as errors:
+        payload_file = Path(tmp) / "payloads"
+        echo.write_payloads(payload_file, payloads)
+        serve = [sys.executable, "-m", "conformance.cli", "serve", "--port", "0"]
+        for _ in range(sizes.runner_repeat):
+            echo_rates.append(calls / _echo_seconds(payload_file, errors))
+            with _serving(serve, "CROUPIER_ENGINE ", errors) as address:
+                seconds, summary = _certify_seconds(address, sizes.runner_vectors)
+            runner_rates.append(calls / seconds)
+    corpus = "the shipped corpus" if not sizes.runner_vectors else f"{len(paths)} vector file(s)"
+    note(
+        f"runner: certify of {corpus} against croupier serve, {calls:,} calls at "
+        f"concurrency {CONCURRENCY} on one channel; anchor: a grpc.aio echo server and client "
+        f"making the same calls (the runner's request bytes) at the same concurrency; "
+        f"{sizes.runner_repeat} run(s) each, interleaved; last certify: {summary}"
+    )
+    if ": conformant:" not in summary:
+        note("the run was not conformant: failed vectors stop early, so it made fewer calls")
+    show(
+        repeated("runner calls/s vs croupier serve", runner_rates, ("echo", echo_rates), ECHO_GOAL)
+    )
+
+
+# --- audit replay -----------------------------------------------------------------------------
 
 
 def write_log(path: Path, records: int) -> None:
@@ -112,7 +253,7 @@ def write_log(path: Path, records: int) -> None:
                 current = start_round(profile, convert.round_request_from(vr.deal), board)
                 for step in vr.steps:
                     current = apply_decision(current, convert.decision_from(step.decision))
-                board = getattr(current.game, "history", board)
+                board = current.history or board
                 base.append(convert.round_record(current))
     writer = AuditWriter.open(path, "binary", durable=False)  # a throwaway log: no fsync per record
     for index in range(records):
@@ -127,59 +268,145 @@ def write_log(path: Path, records: int) -> None:
     writer.close()
 
 
-def bench_audit(records: int) -> None:
-    """Audit records verified per second with 1 and 2 workers, and the peak memory of each run."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditRun:
+    """One audit verify, measured in its own process."""
+
+    records: int
+    seconds: float
+    clean: bool
+    main_mb: float
+    worker_mb: float
+
+    @property
+    def rate(self) -> float:
+        """Records per second."""
+        return self.records / self.seconds
+
+
+def _audit(log: Path, workers: int, *, dask: bool = False) -> AuditRun:
+    argv = [sys.executable, "-m", "bench.audit", str(log), "--workers", str(workers)]
+    done = subprocess.run(
+        [*argv, "--dask"] if dask else argv, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return AuditRun(
+        records=out["records"],
+        seconds=out["seconds"],
+        clean=out["clean"],
+        main_mb=out["main_kib"] * 1024 / MB,
+        worker_mb=out["worker_kib"] * 1024 / MB,
+    )
+
+
+def _pool_figures(one: AuditRun, two: AuditRun) -> list[Figure]:
+    return [
+        Figure(name="audit verify records/s, 1 worker", value=one.rate, unit="/s"),
+        against(
+            "audit verify records/s, 2 workers",
+            two.rate,
+            ("1 worker", one.rate),
+            SPEED_UP_GOAL,
+            "the speed-up",
+        ),
+        Figure(
+            name="audit verify records/min, 2 workers",
+            value=two.rate * 60,
+            unit="/min",
+            goal=PER_MINUTE_GOAL,
+        ),
+        Figure(name="audit peak RSS main, 1 worker", value=one.main_mb, unit="MB", goal=RSS_GOAL),
+        Figure(name="audit peak RSS main, 2 workers", value=two.main_mb, unit="MB", goal=RSS_GOAL),
+        Figure(name="audit peak RSS largest worker, 2 w.", value=two.worker_mb, unit="MB"),
+    ]
+
+
+def bench_audit(sizes: Sizes, chosen: Sequence[str]) -> None:
+    """Audit records verified per second with 1 and 2 workers, and on Dask, with peak memory."""
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "bench.log"
         started = time.perf_counter()
-        write_log(log, records)
-        size = log.stat().st_size
-        print(
-            f"{'(log written)':<44} {records:>12,} records, {size / 1e6:,.0f} MB in {time.perf_counter() - started:.0f} s"
+        write_log(log, sizes.records)
+        note(
+            f"audit: a binary log of {sizes.records:,} records over all seven profiles, "
+            f"{log.stat().st_size / MB:,.0f} MB, written in {time.perf_counter() - started:.0f} s; "
+            "each verify in its own process"
         )
-        for workers in (1, 2):
-            report = Path(tmp) / f"report-{workers}.json"
-            code = (
-                "import resource, sys, time\n"
-                "from pathlib import Path\n"
-                "from conformance.audit import audit_log\n"
-                "t = time.perf_counter()\n"
-                f"s = audit_log(Path({str(log)!r}), workers={workers}, report_path=Path({str(report)!r}))\n"
-                "dt = time.perf_counter() - t\n"
-                "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-                "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-                "print(s.records, dt, own, kids, s.clean)\n"
-            )
-            out = subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, check=True
-            )
-            count, seconds, own, kids, clean = out.stdout.split()
-            print(
-                f"{f'audit verify, {workers} worker(s)':<44} {int(count) / float(seconds):>12,.0f} /s   "
-                f"({int(count):,} in {float(seconds):.1f} s; peak RSS main {int(own) / 1024:.0f} MiB, "
-                f"largest worker {int(kids) / 1024:.0f} MiB; clean={clean})"
-            )
-
-
-def main() -> None:
-    """Run the benchmarks named on the command line (all by default)."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument(
-        "--records", type=int, default=1_000_000, help="audit log size (default 1,000,000)"
-    )
-    parser.add_argument(
-        "--rounds", type=int, default=2000, help="oracle rounds per profile (default 2000)"
-    )
-    parser.add_argument("--only", choices=("oracle", "runner", "audit"), action="append")
-    args = parser.parse_args()
-    chosen = args.only or ["oracle", "runner", "audit"]
-    print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count()}))
-    if "oracle" in chosen:
-        bench_oracle(args.rounds)
-    if "runner" in chosen:
-        bench_runner()
+        runs: dict[str, AuditRun] = {}
+        if "audit" in chosen:
+            runs["1"] = _audit(log, 1)
+        runs["2"] = _audit(log, 2)
+        if "dask" in chosen:
+            runs["dask"] = _audit(log, 2, dask=True)
+    if any(not run.clean for run in runs.values()):
+        note("a verify found discrepancies in the log: the oracle and the log disagree")
     if "audit" in chosen:
-        bench_audit(args.records)
+        for figure in _pool_figures(runs["1"], runs["2"]):
+            show(figure)
+    if "dask" in chosen:
+        pool, dask = runs["2"], runs["dask"]
+        show(
+            against(
+                "audit verify records/s, Dask 2 workers",
+                dask.rate,
+                ("pool", pool.rate),
+                DASK_GOAL,
+                "LocalCluster, 2 single-threaded worker processes, started before the clock",
+            )
+        )
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def _sizes(args: argparse.Namespace) -> Sizes:
+    quick = args.quick
+    hand = tuple(sorted(CORPUS_DIR.glob("*.hand.jsonl")))
+    return Sizes(
+        rounds=args.rounds or (200 if quick else 2000),
+        gym_rounds=args.rounds or (2000 if quick else 20_000),
+        blackjack_repeat=args.repeat or (3 if quick else 5),
+        runner_repeat=args.repeat or (1 if quick else 3),
+        records=args.records or (20_000 if quick else 1_000_000),
+        runner_vectors=hand if quick else (),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the benchmarks named on the command line (all by default)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--only", choices=NAMES, action="append", help="run only this part")
+    parser.add_argument(
+        "--quick", action="store_true", help="small sizes: a smoke run of about a minute"
+    )
+    parser.add_argument("--records", type=int, help="audit log size (default 1,000,000)")
+    parser.add_argument(
+        "--rounds", type=int, help="oracle rounds per profile and per blackjack repetition"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        help="interleaved repetitions (default 5 for blackjack, 3 for the runner)",
+    )
+    args = parser.parse_args(argv)
+    chosen = args.only or list(NAMES)
+    sizes = _sizes(args)
+    print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count()}))
+    print(header())
+    parts: dict[str, Callable[[], Any]] = {
+        "blackjack": lambda: bench_blackjack(sizes),
+        "oracle": lambda: bench_oracle(sizes),
+        "runner": lambda: bench_runner(sizes),
+    }
+    for name, part in parts.items():
+        if name in chosen:
+            part()
+    if "audit" in chosen or "dask" in chosen:
+        bench_audit(sizes, chosen)
 
 
 if __name__ == "__main__":
