@@ -13,7 +13,8 @@ from conformance.cli.common import (
     fail,
     load_profile,
 )
-from oracle.profile import Status, shipped_profiles
+from oracle.profile import Profile, Status, shipped_profiles
+from oracle.returns import NO_THEORETICAL_RETURN, percent, theoretical_returns
 from oracle.service import convert
 
 
@@ -47,9 +48,10 @@ def profiles(ctx: click.Context) -> None:
     help="Print the profile as OracleService.GetProfile returns it (proto3 JSON).",
 )
 def profiles_show(profile_id: str, as_json: bool) -> None:
-    """Show one profile: every parameter, its clauses, documented or assumed.
+    """Show one profile: every parameter, its clauses, documented or assumed; bets' returns.
 
-    PROFILE_ID is a shipped id or a lab's profile file. With --json, the profile is printed
+    Then each bet's exact theoretical return and house edge (baccarat, roulette), or why
+    there is none (blackjack). PROFILE_ID is a shipped id or a lab's profile file. With --json, the profile is printed
     exactly as the oracle's GetProfile answers it: the numbers an engine needs (decks,
     limits, history length, rounding) without reading Python.
     """
@@ -84,10 +86,54 @@ def profiles_show(profile_id: str, as_json: bool) -> None:
         for param in profile.parameters:
             if param.note:
                 console.print(f"[bold]{param.name}[/]: {escape(param.note)}")
+    _print_returns(profile)
 
 
 #: Columns from which a profile's notes fit beside its parameters.
 _WIDE = 140
+#: A width no table reaches: what a table would take if the terminal did not narrow it.
+_UNBOUNDED = 10_000
+
+
+def _print_returns(profile: Profile) -> None:
+    """Each bet's exact theoretical return and house edge (``oracle.returns``), or why none."""
+    why = NO_THEORETICAL_RETURN.get(profile.game)
+    if why is not None:
+        console.print(f"Returns: {escape(why)}.")
+        return
+    lines = theoretical_returns(profile)
+    title = "Returns per unit staked: exact, before rounding"
+    # One row a bet when the exact fractions fit beside the percentages; on a narrow terminal
+    # (an eight-deck shoe's fractions run to 29 characters) each fraction goes under its
+    # percentage instead, never folded.
+    wide = Table(title=title)
+    wide.add_column("bet", no_wrap=True)
+    wide.add_column("return", no_wrap=True, justify="right")
+    wide.add_column("house edge", no_wrap=True, justify="right")
+    wide.add_column("exact return", no_wrap=True)
+    wide.add_column("exact house edge", no_wrap=True)
+    for line in lines:
+        wide.add_row(
+            line.bet,
+            percent(line.returns),
+            percent(line.house_edge),
+            str(line.returns),
+            str(line.house_edge),
+        )
+    unbounded = console.options.update_width(_UNBOUNDED)
+    if console.measure(wide, options=unbounded).maximum <= console.width:
+        console.print(wide)
+        return
+    narrow = Table(title=title)
+    for column in ("bet", "return", "house edge"):
+        narrow.add_column(column, no_wrap=True)
+    for line in lines:
+        narrow.add_row(
+            line.bet,
+            f"{percent(line.returns)}\n{line.returns}",
+            f"{percent(line.house_edge)}\n{line.house_edge}",
+        )
+    console.print(narrow)
 
 
 @profiles.command("diff")
