@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: Column widths of the figure lines (the header uses the same).
-_WIDTHS = (40, 18, 34, 8, 16)
+_WIDTHS = (42, 18, 30, 8, 17)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
