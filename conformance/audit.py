@@ -12,6 +12,7 @@ whatever the executor, the number of workers and the shard size.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import json
@@ -30,6 +31,15 @@ from croupier.v1 import round_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from clients.audit import Entry, checkpoint_error, detect_format, key_id, link, read_log
+from conformance.fairness import (
+    BAND,
+    P_THRESHOLD,
+    Assessment,
+    BetMoney,
+    Tally,
+    assess,
+    tally_record,
+)
 from oracle import roulette
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
@@ -83,6 +93,9 @@ class RecordResult:
     expected_paid: int | None
     findings: tuple[Finding, ...] = ()
     unreplayable: str = ""
+    #: Money per bet kind and currency, and what was dealt (``conformance.fairness``).
+    bets: tuple[BetMoney, ...] = ()
+    dealt: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -126,6 +139,7 @@ def verify_one(
         )
 
     own = tuple(finding(d, _OWN_KINDS[d.clause]) for d in records.record_discrepancies(record))
+    bets, dealt = tally_record(record)
     result = functools.partial(
         RecordResult,
         record=number,
@@ -133,6 +147,8 @@ def verify_one(
         profile_id=record.profile_id,
         currency=record.currency_code,
         money=_money(record),
+        bets=bets,
+        dealt=dealt,
     )
     try:
         profile = _profile(record.profile_id, lab_files)
@@ -913,6 +929,8 @@ class AuditSummary:
     statements: tuple[str, ...]
     first: dict[str, tuple[str, ...]]
     report: dict[str, Any]
+    #: Returns and fairness: statistics that flag, never findings (the verdict is the rules').
+    statistics: Assessment | None = None
 
     @property
     def clean(self) -> bool:
@@ -968,11 +986,14 @@ def audit_log(
     report_path: Path | None = None,
     progress: Callable[[int], None] | None = None,
     keep_first: int = 20,
+    band: float = BAND,
+    p_threshold: float = P_THRESHOLD,
 ) -> AuditSummary:
     """Verify a whole log; write the JSON report if asked; return the summary.
 
     ``public_keys`` check the signed checkpoints; without them the log's signatures are not
-    checked, and the summary says what that leaves unproven.
+    checked, and the summary says what that leaves unproven. A return whose z-score is
+    beyond ``band``, or a fairness test whose p-value is under ``p_threshold``, is flagged.
     """
     fmt = log_format or detect_format(path)
     workers = workers or os.cpu_count() or 1
@@ -980,6 +1001,7 @@ def audit_log(
     spools = _Spools(keep_first)
     checks = _LogChecks(keys, spools)
     totals = Totals()
+    tally = Tally()
     executor = _Executor(workers, dask_address)
     pending: deque[Any] = deque()
 
@@ -993,6 +1015,7 @@ def audit_log(
                 spools.unreadable(result)
                 continue
             totals.add(result)
+            tally.add(result.profile_id, result.bets, result.dealt)
             for finding in result.findings:
                 spools.finding(finding)
             if result.unreplayable:
@@ -1020,6 +1043,14 @@ def audit_log(
         executor.close()
 
     summary = _summarize(path.name, fmt, checks, totals, sorted(k.hex()[:16] for k in keys))
+    statistics = assess(
+        tally,
+        lambda profile_id: _profile(profile_id, lab_files),
+        band=band,
+        p_threshold=p_threshold,
+    )
+    summary.report.update(statistics.as_json())
+    summary = dataclasses.replace(summary, statistics=statistics)
     if report_path is not None:
         _write_report(report_path, summary.report, spools)
     else:

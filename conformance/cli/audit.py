@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import click
+from rich import box
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -20,7 +21,9 @@ from conformance.cli.common import (
     log_format_option,
     profile_files_option,
 )
+from conformance.fairness import BAND, P_THRESHOLD, Assessment
 from conformance.recall import describe_record
+from oracle.returns import percent
 
 
 @click.group()
@@ -90,6 +93,23 @@ _SECTIONS = (
     type=click.IntRange(1),
     help="Records per shard.",
 )
+@click.option(
+    "--band",
+    default=BAND,
+    show_default=True,
+    type=click.FloatRange(0, min_open=True),
+    metavar="Z",
+    help="Flag an actual return whose z-score against the theoretical one is beyond +-Z.",
+)
+@click.option(
+    "--fairness-p",
+    "fairness_p",
+    default=P_THRESHOLD,
+    show_default=True,
+    type=click.FloatRange(0, 1, min_open=True),
+    metavar="P",
+    help="Flag a fairness test (chi-square of what was dealt) whose p-value is under P.",
+)
 @profile_files_option("log")
 def audit_verify(
     log: Path,
@@ -101,6 +121,8 @@ def audit_verify(
     dask_address: str | None,
     log_format: str | None,
     shard_size: int,
+    band: float,
+    fairness_p: float,
     profile_files: tuple[str, ...],
 ) -> None:
     """Replay every record of LOG through the oracle, and check the log as a whole.
@@ -112,6 +134,11 @@ def audit_verify(
     checkpoint is truncated). Without a key, re-chaining and truncation cannot be detected,
     and the report says so. The money of a record that cannot be replayed stays in the
     totals, as unverified.
+
+    Then the return to player per profile, bet kind and currency beside the theoretical one
+    (z-score, flagged beyond --band), and chi-square fairness tests of what was dealt:
+    baccarat outcomes, roulette pockets, blackjack card ranks (flagged under --fairness-p).
+    These flags are statistics, not findings: they do not change the verdict or exit code.
 
     Exit codes: 0 clean; 1 findings; 2 bad usage, an unreadable log, not a Croupier audit
     log, or a log with no round record (0 with --allow-empty).
@@ -142,6 +169,8 @@ def audit_verify(
                 report_path=report,
                 progress=lambda n: progress.update(task, advance=n),
                 keep_first=show,
+                band=band,
+                p_threshold=fairness_p,
             )
         except (OSError, RuntimeError) as exc:
             fail(f"cannot audit {log}: {exc}")
@@ -204,6 +233,10 @@ def _print_audit(summary: AuditSummary) -> None:
     for statement in summary.statements:
         style = "green" if statement.startswith("sealed") else "yellow"
         console.print(f"[{style}]{escape(statement)}[/]")
+    if summary.statistics is not None:
+        # Beside the money, before the findings: the list of findings ends the output.
+        _print_returns(summary.statistics)
+        _print_fairness(summary.statistics)
     _print_sections(summary)
     if summary.kinds:
         named = ", ".join(f"{kind} {count}" for kind, count in summary.kinds.items())
@@ -216,6 +249,70 @@ def _print_audit(summary: AuditSummary) -> None:
         f"{counts['malformed']} malformed records, {counts['unreplayable']} unreplayable "
         f"records, {counts['chain']} chain problems, {counts['log']} log problems[/]"
     )
+
+
+def _statistics_table(title: str, columns: tuple[str, ...]) -> Table:
+    """Profile, a name, numbers, and a verdict: borderless, so that it fits 80 columns."""
+    table = Table(title=title, box=box.SIMPLE)
+    table.add_column("profile", overflow="fold")
+    table.add_column(columns[0], overflow="fold")
+    for column in columns[1:-1]:
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column(columns[-1], overflow="fold")
+    return table
+
+
+def _print_returns(statistics: Assessment) -> None:
+    """Actual against theoretical return per profile, bet kind and currency."""
+    if not statistics.returns:
+        return
+    table = _statistics_table(
+        f"Returns (flagged beyond |z| > {statistics.band:g})",
+        ("bet", "staked", "actual", "theory", "z", ""),
+    )
+    notes: dict[str, str] = {}
+    for row in statistics.returns:
+        actual = row.actual
+        if row.note:
+            notes.setdefault(row.profile_id, row.note)
+        table.add_row(
+            escape(row.profile_id),
+            escape(row.bet),
+            escape(f"{row.staked} {row.currency}"),
+            percent(actual, 2) if actual is not None else "-",
+            percent(row.theoretical, 2) if row.theoretical is not None else "-",
+            f"{row.z:+.2f}" if row.z is not None else "-",
+            "[bold red]FLAG[/]" if row.flagged else "",
+        )
+    console.print(table)
+    for profile_id, note in notes.items():
+        console.print(f"  {profile_id}: {note}", markup=False, highlight=False)
+
+
+def _print_fairness(statistics: Assessment) -> None:
+    """Each chi-square test of what a profile dealt, and its verdict."""
+    if not statistics.fairness:
+        return
+    table = _statistics_table(
+        f"Fairness (flagged under p < {statistics.p_threshold:g})",
+        ("dealt", "n", "chi2", "p", "verdict"),
+    )
+    for row in statistics.fairness:
+        if row.p is None:
+            verdict = "[yellow]too few rounds[/]"
+        elif row.flagged:
+            verdict = f"[bold red]FLAG[/] {escape(row.worst)}"
+        else:
+            verdict = "[green]consistent[/]"
+        table.add_row(
+            escape(row.profile_id),
+            row.test,
+            str(row.observations),
+            f"{row.statistic:.1f}" if row.statistic is not None else "-",
+            f"{row.p:.3g}" if row.p is not None else "-",
+            verdict,
+        )
+    console.print(table)
 
 
 @audit.command("keygen")

@@ -1,0 +1,304 @@
+"""Audit returns and fairness: fair seeded logs pass, stacked ones are flagged (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from clients.audit import AuditWriter
+from conformance.audit import AuditSummary, audit_log
+from conformance.fairness import Assessment, FairnessRow, ReturnRow, chi_square_p
+from oracle.baccarat import BaccaratBet, CoupOutcome
+from oracle.baccarat import BetKind as BaccaratKind
+from oracle.cards import Rank
+from oracle.decision import Action, Decision
+from oracle.profile import resolve_profile
+from oracle.roulette import BetKind, RouletteBet, TableHistory
+from oracle.rounds import (
+    BlackjackWager,
+    Round,
+    RoundRequest,
+    SeatRequest,
+    apply_decision,
+    baccarat_rules,
+    blackjack_rules,
+    start_round,
+)
+from oracle.service import convert
+from oracle.shoe import seeded_shoe, seeded_spins
+from tests.audit.support import invoke
+
+ROUNDS = 1500
+TENS = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
+
+# --- logs of played rounds ------------------------------------------------------------------
+
+
+def _request(
+    profile_id: str, n: int, wagers: tuple[object, ...], **outcome: object
+) -> RoundRequest:
+    return RoundRequest(
+        round_id=f"{profile_id}-{n}",
+        profile_id=profile_id,
+        table_id=f"{profile_id}-table",
+        currency="EUR",
+        seats=(SeatRequest(balance=10_000, wagers=wagers),),  # type: ignore[arg-type]
+        **outcome,  # type: ignore[arg-type]
+    )
+
+
+def _blackjack(rounds: int, *, stacked: bool) -> Iterator[Round]:
+    profile = resolve_profile("blackjack-a")
+    for n in range(rounds):
+        shoe = seeded_shoe(f"bj-{n}", blackjack_rules(profile).decks)
+        if stacked:
+            shoe = tuple(c for c in shoe if c.rank not in TENS)
+        current = start_round(
+            profile, _request(profile.id, n, (BlackjackWager(amount=10),), shoe=shoe)
+        )
+        while not current.complete:
+            turn = current.game.turn  # type: ignore[attr-defined]
+            action = next(
+                a
+                for a in (Action.DECLINE_INSURANCE, Action.DECLINE_EVEN_MONEY, Action.STAND)
+                if a in current.legal
+            )
+            current = apply_decision(
+                current, Decision(seat=turn.seat, hand=turn.hand, action=action)
+            )
+        yield current
+
+
+def _baccarat(rounds: int, *, stacked: bool) -> Iterator[Round]:
+    profile = resolve_profile("baccarat-c")
+    bets = (
+        BaccaratBet(kind=BaccaratKind.PLAYER, amount=10),
+        BaccaratBet(kind=BaccaratKind.BANKER, amount=10),
+        BaccaratBet(kind=BaccaratKind.TIE, amount=1),
+    )
+    decks = baccarat_rules(profile).decks
+    for n in range(rounds):
+        current = start_round(
+            profile, _request(profile.id, n, bets, shoe=seeded_shoe(f"b-{n}", decks))
+        )
+        if stacked and current.game.coup.outcome is CoupOutcome.PLAYER:  # type: ignore[attr-defined]
+            # A dealer who reshuffles when the player would win: the banker wins far too often.
+            shoe = seeded_shoe(f"b-{n}-again", decks)
+            current = start_round(profile, _request(profile.id, n, bets, shoe=shoe))
+        yield current
+
+
+def _roulette(
+    pockets: Callable[[int], int], rounds: int, bets: tuple[RouletteBet, ...]
+) -> Iterator[Round]:
+    profile = resolve_profile("roulette-c")
+    board: TableHistory | None = None
+    for n in range(rounds):
+        current = start_round(profile, _request(profile.id, n, bets, pocket=pockets(n)), board)
+        board = current.history
+        yield current
+
+
+STRAIGHT = RouletteBet(kind=BetKind.STRAIGHT, numbers=(17,), amount=1)
+RED = RouletteBet(kind=BetKind.RED, numbers=(), amount=5)
+
+
+def _write(path: Path, rounds: Iterator[Round]) -> Path:
+    writer = AuditWriter.open(path, "binary", durable=False)
+    try:
+        for current in rounds:
+            writer.append(convert.round_record(current))
+    finally:
+        writer.close()
+    return path
+
+
+def _audit(path: Path, **options: float) -> AuditSummary:
+    return audit_log(path, workers=1, **options)  # type: ignore[arg-type]
+
+
+def _statistics(summary: AuditSummary) -> Assessment:
+    assert summary.clean, summary.first  # the rules are kept: only the statistics may flag
+    assert summary.statistics is not None
+    return summary.statistics
+
+
+def _test(statistics: Assessment, profile_id: str) -> FairnessRow:
+    return next(row for row in statistics.fairness if row.profile_id == profile_id)
+
+
+def _row(statistics: Assessment, profile_id: str, bet: str) -> ReturnRow:
+    return next(r for r in statistics.returns if r.profile_id == profile_id and r.bet == bet)
+
+
+@pytest.fixture(scope="module")
+def fair(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One log of fair rounds of the three games: seeded shoes and spins."""
+    spins = seeded_spins("fair-wheel", ROUNDS, 37)
+
+    def rounds() -> Iterator[Round]:
+        yield from _blackjack(ROUNDS, stacked=False)
+        yield from _baccarat(ROUNDS, stacked=False)
+        yield from _roulette(spins.__getitem__, ROUNDS, (STRAIGHT, RED))
+
+    return _write(tmp_path_factory.mktemp("fair") / "fair.bin", rounds())
+
+
+# --- the chi-square distribution ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("statistic", "df", "p"),
+    [
+        # Upper critical values of the chi-square tables (NIST/SEMATECH 1.3.6.7.4).
+        (3.841, 1, 0.05),
+        (6.635, 1, 0.01),
+        (18.307, 10, 0.05),
+        (5.991, 2, 0.05),
+        (32.910, 12, 0.001),
+        (2.558, 10, 0.99),
+        (67.985, 36, 0.001),
+    ],
+)
+def test_chi_square_p_matches_the_tables(statistic: float, df: int, p: float) -> None:
+    assert chi_square_p(statistic, df) == pytest.approx(p, rel=2e-3)
+
+
+def test_chi_square_p_at_the_edges() -> None:
+    assert chi_square_p(0, 3) == 1.0
+    assert chi_square_p(1e4, 2) == pytest.approx(math.exp(-5e3), abs=1e-300)
+    with pytest.raises(ValueError, match="degree of freedom"):
+        chi_square_p(1.0, 0)
+
+
+# --- fair and stacked logs --------------------------------------------------------------------
+
+
+def test_a_fair_log_flags_nothing(fair: Path) -> None:
+    statistics = _statistics(_audit(fair))
+    assert statistics.flagged == 0, statistics.as_json()
+    tests = {row.profile_id: row for row in statistics.fairness}
+    assert set(tests) == {"blackjack-a", "baccarat-c", "roulette-c"}
+    for row in tests.values():
+        assert row.p is not None
+        assert row.p > 0.001
+    banker = _row(statistics, "baccarat-c", "banker")
+    assert banker.theoretical is not None
+    assert banker.z is not None
+    assert abs(banker.z) <= 3
+
+
+def test_blackjack_shows_its_actual_return_and_why_there_is_no_theoretical_one(
+    fair: Path,
+) -> None:
+    hands = _row(_statistics(_audit(fair)), "blackjack-a", "hand")
+    assert hands.staked == 10 * ROUNDS
+    assert hands.actual == Fraction(hands.returned, hands.staked)
+    assert hands.theoretical is None
+    assert hands.z is None
+    assert "players' decisions" in hands.note
+
+
+def test_blackjack_shoes_without_tens_are_flagged(tmp_path: Path) -> None:
+    log = _write(tmp_path / "no-tens.bin", _blackjack(300, stacked=True))
+    row = _test(_statistics(_audit(log)), "blackjack-a")
+    assert row.flagged
+    assert row.p is not None
+    assert row.p < 1e-12
+    assert row.worst.startswith(("T ", "J ", "Q ", "K "))
+
+
+def test_a_baccarat_shoe_stacked_for_the_banker_is_flagged(tmp_path: Path) -> None:
+    log = _write(tmp_path / "banker.bin", _baccarat(600, stacked=True))
+    statistics = _statistics(_audit(log))
+    row = _test(statistics, "baccarat-c")
+    assert row.flagged
+    # The cell furthest from its expectation: the player's, whose wins were dealt again.
+    assert row.worst.startswith("player ")
+    # The banker bet paid far more than it should: its return is flagged too.
+    banker = _row(statistics, "baccarat-c", "banker")
+    assert banker.flagged
+    assert banker.z is not None
+    assert banker.z > 3
+
+
+def test_a_wheel_that_favours_one_pocket_is_flagged(tmp_path: Path) -> None:
+    spins = seeded_spins("biased", 1200, 37)
+    log = _write(
+        tmp_path / "biased.bin",
+        _roulette(lambda n: 17 if n % 6 == 0 else spins[n], 1200, (RED,)),
+    )
+    row = _test(_statistics(_audit(log)), "roulette-c")
+    assert row.flagged
+    assert row.worst.startswith("17 ")
+
+
+def test_too_few_rounds_give_no_verdict(tmp_path: Path) -> None:
+    log = _write(tmp_path / "few.bin", _roulette(lambda n: n % 37, 40, (RED,)))
+    row = _test(_statistics(_audit(log)), "roulette-c")
+    assert row.p is None
+    assert not row.flagged
+    assert row.note.startswith("too few rounds")
+
+
+def test_the_z_score_of_a_number_that_never_comes_up(tmp_path: Path) -> None:
+    """A unit straight on 17 over N spins that never hit 17 returns 0 against 36/37.
+
+    A unit straight returns 36 with chance 1/37, else 0: its variance per unit staked is
+    v = 36**2/37 - (36/37)**2 = 36**3/37**2. N unit stakes: SE = sqrt(v * N) / N, so
+    z = (0 - 36/37) / sqrt(v / N) = -sqrt(N) / 6.
+    """
+    spins = 360
+    others = [p for p in range(37) if p != 17]
+    log = _write(
+        tmp_path / "cold.bin", _roulette(lambda n: others[n % len(others)], spins, (STRAIGHT,))
+    )
+    statistics = _statistics(_audit(log))
+    straight = _row(statistics, "roulette-c", "straight")
+    assert straight.staked == spins
+    assert straight.returned == 0
+    assert straight.actual == 0
+    assert straight.theoretical == Fraction(36, 37)
+    assert straight.variance == Fraction(36**3, 37**2)
+    assert straight.standard_error == pytest.approx(math.sqrt(36**3 / 37**2 / spins))
+    assert straight.z == pytest.approx(-math.sqrt(spins) / 6)  # -3.16
+    assert straight.flagged
+    # A wider band lets the same figure through.
+    wide = _statistics(_audit(log, band=4.0))
+    assert not _row(wide, "roulette-c", "straight").flagged
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def test_audit_verify_prints_and_reports_returns_and_fairness(fair: Path, tmp_path: Path) -> None:
+    report = tmp_path / "audit.json"
+    result = invoke("audit", "verify", fair, "--workers", 1, "--report", report, "--band", 3.5)
+    assert result.exit_code == 0, result.output
+    assert "Returns" in result.output
+    assert "Fairness" in result.output
+    assert "blackjack-a: no theoretical figure" in result.output
+    assert "FLAG" not in result.output
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["band"] == 3.5
+    assert data["flagged"] == 0
+    straight = next(r for r in data["returns"] if r["bet"] == "straight")
+    assert Fraction(straight["theoretical"]) == Fraction(36, 37)
+    assert Fraction(straight["actual"]) == Fraction(straight["returned"], straight["staked"])
+    assert isinstance(straight["z"], float)
+    ranks = next(r for r in data["fairness"] if r["profile"] == "blackjack-a")
+    assert ranks["df"] == 12
+    assert 0.001 < ranks["p"] <= 1
+
+
+def test_a_stacked_log_is_flagged_on_the_console(tmp_path: Path) -> None:
+    log = _write(tmp_path / "no-tens.bin", _blackjack(300, stacked=True))
+    result = invoke("audit", "verify", log, "--workers", 1)
+    # Statistics flag; they are not findings: the rules were kept, so the audit is clean.
+    assert result.exit_code == 0, result.output
+    assert "FLAG" in result.output
