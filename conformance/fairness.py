@@ -343,12 +343,12 @@ def _expected(profile: Profile) -> tuple[str, tuple[tuple[str, Fraction], ...]]:
     """The test of a profile's deal and the share each cell should have."""
     if profile.game is Game.BACCARAT:
         chances = coup_probabilities(baccarat_rules(profile))
-        return "baccarat outcomes", tuple((o.value, p) for o, p in chances)
+        return "outcomes", tuple((o.value, p) for o, p in chances)
     if profile.game is Game.ROULETTE:
         pockets = roulette_rules(profile).wheel.pockets
         share = Fraction(1, pockets)
-        return "roulette pockets", tuple((pocket_text(p), share) for p in range(pockets))
-    return "blackjack card ranks", _RANKS
+        return "pockets", tuple((pocket_text(p), share) for p in range(pockets))
+    return "card ranks", _RANKS
 
 
 def assess(

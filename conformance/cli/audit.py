@@ -286,7 +286,8 @@ def _print_returns(statistics: Assessment) -> None:
         )
     console.print(table)
     for profile_id, note in notes.items():
-        console.print(f"  {profile_id}: {note}", markup=False, highlight=False)
+        # The profile on a line of its own: the reason then fits 80 columns.
+        console.print(f"  {profile_id}:\n    {note}", markup=False, highlight=False)
 
 
 def _print_fairness(statistics: Assessment) -> None:

@@ -9,9 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from clients.audit import AuditWriter
 from conformance.audit import AuditSummary, audit_log
+from conformance.cli import main
 from conformance.fairness import Assessment, FairnessRow, ReturnRow, chi_square_p
 from oracle.baccarat import BaccaratBet, CoupOutcome
 from oracle.baccarat import BetKind as BaccaratKind
@@ -282,7 +284,7 @@ def test_audit_verify_prints_and_reports_returns_and_fairness(fair: Path, tmp_pa
     assert result.exit_code == 0, result.output
     assert "Returns" in result.output
     assert "Fairness" in result.output
-    assert "blackjack-a: no theoretical figure" in result.output
+    assert "blackjack-a:\n    no theoretical figure: the return depends" in result.output
     assert "FLAG" not in result.output
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["band"] == 3.5
@@ -298,7 +300,12 @@ def test_audit_verify_prints_and_reports_returns_and_fairness(fair: Path, tmp_pa
 
 def test_a_stacked_log_is_flagged_on_the_console(tmp_path: Path) -> None:
     log = _write(tmp_path / "no-tens.bin", _blackjack(300, stacked=True))
-    result = invoke("audit", "verify", log, "--workers", 1)
+    result = CliRunner().invoke(
+        main, ["audit", "verify", str(log), "--workers", "1"], env={"COLUMNS": "80"}
+    )
     # Statistics flag; they are not findings: the rules were kept, so the audit is clean.
     assert result.exit_code == 0, result.output
-    assert "FLAG" in result.output
+    lines = result.output.splitlines()
+    sections = lines[lines.index(next(x for x in lines if "Returns" in x)) :]
+    assert any("FLAG T 0/" in line for line in sections), result.output
+    assert max(len(line) for line in sections) <= 80
