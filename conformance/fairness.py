@@ -304,11 +304,20 @@ def chi_square_test(
     shares = list(expected_shares)
     total = sum(observed.values())
     known = {label for label, _ in shares}
-    # A value the shares do not name (a pocket off the wheel) counts against the fit in full.
+    # A value the shares do not name: a pocket off the wheel, a card that is no card.
     strays = sum(n for label, n in observed.items() if label not in known)
     row = functools.partial(
         FairnessRow, profile_id=profile_id, test=test, observations=total, cells=len(shares)
     )
+    if strays:
+        # No chi-square is needed: a fair game never deals what its table does not hold.
+        return row(
+            statistic=None,
+            p=0.0,
+            flagged=True,
+            note="dealt values the table does not hold",
+            worst=f"{strays} value(s) off the table's cells",
+        )
     if not total or min(float(share) * total for _, share in shares) < MIN_EXPECTED:
         return row(statistic=None, p=None, flagged=False, note="too few rounds for a verdict")
     statistic = 0.0
@@ -319,10 +328,7 @@ def chi_square_test(
         statistic += gap
         if gap > worst_gap:
             worst, worst_gap = f"{label} {observed[label]}/{expected:.0f}", gap
-    if strays:
-        statistic = math.inf
-        worst = f"{strays} value(s) off the table's cells"
-    p = 0.0 if math.isinf(statistic) else chi_square_p(statistic, len(shares) - 1)
+    p = chi_square_p(statistic, len(shares) - 1)
     flagged = p < threshold
     return row(
         statistic=statistic,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -14,7 +15,13 @@ from click.testing import CliRunner
 from clients.audit import AuditWriter
 from conformance.audit import AuditSummary, audit_log
 from conformance.cli import main
-from conformance.fairness import Assessment, FairnessRow, ReturnRow, chi_square_p
+from conformance.fairness import (
+    Assessment,
+    FairnessRow,
+    ReturnRow,
+    chi_square_p,
+    chi_square_test,
+)
 from oracle.baccarat import BaccaratBet, CoupOutcome
 from oracle.baccarat import BetKind as BaccaratKind
 from oracle.cards import Rank
@@ -309,3 +316,13 @@ def test_a_stacked_log_is_flagged_on_the_console(tmp_path: Path) -> None:
     sections = lines[lines.index(next(x for x in lines if "Returns" in x)) :]
     assert any("FLAG T 0/" in line for line in sections), result.output
     assert max(len(line) for line in sections) <= 80
+
+
+def test_a_value_off_the_table_is_flagged_without_a_chi_square() -> None:
+    shares = [("player", Fraction(1, 2)), ("banker", Fraction(1, 2))]
+    row = chi_square_test("p", "outcomes", Counter(player=3, banker=2, dragon=1), shares, 0.001)
+    assert row.flagged
+    assert row.p == 0.0
+    assert row.statistic is None
+    assert row.worst == "1 value(s) off the table's cells"
+    json.dumps(row.as_json(), allow_nan=False)
