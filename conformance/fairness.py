@@ -94,6 +94,14 @@ def chi_square_p(statistic: float, df: int) -> float:
 # --- one record, in a worker ------------------------------------------------------------------
 
 
+#: The report's name of each baccarat outcome of the record ("banker").
+_OUTCOME_NAMES: Final = {
+    value: name.removeprefix("BACCARAT_OUTCOME_").lower()
+    for name, value in round_pb2.BaccaratOutcome.items()
+    if value
+}
+
+
 def tally_record(record: round_pb2.RoundRecord) -> tuple[tuple[BetMoney, ...], tuple[str, ...]]:
     """A record's money per bet kind and currency, and what it dealt.
 
@@ -101,27 +109,32 @@ def tally_record(record: round_pb2.RoundRecord) -> tuple[tuple[BetMoney, ...], t
     the rank of every blackjack card ("T", "A", ...).
     """
     money: dict[tuple[str, str], list[int]] = {}
+    own = record.currency_code
     for line in record.settlement.lines:
-        kind = line.bet.split(" ", 1)[0]
+        kind = line.bet.partition(" ")[0]
         # Stake and return are summed in the stake's currency: a line in two currencies is
         # a mixed-currency finding of its own, and its return is not counted against it.
-        currency = line.stake.currency_code or record.currency_code
-        returned = line.returned.currency_code or record.currency_code
-        sums = money.setdefault((kind, currency), [0, 0, 0])
-        stake = line.stake.minor_units
-        sums[0] += stake
-        sums[1] += line.returned.minor_units if returned == currency else 0
-        sums[2] += stake * stake
-    bets = tuple((kind, cur, s, r, q) for (kind, cur), (s, r, q) in sorted(money.items()))
-    table = record.final_state.WhichOneof("table")
+        stake, back = line.stake, line.returned
+        currency = stake.currency_code or own
+        sums = money.get((kind, currency))
+        if sums is None:
+            sums = money[kind, currency] = [0, 0, 0]
+        units = stake.minor_units
+        sums[0] += units
+        if (back.currency_code or own) == currency:
+            sums[1] += back.minor_units
+        sums[2] += units * units
+    bets = tuple((kind, cur, s, r, q) for (kind, cur), (s, r, q) in money.items())
+    state = record.final_state
+    table = state.WhichOneof("table")
     dealt: tuple[str, ...] = ()
-    if table == "baccarat" and record.final_state.baccarat.outcome:
-        name = round_pb2.BaccaratOutcome.Name(record.final_state.baccarat.outcome)
-        dealt = (name.removeprefix("BACCARAT_OUTCOME_").lower(),)
-    elif table == "roulette" or record.pocket:
-        dealt = (record.pocket,) if record.pocket else ()
+    if table == "baccarat":
+        outcome = _OUTCOME_NAMES.get(state.baccarat.outcome)
+        dealt = (outcome,) if outcome else ()
+    elif record.pocket:
+        dealt = (record.pocket,)
     elif table == "blackjack":
-        dealt = tuple(card[:-1] for card in record.cards_dealt)
+        dealt = tuple([card[:-1] for card in record.cards_dealt])
     return bets, dealt
 
 
