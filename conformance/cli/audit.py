@@ -237,6 +237,11 @@ def _print_audit(summary: AuditSummary) -> None:
         # Beside the money, before the findings: the list of findings ends the output.
         _print_returns(summary.statistics)
         _print_fairness(summary.statistics)
+        if summary.statistics.flagged:
+            console.print(
+                f"[bold yellow]{summary.statistics.flagged} flagged: statistics to look into, "
+                "not findings (the verdict is the rules')[/]"
+            )
     _print_sections(summary)
     if summary.kinds:
         named = ", ".join(f"{kind} {count}" for kind, count in summary.kinds.items())

@@ -316,6 +316,7 @@ def test_a_stacked_log_is_flagged_on_the_console(tmp_path: Path) -> None:
     sections = lines[lines.index(next(x for x in lines if "Returns" in x)) :]
     assert any("FLAG T 0/" in line for line in sections), result.output
     assert max(len(line) for line in sections) <= 80
+    assert "1 flagged: statistics to look into, not findings" in result.output
 
 
 def test_a_value_off_the_table_is_flagged_without_a_chi_square() -> None:
