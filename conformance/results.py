@@ -58,6 +58,19 @@ class Result:
     seconds: float = 0.0
     known_failure: str = ""
 
+    def details(self) -> list[tuple[str, str]]:
+        """A failure's labelled fields, in the order reports show them; empty ones left out."""
+        labelled = (
+            ("step", self.step),
+            ("clause", self.clause),
+            ("path", self.path),
+            ("expected", self.expected),
+            ("actual", self.actual),
+            ("message", self.message),
+            ("reproduce", self.reproduce),
+        )
+        return [(label, value) for label, value in labelled if value]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KnownFailure:

@@ -482,7 +482,7 @@ async def run(config: RunConfig) -> RunReport:
     engine = EngineProcess(config.launch) if config.launch else None
     address = await engine.start() if engine else config.target
     assert address is not None  # noqa: S101 - one of the two is set
-    session = _Session(config, engine, open_channel(address, config.tls))
+    session = RunSession(config, engine, open_channel(address, config.tls))
     session.ctx.origin = clock
     try:
         info = await describe(session.ctx.stub, config.timeout, address, config.tls)
@@ -504,7 +504,7 @@ async def run(config: RunConfig) -> RunReport:
         await session.close()
 
 
-class _Session:
+class RunSession:
     """One run's channels, context and bookkeeping while the vectors are played."""
 
     def __init__(

@@ -165,17 +165,8 @@ def print_result(result: Result) -> None:
     )
     table.add_column(style="bold")
     table.add_column(overflow="fold")
-    for label, value in (
-        ("step", result.step),
-        ("clause", result.clause),
-        ("path", result.path),
-        ("expected", result.expected),
-        ("actual", result.actual),
-        ("message", result.message),
-        ("reproduce", result.reproduce),
-    ):
-        if value:
-            table.add_row(label, escape(value))
+    for label, value in result.details():
+        table.add_row(label, escape(value))
     console.print(table)
 
 
