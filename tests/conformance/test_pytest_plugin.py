@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from conformance.zoo import launch_command
+from tests.conformance.support import start_engine
 
 pytest_plugins = ["pytester"]
 
@@ -32,6 +33,17 @@ def test_selected_vectors_pass_against_the_demo_engine(pytester: pytest.Pytester
             "*croupier::rou-h003 PASSED*",
         ]
     )
+
+
+def test_an_engine_already_running_is_reached_at_its_address(pytester: pytest.Pytester) -> None:
+    """``--croupier-target`` plays the vectors against a running engine, which is left running."""
+    engine = start_engine(shlex.split(DEMO))
+    try:
+        result = _run(pytester, "--croupier-target", engine.address, "-k", "bab-h001")
+    finally:
+        engine.stop()
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*croupier::bab-h001 PASSED*"])
 
 
 def test_markers_select_a_profile_level_and_clause(pytester: pytest.Pytester) -> None:
@@ -88,3 +100,10 @@ def test_without_its_options_the_plugin_adds_nothing(pytester: pytest.Pytester) 
     pytester.makepyfile("def test_one():\n    pass\n")
     result = _run(pytester)
     result.assert_outcomes(passed=1)
+
+
+def test_target_and_launch_together_are_a_usage_error(pytester: pytest.Pytester) -> None:
+    """One engine a run: both options are refused before anything is loaded or launched."""
+    result = _run(pytester, "--croupier-target", "127.0.0.1:1", "--croupier-launch", DEMO)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--croupier-target or --croupier-launch, not both*"])
