@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from croupier.conformance.v1 import vector_pb2
 
+from conformance.cli.common import DEFAULT_TIMEOUT
 from conformance.engine import EngineProcess, describe, open_channel
 from conformance.invocation import croupier_command
 from conformance.results import BAD, Result, VectorOutcome
@@ -40,9 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--croupier-timeout",
         type=float,
-        default=10.0,
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="Deadline of each call (default 10).",
+        help=f"Deadline of each call (default {DEFAULT_TIMEOUT:g}).",
     )
 
 
@@ -168,6 +169,9 @@ class _Engine:
         words = (
             f"--target {shlex.quote(target)}" if target else f"--launch {shlex.quote(launch or '')}"
         )
+        # The reproduce command replays the vector with this run's deadline.
+        if timeout != DEFAULT_TIMEOUT:
+            words += f" --timeout {timeout:g}"
         croupier = croupier_command("croupier")
         self.config = RunConfig(
             vectors=(),

@@ -77,6 +77,7 @@ def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
         launch_command("blackjack-pays-6-5"),
         "-k",
         "bja-h001",
+        "--croupier-timeout=5",
         f"--junitxml={junit}",
     )
     result.assert_outcomes(failed=1)
@@ -86,7 +87,7 @@ def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
             "*path:*settlement.lines[[]0[]].returned.minor_units*",
             "*expected:*250*",
             "*actual:*220*",
-            "*reproduce:*certify --launch*--vector bja-h001*",
+            "*reproduce:*certify --launch*--timeout 5 --vector bja-h001*",
         ]
     )
     xml = junit.read_text(encoding="utf-8")
