@@ -935,18 +935,7 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
         case Action.HIT:
             card = _card(state, f"{where}'s hit", "BJ.deal-order")
             hand = _after_card(state, evolve(hand, cards=(*hand.cards, card)))
-            return _step(
-                state,
-                "hit",
-                _status_clauses(hand, ("BJ.values",)),
-                "{} draws {}: {}",
-                where,
-                card,
-                hand.total,
-                position=state.position + 1,
-                seats=_seats_with_hand(state, seat, index, hand),
-                why=(),
-            )
+            return _drawn(state, seat, index, hand, ("hit", ("BJ.values",), "draws"), card=card)
         case Action.DOUBLE:
             card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
             hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
@@ -956,17 +945,8 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             else:
                 hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("double_after_split"))
             clauses = (*rules.cite("double_after_split"), "BJ.funds")
-            return _step(
-                state,
-                "double",
-                _status_clauses(hand, clauses),
-                "{} doubles and draws {}: {}",
-                where,
-                card,
-                hand.total,
-                position=state.position + 1,
-                seats=_seats_with_hand(state, seat, index, hand),
-                why=(),
+            return _drawn(
+                state, seat, index, hand, ("double", clauses, "doubles and draws"), card=card
             )
         case Action.SPLIT:
             aces = hand.cards[0].rank is Rank.ACE
@@ -994,6 +974,32 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
     raise IllegalDecisionError(
         f"{action.value} is not a play decision", action=action.value
     )  # pragma: no cover
+
+
+def _drawn(
+    state: BlackjackState,
+    seat: int,
+    index: int,
+    hand: Hand,
+    logged: tuple[str, tuple[str, ...], str],
+    *,
+    card: Card,
+) -> BlackjackState:
+    """The round once a hand has taken ``card`` by a hit or a double, logged with its status."""
+    action, clauses, verb = logged
+    return _step(
+        state,
+        action,
+        _status_clauses(hand, clauses),
+        "seat {} hand {} " + verb + " {}: {}",
+        seat,
+        index,
+        card,
+        hand.total,
+        position=state.position + 1,
+        seats=_seats_with_hand(state, seat, index, hand),
+        why=(),
+    )
 
 
 def _status_clauses(hand: Hand, clauses: tuple[str, ...]) -> tuple[str, ...]:
