@@ -27,6 +27,8 @@ pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap
 .fail { color: var(--fail); }
 .na { color: var(--na); }
 .warn { color: var(--warn); }
+/* After the colour classes: a verdict's word stays white on its own colour. */
+.verdict.pass, .verdict.fail { color: #fff; }
 .meta td:first-child { font-weight: 600; white-space: nowrap; }
 .diff { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 .diff pre.expected { border-left: 4px solid var(--pass); }
