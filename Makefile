@@ -10,12 +10,14 @@ STAMP := $(VENV)/.installed-stamp
 MUTATION_STAMP := $(VENV)/.mutation-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 BUF := node_modules/.bin/buf
+# The browser tests (tests/browser) open the HTML reports in Debian's headless Chromium.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SOURCES := oracle conformance clients bench tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -31,6 +33,12 @@ $(BUF): package.json package-lock.json
 	@touch $@
 
 venv: $(STAMP) ## Create .venv and install the project with its dev tools.
+
+browser: ## Install Debian's chromium package when absent (the browser tests need it).
+	@command -v chromium >/dev/null || { \
+	  command -v apt-get >/dev/null || { echo "no chromium and no apt-get: install Chromium so that 'chromium' is on PATH"; exit 1; }; \
+	  echo "installing Debian's chromium package for the browser tests"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 generate: $(STAMP) ## Regenerate the Python code of the .proto files (committed beside them).
 	find proto/croupier -name '*_pb2*.py*' -delete
@@ -55,10 +63,10 @@ fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 	$(PY) -m ruff format $(SOURCES)
 	$(BUF) format --write
 
-test: lint ## Lint, then the whole test suite (what CI runs).
+test: lint browser ## Lint, then the whole test suite (what CI runs).
 	$(PY) -m pytest
 
-test-fast: $(STAMP) ## The test suite without lint, with Hypothesis' quick profile.
+test-fast: $(STAMP) browser ## The test suite without lint, with Hypothesis' quick profile.
 	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
 
 $(BENCH_STAMP): $(STAMP)
