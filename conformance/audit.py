@@ -74,6 +74,7 @@ class Finding:
     expected: str
     actual: str
     message: str
+    table_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,6 +97,7 @@ class RecordResult:
     #: Money per bet kind and currency, and what was dealt (``conformance.fairness``).
     bets: tuple[BetMoney, ...] = ()
     dealt: tuple[str, ...] = ()
+    table_id: str = ""
 
 
 @functools.cache
@@ -130,6 +132,7 @@ def verify_one(
         return Finding(
             record=number,
             round_id=record.round_id,
+            table_id=record.table_id,
             kind=kind,
             clause=d.clause,
             path=d.path,
@@ -144,6 +147,7 @@ def verify_one(
         RecordResult,
         record=number,
         round_id=record.round_id,
+        table_id=record.table_id,
         profile_id=record.profile_id,
         currency=record.currency_code,
         money=_money(record),
@@ -683,6 +687,7 @@ class _Spools:
             {
                 "record": finding.record,
                 "round_id": finding.round_id,
+                "table_id": finding.table_id,
                 "kind": finding.kind,
                 "clause": finding.clause,
                 "path": finding.path,
@@ -704,7 +709,12 @@ class _Spools:
         self.kinds["unreplayable"] += 1
         paid = ", ".join(f"{paid} {currency}" for currency, _, paid in result.money) or "nothing"
         self.unreplayable.add(
-            {"record": result.record, "round_id": result.round_id, "reason": result.unreplayable},
+            {
+                "record": result.record,
+                "round_id": result.round_id,
+                "table_id": result.table_id,
+                "reason": result.unreplayable,
+            },
             f"{_where(result.record, result.round_id)}: {result.unreplayable} "
             f"(paid {paid}: counted as unverified)",
         )

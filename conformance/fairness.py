@@ -143,7 +143,10 @@ def tally_record(record: round_pb2.RoundRecord) -> tuple[tuple[BetMoney, ...], t
 
 @dataclass(slots=True)
 class Tally:
-    """Sums over the log: bounded by profiles x kinds x currencies and by cells per profile."""
+    """Sums over the log: bounded by profiles x kinds x currencies and by cells per profile.
+
+    ``money`` holds staked, returned, the sum of the squared stakes, and the rounds with the bet.
+    """
 
     money: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     dealt: dict[str, Counter[str]] = field(default_factory=dict)
@@ -151,10 +154,12 @@ class Tally:
     def add(self, profile_id: str, bets: Iterable[BetMoney], dealt: Iterable[str]) -> None:
         """Add one record's counts."""
         for kind, currency, staked, returned, squares in bets:
-            sums = self.money.setdefault((profile_id, kind, currency), [0, 0, 0])
+            sums = self.money.setdefault((profile_id, kind, currency), [0, 0, 0, 0])
             sums[0] += staked
             sums[1] += returned
             sums[2] += squares
+            # A record sums its lines per kind and currency: one entry is one round.
+            sums[3] += 1
         self.dealt.setdefault(profile_id, Counter()).update(dealt)
 
 
@@ -181,6 +186,8 @@ class ReturnRow:
     z: float | None
     flagged: bool
     note: str = ""
+    #: Rounds with at least one bet of the kind in the currency.
+    rounds: int = 0
 
     @property
     def actual(self) -> Fraction | None:
@@ -194,6 +201,7 @@ class ReturnRow:
             "profile": self.profile_id,
             "bet": self.bet,
             "currency": self.currency,
+            "rounds": self.rounds,
             "staked": self.staked,
             "returned": self.returned,
             "actual": str(actual) if actual is not None else None,
@@ -220,6 +228,8 @@ class FairnessRow:
     note: str
     #: The cell furthest from its expectation, as "label observed/expected".
     worst: str = ""
+    #: Each cell: its label, the count observed, and the count a fair game expects.
+    frequencies: tuple[tuple[str, int, float], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The row in the report."""
@@ -234,6 +244,10 @@ class FairnessRow:
             "flagged": self.flagged,
             "note": self.note,
             "worst": self.worst,
+            "frequencies": [
+                {"cell": label, "observed": observed, "expected": expected}
+                for label, observed, expected in self.frequencies
+            ],
         }
 
 
@@ -270,7 +284,7 @@ def _return_row(
     band: float,
 ) -> ReturnRow:
     profile_id, bet, currency = key
-    staked, returned, squares = sums
+    staked, returned, squares, rounds = sums
     row = functools.partial(
         ReturnRow,
         profile_id=profile_id,
@@ -278,6 +292,7 @@ def _return_row(
         currency=currency,
         staked=staked,
         returned=returned,
+        rounds=rounds,
     )
     if profile is None:
         note = "unknown profile"
@@ -320,7 +335,14 @@ def chi_square_test(
     # A value the shares do not name: a pocket off the wheel, a card that is no card.
     strays = sum(n for label, n in observed.items() if label not in known)
     row = functools.partial(
-        FairnessRow, profile_id=profile_id, test=test, observations=total, cells=len(shares)
+        FairnessRow,
+        profile_id=profile_id,
+        test=test,
+        observations=total,
+        cells=len(shares),
+        frequencies=tuple(
+            (label, observed[label], float(share * total)) for label, share in shares
+        ),
     )
     if strays:
         # No chi-square is needed: a fair game never deals what its table does not hold.

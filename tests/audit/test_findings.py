@@ -128,6 +128,7 @@ def test_an_edited_total(cases: dict[str, Case], audit_logs: AuditLogs, tmp_path
     assert found == {
         "record": found["record"],
         "round_id": played.round_id,
+        "table_id": played.table_id,
         "kind": "totals",
         "clause": "CONTRACT.settlement",
         "path": "settlement.total_returned.minor_units",
