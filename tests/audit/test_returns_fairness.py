@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from clients.audit import AuditWriter
 from conformance.audit import AuditSummary, audit_log
 from conformance.cli import main
 from conformance.fairness import (
@@ -22,109 +21,19 @@ from conformance.fairness import (
     chi_square_p,
     chi_square_test,
 )
-from oracle.baccarat import BaccaratBet, CoupOutcome
-from oracle.baccarat import BetKind as BaccaratKind
-from oracle.cards import Rank
-from oracle.decision import Action, Decision
-from oracle.profile import resolve_profile
-from oracle.roulette import BetKind, RouletteBet, TableHistory
-from oracle.rounds import (
-    BlackjackWager,
-    Round,
-    RoundRequest,
-    SeatRequest,
-    apply_decision,
-    baccarat_rules,
-    blackjack_rules,
-    start_round,
+from oracle.rounds import Round
+from oracle.shoe import seeded_spins
+from tests.audit.rounds import (
+    RED,
+    STRAIGHT,
+    baccarat_rounds,
+    blackjack_rounds,
+    roulette_rounds,
+    write_rounds,
 )
-from oracle.service import convert
-from oracle.shoe import seeded_shoe, seeded_spins
 from tests.audit.support import invoke
 
 ROUNDS = 1500
-TENS = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
-
-# --- logs of played rounds ------------------------------------------------------------------
-
-
-def _request(
-    profile_id: str, n: int, wagers: tuple[object, ...], **outcome: object
-) -> RoundRequest:
-    return RoundRequest(
-        round_id=f"{profile_id}-{n}",
-        profile_id=profile_id,
-        table_id=f"{profile_id}-table",
-        currency="EUR",
-        seats=(SeatRequest(balance=10_000, wagers=wagers),),  # type: ignore[arg-type]
-        **outcome,  # type: ignore[arg-type]
-    )
-
-
-def _blackjack(rounds: int, *, stacked: bool) -> Iterator[Round]:
-    profile = resolve_profile("blackjack-a")
-    for n in range(rounds):
-        shoe = seeded_shoe(f"bj-{n}", blackjack_rules(profile).decks)
-        if stacked:
-            shoe = tuple(c for c in shoe if c.rank not in TENS)
-        current = start_round(
-            profile, _request(profile.id, n, (BlackjackWager(amount=10),), shoe=shoe)
-        )
-        while not current.complete:
-            turn = current.game.turn  # type: ignore[attr-defined]
-            action = next(
-                a
-                for a in (Action.DECLINE_INSURANCE, Action.DECLINE_EVEN_MONEY, Action.STAND)
-                if a in current.legal
-            )
-            current = apply_decision(
-                current, Decision(seat=turn.seat, hand=turn.hand, action=action)
-            )
-        yield current
-
-
-def _baccarat(rounds: int, *, stacked: bool) -> Iterator[Round]:
-    profile = resolve_profile("baccarat-c")
-    bets = (
-        BaccaratBet(kind=BaccaratKind.PLAYER, amount=10),
-        BaccaratBet(kind=BaccaratKind.BANKER, amount=10),
-        BaccaratBet(kind=BaccaratKind.TIE, amount=1),
-    )
-    decks = baccarat_rules(profile).decks
-    for n in range(rounds):
-        current = start_round(
-            profile, _request(profile.id, n, bets, shoe=seeded_shoe(f"b-{n}", decks))
-        )
-        if stacked and current.game.coup.outcome is CoupOutcome.PLAYER:  # type: ignore[attr-defined]
-            # A dealer who reshuffles when the player would win: the banker wins far too often.
-            shoe = seeded_shoe(f"b-{n}-again", decks)
-            current = start_round(profile, _request(profile.id, n, bets, shoe=shoe))
-        yield current
-
-
-def _roulette(
-    pockets: Callable[[int], int], rounds: int, bets: tuple[RouletteBet, ...]
-) -> Iterator[Round]:
-    profile = resolve_profile("roulette-c")
-    board: TableHistory | None = None
-    for n in range(rounds):
-        current = start_round(profile, _request(profile.id, n, bets, pocket=pockets(n)), board)
-        board = current.history
-        yield current
-
-
-STRAIGHT = RouletteBet(kind=BetKind.STRAIGHT, numbers=(17,), amount=1)
-RED = RouletteBet(kind=BetKind.RED, numbers=(), amount=5)
-
-
-def _write(path: Path, rounds: Iterator[Round]) -> Path:
-    writer = AuditWriter.open(path, "binary", durable=False)
-    try:
-        for current in rounds:
-            writer.append(convert.round_record(current))
-    finally:
-        writer.close()
-    return path
 
 
 def _audit(path: Path, **options: float) -> AuditSummary:
@@ -151,11 +60,11 @@ def fair(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spins = seeded_spins("fair-wheel", ROUNDS, 37)
 
     def rounds() -> Iterator[Round]:
-        yield from _blackjack(ROUNDS, stacked=False)
-        yield from _baccarat(ROUNDS, stacked=False)
-        yield from _roulette(spins.__getitem__, ROUNDS, (STRAIGHT, RED))
+        yield from blackjack_rounds(ROUNDS, stacked=False)
+        yield from baccarat_rounds(ROUNDS, stacked=False)
+        yield from roulette_rounds(spins.__getitem__, ROUNDS, (STRAIGHT, RED))
 
-    return _write(tmp_path_factory.mktemp("fair") / "fair.bin", rounds())
+    return write_rounds(tmp_path_factory.mktemp("fair") / "fair.bin", rounds())
 
 
 # --- the chi-square distribution ----------------------------------------------------------------
@@ -214,7 +123,7 @@ def test_blackjack_shows_its_actual_return_and_why_there_is_no_theoretical_one(
 
 
 def test_blackjack_shoes_without_tens_are_flagged(tmp_path: Path) -> None:
-    log = _write(tmp_path / "no-tens.bin", _blackjack(300, stacked=True))
+    log = write_rounds(tmp_path / "no-tens.bin", blackjack_rounds(300, stacked=True))
     row = _test(_statistics(_audit(log)), "blackjack-a")
     assert row.flagged
     assert row.p is not None
@@ -223,7 +132,7 @@ def test_blackjack_shoes_without_tens_are_flagged(tmp_path: Path) -> None:
 
 
 def test_a_baccarat_shoe_stacked_for_the_banker_is_flagged(tmp_path: Path) -> None:
-    log = _write(tmp_path / "banker.bin", _baccarat(600, stacked=True))
+    log = write_rounds(tmp_path / "banker.bin", baccarat_rounds(600, stacked=True))
     statistics = _statistics(_audit(log))
     row = _test(statistics, "baccarat-c")
     assert row.flagged
@@ -238,9 +147,9 @@ def test_a_baccarat_shoe_stacked_for_the_banker_is_flagged(tmp_path: Path) -> No
 
 def test_a_wheel_that_favours_one_pocket_is_flagged(tmp_path: Path) -> None:
     spins = seeded_spins("biased", 1200, 37)
-    log = _write(
+    log = write_rounds(
         tmp_path / "biased.bin",
-        _roulette(lambda n: 17 if n % 6 == 0 else spins[n], 1200, (RED,)),
+        roulette_rounds(lambda n: 17 if n % 6 == 0 else spins[n], 1200, (RED,)),
     )
     row = _test(_statistics(_audit(log)), "roulette-c")
     assert row.flagged
@@ -248,7 +157,7 @@ def test_a_wheel_that_favours_one_pocket_is_flagged(tmp_path: Path) -> None:
 
 
 def test_too_few_rounds_give_no_verdict(tmp_path: Path) -> None:
-    log = _write(tmp_path / "few.bin", _roulette(lambda n: n % 37, 40, (RED,)))
+    log = write_rounds(tmp_path / "few.bin", roulette_rounds(lambda n: n % 37, 40, (RED,)))
     row = _test(_statistics(_audit(log)), "roulette-c")
     assert row.p is None
     assert not row.flagged
@@ -264,8 +173,9 @@ def test_the_z_score_of_a_number_that_never_comes_up(tmp_path: Path) -> None:
     """
     spins = 360
     others = [p for p in range(37) if p != 17]
-    log = _write(
-        tmp_path / "cold.bin", _roulette(lambda n: others[n % len(others)], spins, (STRAIGHT,))
+    log = write_rounds(
+        tmp_path / "cold.bin",
+        roulette_rounds(lambda n: others[n % len(others)], spins, (STRAIGHT,)),
     )
     statistics = _statistics(_audit(log))
     straight = _row(statistics, "roulette-c", "straight")
@@ -306,7 +216,7 @@ def test_audit_verify_prints_and_reports_returns_and_fairness(fair: Path, tmp_pa
 
 
 def test_a_stacked_log_is_flagged_on_the_console(tmp_path: Path) -> None:
-    log = _write(tmp_path / "no-tens.bin", _blackjack(300, stacked=True))
+    log = write_rounds(tmp_path / "no-tens.bin", blackjack_rounds(300, stacked=True))
     result = CliRunner().invoke(
         main, ["audit", "verify", str(log), "--workers", "1"], env={"COLUMNS": "80"}
     )
