@@ -155,3 +155,21 @@ def portion(stake: int, share: Fraction, rounding: Rounding) -> Payout:
 def returns(stake: int, exact: Fraction, rounding: Rounding) -> Payout:
     """A bet that returns an exact amount computed elsewhere, rounded once."""
     return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
+
+
+def money_text(minor_units: int, currency: str) -> str:
+    """An amount in its currency's major unit, exactly: 1250 EUR is ``"12.50 EUR"``.
+
+    A code that is no ISO 4217 currency with minor units (a log may hold anything) keeps its
+    minor units, and says so.
+    """
+    if not is_currency(currency):
+        return f"{minor_units} {currency} (minor units)"
+    exponent = iso4217.Currency(currency).exponent or 0
+    whole, minor = divmod(abs(minor_units), 10**exponent)
+    sign = "-" if minor_units < 0 else ""
+    return (
+        f"{sign}{whole}.{minor:0{exponent}d} {currency}"
+        if exponent
+        else f"{sign}{whole} {currency}"
+    )

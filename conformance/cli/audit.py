@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
+import tempfile
+from contextlib import ExitStack
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 from rich import box
@@ -22,6 +27,7 @@ from conformance.cli.common import (
     profile_files_option,
 )
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
+from conformance.html.audit import audit_page
 from conformance.recall import describe_record
 from oracle.returns import percent
 
@@ -51,6 +57,13 @@ _SECTIONS = (
     "--report",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the full report as JSON.",
+)
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write the report as one HTML page: no script, nothing fetched, printable.",
 )
 @click.option(
     "--public-key",
@@ -114,6 +127,7 @@ _SECTIONS = (
 def audit_verify(
     log: Path,
     report: Path | None,
+    html: Path | None,
     public_keys: tuple[Path, ...],
     allow_empty: bool,
     show: int,
@@ -149,13 +163,20 @@ def audit_verify(
         keys = [load_public_key(path) for path in public_keys]
     except AuditLogError as exc:
         fail(str(exc))
-    with Progress(
-        TextColumn("[bold]audit"),
-        BarColumn(),
-        TextColumn("{task.completed} records"),
-        TimeElapsedColumn(),
-        console=errors,
-    ) as progress:
+    stack = ExitStack()
+    if html is not None and report is None:
+        # The page is made from the JSON report: every finding, in constant memory meanwhile.
+        report = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "report.json"
+    with (
+        stack,
+        Progress(
+            TextColumn("[bold]audit"),
+            BarColumn(),
+            TextColumn("{task.completed} records"),
+            TimeElapsedColumn(),
+            console=errors,
+        ) as progress,
+    ):
         task = progress.add_task("records", total=None)
         try:
             summary = audit_log(
@@ -174,6 +195,8 @@ def audit_verify(
             )
         except (OSError, RuntimeError) as exc:
             fail(f"cannot audit {log}: {exc}")
+        if html is not None and report is not None:
+            _write_html(json.loads(report.read_text(encoding="utf-8")), html)
     if summary.verdict == "not an audit log":
         _print_sections(summary)
         fail(
@@ -187,6 +210,33 @@ def audit_verify(
         )
         sys.exit(0 if allow_empty else 2)
     sys.exit(0 if summary.clean else 1)
+
+
+def _write_html(report: dict[str, Any], html: Path) -> None:
+    try:
+        html.write_text(audit_page(report, made=datetime.now(UTC)), encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {html}: {exc}")
+
+
+@audit.command("html")
+@click.argument("report", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The HTML page to write.",
+)
+def audit_html(report: Path, output: Path) -> None:
+    """Make the HTML page of a saved JSON report (croupier audit verify --report)."""
+    try:
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        fail(f"cannot read {report}: {exc}")
+    if not isinstance(data, dict) or "verdict" not in data or "counts" not in data:
+        fail(f"{report} is not a report of croupier audit verify")
+    _write_html(data, output)
 
 
 def _print_sections(summary: AuditSummary) -> None:
