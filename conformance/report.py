@@ -68,6 +68,8 @@ def _result_dict(result: Result) -> dict[str, object]:
         value = getattr(result, key)
         if value:
             data[key] = value
+    if result.clauses:
+        data["clauses"] = list(result.clauses)
     return data
 
 

@@ -57,6 +57,8 @@ class Result:
     started: float = 0.0
     seconds: float = 0.0
     known_failure: str = ""
+    #: The clause IDs the vector exercises (its ``clauses`` field), for coverage reports.
+    clauses: tuple[str, ...] = ()
 
     def details(self) -> list[tuple[str, str]]:
         """A failure's labelled fields, in the order reports show them; empty ones left out."""

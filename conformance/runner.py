@@ -384,6 +384,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         level=vector_pb2.Level.Name(vector.level),
         reproduce=ctx.reproduce(vector),
         started=started - ctx.origin,
+        clauses=tuple(vector.clauses),
     )
     generation = ctx.engine.generation if ctx.engine else 0
     try:
@@ -542,6 +543,7 @@ class RunSession:
                     level=vector_pb2.Level.Name(vector.level),
                     outcome=VectorOutcome.NOT_APPLICABLE,
                     message=f"the engine does not claim profile {vector.profile_id}",
+                    clauses=tuple(vector.clauses),
                 )
             else:
                 async with semaphore:
