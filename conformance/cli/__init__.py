@@ -1,7 +1,7 @@
 """The ``croupier`` command: one front door to the oracle, the server and the suite.
 
 One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins),
-``vectors``, ``certify``, ``explore``, ``audit``; what they share is in ``common``.
+``vectors``, ``certify``, ``explore``, ``audit``, ``report``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from conformance.cli.certify import certify
 from conformance.cli.explore import explore_command
 from conformance.cli.outcomes import shoe, spins
 from conformance.cli.profiles import profiles
+from conformance.cli.report import report
 from conformance.cli.serve import serve
 from conformance.cli.vectors import vectors
 
@@ -32,5 +33,5 @@ def main() -> None:
     """
 
 
-for _command in (serve, profiles, shoe, spins, vectors, certify, explore_command, audit):
+for _command in (serve, profiles, shoe, spins, vectors, certify, explore_command, audit, report):
     main.add_command(_command)

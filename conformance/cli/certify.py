@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import hashlib
+import os
 import shlex
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +31,7 @@ from conformance.cli.common import (
 )
 from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
+from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
 from conformance.report import JsonlReport, summary_line, write_junit
 from conformance.runner import (
@@ -101,6 +104,12 @@ from oracle.profile import shipped_profiles
     "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
 )
 @click.option(
+    "--html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the certification report: one self-contained HTML page, made from the JSON "
+    "Lines report (croupier report html makes the same page from --report's file later).",
+)
+@click.option(
     "--explore",
     "explore_rounds",
     default=0,
@@ -142,6 +151,7 @@ def certify(
     timeout: float,
     report: Path | None,
     junit: Path | None,
+    html: Path | None,
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
@@ -159,7 +169,8 @@ def certify(
     (a launched engine is stopped; the reports hold the vectors that finished).
 
     The --report JSON Lines file is written as vectors finish; its last line carries the
-    verdict, and says "complete": false when the run did not end.
+    verdict, and says "complete": false when the run did not end. The --html page is made
+    from it at the end (from a temporary one without --report), an interrupted run's too.
     """
     engine = engine_choice(
         target=target,
@@ -186,17 +197,27 @@ def certify(
     def reproduce(vector: vector_pb2.Vector) -> str:
         return f"{croupier} certify {engine.words}{vectors_arg} --vector {shlex.quote(vector.id)}"
 
+    if html is not None and not html.parent.is_dir():
+        fail(f"cannot write the page {html}: no directory {html.parent}")
+    jsonl = report
+    if html is not None and jsonl is None:
+        # The page is made from a JSON Lines report, as croupier report html makes it later.
+        handle, name = tempfile.mkstemp(prefix="croupier-", suffix=".jsonl")
+        os.close(handle)
+        jsonl = Path(name)
     try:
         stream = (
-            JsonlReport(report, _vectors_hash(vector_paths), certify=certify_mode)
-            if report is not None
+            JsonlReport(jsonl, _vectors_hash(vector_paths), certify=certify_mode)
+            if jsonl is not None
             else None
         )
     except OSError as exc:
-        fail(f"cannot write the report {report}: {exc.strerror}")
+        fail(f"cannot write the report {jsonl}: {exc.strerror}")
     recorder = _Recorder(
         stream=stream,
         junit=junit,
+        html=html,
+        scratch=report is None,
         show=show,
         certify=certify_mode,
         watch=Watch(total=len(loaded), every=progress_every),
@@ -220,10 +241,7 @@ def certify(
     if explore_rounds:
         result = _explore_after(result, recorder, engine, loaded, explore_rounds, explore_out)
     _print_failures(result, show)
-    if stream is not None:
-        stream.finish(result)
-    if junit is not None:
-        write_junit(junit, result)
+    recorder.finish(result)
     line = summary_line(result)
     style = "bold green" if result.conformant else "bold yellow" if result.passed else "bold red"
     console.print(f"[{style}]{line}[/]")
@@ -241,12 +259,17 @@ class _Recorder:
         *,
         stream: JsonlReport | None,
         junit: Path | None,
+        html: Path | None,
+        scratch: bool,
         show: int,
         certify: bool,
         watch: Watch,
     ) -> None:
         self.stream = stream
         self.junit = junit
+        self.html = html
+        #: The stream is a temporary file, there only to make the page from.
+        self.scratch = scratch
         self.show = show
         self.certify = certify
         self.watch = watch
@@ -289,7 +312,13 @@ class _Recorder:
         self.watch.close()
         name = signal.Signals(signum).name
         finished = len(self._stopped(f"interrupted by {name}").results)
-        kept = f"; the report holds them ({self.stream.path})" if self.stream else ""
+        kept = (
+            f"; the page holds them ({self.html})"
+            if self.scratch
+            else f"; the report holds them ({self.stream.path})"
+            if self.stream
+            else ""
+        )
         console.print(
             f"[bold red]interrupted by {name}: {finished} of {self.watch.total} vectors "
             f"finished, no verdict{kept}[/]",
@@ -309,11 +338,24 @@ class _Recorder:
             restarts=0,
         )
         _print_failures(so_far, self.show)
-        if self.stream is not None:
-            self.stream.finish(so_far, stopped=why)
-        if self.junit is not None:
-            write_junit(self.junit, so_far)
+        self.finish(so_far, stopped=why)
         return so_far
+
+    def finish(self, report: RunReport, *, stopped: str = "") -> None:
+        """The reports' last words: the JSONL trailer, the JUnit file, the page made from the JSONL."""
+        if self.stream is not None:
+            self.stream.finish(report, stopped=stopped)
+        if self.junit is not None:
+            write_junit(self.junit, report)
+        if self.html is None or self.stream is None:
+            return
+        try:
+            write_certificate(self.stream.path, self.html)
+        except OSError as exc:
+            fail(f"cannot write the page {self.html}: {exc.strerror}")
+        finally:
+            if self.scratch:
+                self.stream.path.unlink(missing_ok=True)
 
 
 def _explore_after(

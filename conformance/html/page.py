@@ -23,6 +23,7 @@ pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap
            border-radius: 6px; color: #fff; margin: 8px 0; }
 .verdict.pass { background: var(--pass); }
 .verdict.fail { background: var(--fail); }
+.verdict.incomplete { background: var(--warn); }
 .pass { color: var(--pass); }
 .fail { color: var(--fail); }
 .na { color: var(--na); }

@@ -1,0 +1,354 @@
+"""The certification report: one self-contained HTML page built from a run's JSON Lines report.
+
+``croupier certify --html`` and ``croupier report html`` both call ``write_certificate``, so
+the page is the same bytes whenever it is made from the same report. Everything the report
+holds is escaped: an engine names itself, and its answers are quoted.
+
+Stable hooks for browser tests:
+
+- ``#verdict``: the verdict, ``CONFORMANT``, ``NOT CONFORMANT`` or ``INCOMPLETE``;
+- ``#engine``: the engine's identity (its Describe) as a table;
+- ``#run``: suite version, corpus digest, date and mode as a table;
+- ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
+  a ``section.cell`` listing its vectors;
+- ``.failure``: one block per failed vector, id ``v-VECTOR``, holding ``pre.expected`` and
+  ``pre.actual`` side by side, ``.clause-text`` and ``pre.reproduce``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.html.clause_text import clause_text
+from conformance.html.page import anchor, esc, page
+from oracle.clauses import BY_ID, CONTRACT
+
+#: The matrix row of vectors that name no clause (reports written before lines carried them).
+NO_CLAUSE = "(none)"
+_ORDER = {cid: i for i, cid in enumerate([*BY_ID, *CONTRACT])}
+#: A cell's counts, in the order the cell shows them.
+_KINDS = ("pass", "fail", "na", "stopped")
+_KIND_WORDS = {"pass": "pass", "fail": "fail", "na": "n/a", "stopped": "stopped"}
+
+Record = Mapping[str, object]
+
+
+class ReportFileError(ValueError):
+    """A file that is not a JSON Lines run report."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecords:
+    """A JSON Lines report split into its header, its vector lines and its trailer."""
+
+    header: Record
+    results: tuple[Record, ...]
+    #: None when the run never wrote its last line (killed outright).
+    trailer: Record | None
+
+
+@dataclass(slots=True)
+class _Cell:
+    entries: list[tuple[Record, str]] = field(default_factory=list)
+
+    def count(self, kind: str) -> int:
+        return sum(k == kind for _, k in self.entries)
+
+
+def parse_records(lines: Iterable[str]) -> RunRecords:
+    """The report's lines, told apart by their keys, so a partial report still reads."""
+    header: Record = {}
+    results: list[Record] = []
+    trailer: Record | None = None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReportFileError(f"line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise ReportFileError(f"line {number}: not a JSON object")
+        if "suite_version" in data:
+            header = data
+        elif "complete" in data:
+            trailer = data
+        elif "id" in data and "outcome" in data:
+            results.append(data)
+        else:
+            raise ReportFileError(f"line {number}: neither header, vector nor trailer")
+    if not header and not results:
+        raise ReportFileError("no run report: no header and no vector line")
+    return RunRecords(header=header, results=tuple(results), trailer=trailer)
+
+
+def read_records(path: Path) -> RunRecords:
+    """A JSON Lines report file; ``ReportFileError`` if it is not one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ReportFileError(f"{path}: not UTF-8 text") from None
+    try:
+        return parse_records(text.splitlines())
+    except ReportFileError as exc:
+        raise ReportFileError(f"{path}: {exc}") from None
+
+
+def write_certificate(jsonl: Path, out: Path) -> None:
+    """Render the report at ``jsonl`` to ``out``: the one path both commands take."""
+    # Bytes, not text mode: the page must not change with the platform's line endings.
+    out.write_bytes(render(read_records(jsonl)).encode("utf-8"))
+
+
+def render(run: RunRecords) -> str:
+    """The whole page."""
+    engine = _mapping(run.header.get("engine"))
+    name = f"{_text(engine.get('name'))} {_text(engine.get('version'))}".strip()
+    word, style = _verdict(run.trailer)
+    results = sorted(run.results, key=lambda r: _text(r.get("id")))
+    failures = [r for r in results if _kind(r) == "fail"]
+    summary = _text(run.trailer.get("summary")) if run.trailer else "the report has no last line"
+    body = [
+        f"<h1>Croupier certification report: {esc(name or 'unnamed engine')}</h1>",
+        f'<div id="verdict" class="verdict {style}">{esc(word)}</div>',
+        f"<p>{esc(summary)}</p>",
+        "<h2>Engine</h2>",
+        _engine_table(engine),
+        "<h2>Run</h2>",
+        _run_table(run, len(results)),
+        _outcomes(results),
+        _unmatched(run.trailer),
+        "<h2>Clauses by profile</h2>",
+        _LEGEND,
+        _matrix(_cells(results)),
+        f"<h2>Failures ({len(failures)})</h2>",
+        "\n".join(_failure(r) for r in failures) or "<p>None.</p>",
+        "<h2>Vectors by clause and profile</h2>",
+        _cell_lists(_cells(results)),
+    ]
+    return page(
+        title=f"Croupier certification: {name or 'unnamed engine'}: {word}",
+        body="\n".join(part for part in body if part),
+        footer=f"Croupier conformance suite {esc(_text(run.header.get('suite_version')))}; "
+        "made from the run's JSON Lines report (croupier report html).",
+    )
+
+
+_LEGEND = (
+    '<p class="legend">Each cell counts the vectors of one profile that exercise one clause '
+    '(a vector counts under every clause it lists): <span class="pass">pass</span>, '
+    '<span class="fail">fail</span> (failed, errored, crashed, timed out, passed unexpectedly, '
+    'or failed with a waiver) and <span class="na">n/a</span> (the engine does not claim the '
+    "profile). A failing vector counts as a failure under the clause the oracle blamed; under "
+    "the other clauses it lists it counts as <em>stopped</em>, neither pass nor fail, since "
+    "it did not get to show them. A failure blamed on no clause counts as a failure under "
+    f"every clause the vector lists. Vectors naming no clause at all are counted under {NO_CLAUSE}"
+    ". Click a cell for its vectors.</p>"
+)
+
+
+def _verdict(trailer: Record | None) -> tuple[str, str]:
+    if trailer is None or trailer.get("complete") is not True:
+        return "INCOMPLETE", "incomplete"
+    if trailer.get("conformant") is True:
+        return "CONFORMANT", "pass"
+    return "NOT CONFORMANT", "fail"
+
+
+def _kind(result: Record) -> str:
+    match result.get("outcome"):
+        case "PASS":
+            return "pass"
+        case "NOT_APPLICABLE":
+            return "na"
+        case _:
+            return "fail"
+
+
+def _cells(results: Iterable[Record]) -> dict[tuple[str, str], _Cell]:
+    """Each (clause, profile) cell's vectors, each with how it counts there (see the legend)."""
+    cells: dict[tuple[str, str], _Cell] = defaultdict(_Cell)
+    for result in results:
+        profile = _text(result.get("profile"))
+        listed = [_text(c) for c in _list(result.get("clauses"))]
+        blamed = _text(result.get("clause"))
+        kind = _kind(result)
+        clauses = dict.fromkeys([*listed, blamed] if blamed else listed) or {NO_CLAUSE: None}
+        for cid in clauses:
+            counted = "stopped" if kind == "fail" and blamed and cid != blamed else kind
+            cells[cid, profile].entries.append((result, counted))
+    return cells
+
+
+def _row_key(cid: str) -> tuple[int, str]:
+    return (_ORDER.get(cid, len(_ORDER) + (cid == NO_CLAUSE)), cid)
+
+
+def _matrix(cells: Mapping[tuple[str, str], _Cell]) -> str:
+    clauses = sorted({c for c, _ in cells}, key=_row_key)
+    profiles = sorted({p for _, p in cells})
+    head = "".join(f'<th scope="col">{esc(p)}</th>' for p in profiles)
+    rows = []
+    for cid in clauses:
+        title = BY_ID[cid].title if cid in BY_ID else CONTRACT.get(cid, "")
+        tds = "".join(_matrix_cell(cid, p, cells.get((cid, p))) for p in profiles)
+        rows.append(
+            f'<tr><th scope="row"><a href="#{anchor("clause", cid)}">{esc(cid)}</a>'
+            f'<br><span class="na">{esc(title)}</span></th>{tds}</tr>'
+        )
+    return (
+        f'<table id="matrix"><thead><tr><th>clause</th>{head}</tr></thead>\n'
+        f"<tbody>\n{chr(10).join(rows)}\n</tbody></table>"
+    )
+
+
+def _matrix_cell(cid: str, profile: str, cell: _Cell | None) -> str:
+    if cell is None:
+        return '<td class="cell"></td>'
+    parts = [
+        f'<span class="{kind}">{cell.count(kind)} {_KIND_WORDS[kind]}</span>'
+        for kind in _KINDS
+        if cell.count(kind)
+    ]
+    return f'<td class="cell"><a href="#{anchor("cell", cid, profile)}">{" ".join(parts)}</a></td>'
+
+
+def _cell_lists(cells: Mapping[tuple[str, str], _Cell]) -> str:
+    sections = []
+    for cid in sorted({c for c, _ in cells}, key=_row_key):
+        text = clause_text(cid)
+        sections.append(
+            f'<h3 id="{anchor("clause", cid)}">{esc(cid)}</h3>'
+            + (f'<p class="clause-text">{esc(text)}</p>' if text else "")
+        )
+        for (row, profile), cell in sorted(cells.items()):
+            if row != cid:
+                continue
+            items = "".join(
+                f"<li>{_vector_ref(r)}: {esc(_KIND_WORDS[k])}</li>" for r, k in cell.entries
+            )
+            sections.append(
+                f'<section class="cell" id="{anchor("cell", cid, profile)}">'
+                f"<h4>{esc(cid)} in {esc(profile)}</h4><ul>{items}</ul></section>"
+            )
+    return "\n".join(sections)
+
+
+def _vector_ref(result: Record) -> str:
+    vid = _text(result.get("id"))
+    label = f"<code>{esc(vid)}</code> {esc(_text(result.get('name')))}"
+    outcome = esc(_text(result.get("outcome")))
+    if _kind(result) == "fail":
+        return f'<a href="#{anchor("v", vid)}">{label}</a> ({outcome})'
+    return f"{label} ({outcome})"
+
+
+def _failure(result: Record) -> str:
+    vid = _text(result.get("id"))
+    blamed = _text(result.get("clause"))
+    rows = [
+        ("outcome", result.get("outcome")),
+        ("profile", result.get("profile")),
+        ("level", result.get("level")),
+        ("step", result.get("step")),
+        ("path", result.get("path")),
+        ("clause", blamed),
+        ("message", result.get("message")),
+        ("waived", result.get("known_failure")),
+    ]
+    text = clause_text(blamed) if blamed else ""
+    quoted = (
+        f'<p class="clause-text"><strong>{esc(blamed)}</strong> {esc(text)}</p>' if text else ""
+    )
+    reproduce = _text(result.get("reproduce"))
+    return (
+        f'<div class="failure" id="{anchor("v", vid)}">'
+        f"<h3><code>{esc(vid)}</code> {esc(_text(result.get('name')))}</h3>\n"
+        f"{_meta_table(rows)}\n"
+        '<div class="diff">'
+        f'<div><h4>expected</h4><pre class="expected">{esc(_text(result.get("expected")))}</pre></div>'
+        f'<div><h4>actual</h4><pre class="actual">{esc(_text(result.get("actual")))}</pre></div>'
+        f"</div>\n{quoted}"
+        + (f'<h4>reproduce</h4><pre class="reproduce">{esc(reproduce)}</pre>' if reproduce else "")
+        + "</div>"
+    )
+
+
+def _engine_table(engine: Record) -> str:
+    labels = {"name": "name", "version": "version", "profileIds": "profile ids"}
+    keys = [*(k for k in labels if k in engine), *sorted(k for k in engine if k not in labels)]
+    return _meta_table([(labels.get(k, k), engine[k]) for k in keys], table_id="engine")
+
+
+def _run_table(run: RunRecords, vectors: int) -> str:
+    header = run.header
+    mode = header.get("certify")
+    rows = [
+        ("suite version", header.get("suite_version")),
+        ("corpus digest", header.get("corpus_hash")),
+        ("date", header.get("time")),
+        ("mode", "certify" if mode is True else "run" if mode is False else ""),
+        ("host", header.get("host")),
+        ("vectors", vectors),
+        ("complete", "yes" if run.trailer and run.trailer.get("complete") is True else "no"),
+    ]
+    return _meta_table(rows, table_id="run")
+
+
+def _outcomes(results: Iterable[Record]) -> str:
+    counts = Counter(_text(r.get("outcome")) for r in results)
+    rows = "".join(
+        f'<tr><td>{esc(o)}</td><td class="num">{n}</td></tr>' for o, n in sorted(counts.items())
+    )
+    return (
+        f'<table id="outcomes"><tr><th>outcome</th><th class="num">vectors</th></tr>{rows}</table>'
+    )
+
+
+def _unmatched(trailer: Record | None) -> str:
+    entries = [
+        _mapping(e) for e in _list(trailer.get("unmatched_known_failures") if trailer else None)
+    ]
+    if not entries:
+        return ""
+    items = "".join(
+        f"<li><code>{esc(_text(e.get('pattern')))}</code> (line {esc(_text(e.get('line')))})</li>"
+        for e in entries
+    )
+    return f'<h3 class="fail">Known-failure patterns that matched no vector</h3><ul>{items}</ul>'
+
+
+def _meta_table(rows: Iterable[tuple[str, object]], *, table_id: str = "") -> str:
+    """A two-column table of the rows that have a value."""
+    cells = "".join(
+        f"<tr><td>{esc(label)}</td><td>{esc(_text(value))}</td></tr>"
+        for label, value in rows
+        if _text(value)
+    )
+    ident = f' id="{table_id}"' if table_id else ""
+    return f'<table class="meta"{ident}>{cells}</table>'
+
+
+def _text(value: object) -> str:
+    """A report value as text: lists joined, objects as JSON, nothing as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _mapping(value: object) -> Record:
+    return value if isinstance(value, dict) else {}
