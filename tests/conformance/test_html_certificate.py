@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,7 +24,7 @@ from conformance.html.clause_text import clause_text, clause_texts, parse_rules,
 from conformance.vectors import CORPUS_DIR
 from conformance.zoo import launch_command
 from oracle.clauses import CLAUSES, CONTRACT
-from tests.conformance.support import certify, read_report
+from tests.conformance.support import certify, free_port, read_report
 
 HOSTILE = '<script>alert("x")</script>'
 
@@ -319,3 +320,29 @@ def test_without_rules_md_a_clause_falls_back_to_its_title(
         assert clause_text("BJ.nat-pays") == "A blackjack pays 3:2 unless the dealer has one too"
     finally:
         clause_texts.cache_clear()
+
+
+def test_a_run_without_an_engine_still_writes_its_page_and_no_scratch_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --report the JSONL is a temporary file, gone once the page is made."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    page = tmp_path / "out.html"
+    subset = tmp_path / "subset.jsonl"
+    first = (CORPUS_DIR / "blackjack-a.hand.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    subset.write_text(first + "\n", encoding="utf-8")
+    result = certify(
+        "--target",
+        f"127.0.0.1:{free_port()}",
+        "--vectors",
+        subset,
+        "--html",
+        page,
+        "--timeout",
+        "1",
+    )
+    assert result.exit_code == 3, result.output
+    assert _Tree(page.read_text(encoding="utf-8")).by_id["verdict"].text == "INCOMPLETE"
+    assert list(scratch.iterdir()) == []
