@@ -2,11 +2,16 @@
 
 1. Start the demo engine (``python -m clients.demo_engine``), wait for its ready line, and
    play example A1 of document A on it with the typed client; stop it.
-2. Certify it against the whole shipped corpus: ``croupier certify --launch ... --certify``.
-3. Certify one mutant of it (blackjack pays 6:5) the same way and show its failure report.
+2. Certify it against the whole shipped corpus: ``croupier certify --launch ... --certify``,
+   the engine writing an audit log of every round it settles; an HTML certificate.
+3. Certify one mutant of it (blackjack pays 6:5) the same way, show its failure report,
+   and write its HTML certificate.
+4. Replay the demo engine's audit log as a regulator would (``croupier audit verify``) and
+   write the HTML audit report.
 
 The runner launches and stops the engines of steps 2 and 3 itself; step 1's engine is
-stopped here. Exit 0 when the demo engine is conformant and the mutant is caught.
+stopped here. The reports go to ``reports/`` (the paths are printed last). Exit 0 when the
+demo engine is conformant, the mutant is caught and the audit log is clean.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import shlex
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 from rich.console import Console
@@ -26,6 +32,8 @@ from clients.client import connect
 MUTANT = "blackjack-pays-6-5"
 ENGINE = [sys.executable, "-m", "clients.demo_engine"]
 CROUPIER = [sys.executable, "-m", "conformance.cli"]
+#: Where the demo writes its reports (ignored by git).
+REPORTS = Path("reports")
 
 console = Console()
 
@@ -77,30 +85,50 @@ def start_and_play() -> None:
     console.print(f"demo engine stopped (exit code {engine.returncode})")
 
 
-def certify(launch: list[str], *extra: str) -> int:
-    """Run ``croupier certify --launch`` on an engine; its exit code."""
-    command = [*CROUPIER, "certify", "--launch", shlex.join(launch), "--certify", *extra]
-    _say(["croupier", *command[len(CROUPIER) :]])
-    return subprocess.run(command, check=False).returncode  # noqa: S603 - our own command
+def croupier(*arguments: str) -> int:
+    """Run one ``croupier`` command, shown as typed; its exit code."""
+    _say(["croupier", *arguments])
+    return subprocess.run([*CROUPIER, *arguments], check=False).returncode  # noqa: S603 - ours
+
+
+def certify(launch: list[str], html: Path, *extra: str) -> int:
+    """Run ``croupier certify --launch`` on an engine, writing its HTML certificate."""
+    return croupier(
+        "certify", "--launch", shlex.join(launch), "--certify", "--html", str(html), *extra
+    )
 
 
 def main() -> int:
-    """The three steps; 0 if the demo engine certifies and the mutant fails."""
+    """The four steps; 0 if the demo engine certifies, the mutant fails and the log is clean."""
     started = time.monotonic()
+    REPORTS.mkdir(exist_ok=True)
+    engine_html, mutant_html = REPORTS / "demo-engine.html", REPORTS / "mutant.html"
+    log, audit_html = REPORTS / "demo-engine-rounds.jsonl", REPORTS / "audit.html"
     console.print(Rule("1. the demo engine, a vendor's engine on the adapter kit"))
     start_and_play()
-    console.print(Rule("2. certify it against the shipped corpus"))
-    engine_code = certify(ENGINE)
+    console.print(Rule("2. certify it against the shipped corpus, logging every round"))
+    # A fresh log each demo: the kit continues an existing log, which is right in production.
+    log.unlink(missing_ok=True)
+    engine_code = certify([*ENGINE, "--audit-log", str(log)], engine_html)
     console.print(Rule(f"3. certify a mutant: the demo engine with one bug ({MUTANT})"))
-    mutant_code = certify([sys.executable, "-m", "clients.mutants", MUTANT], "--show", "3")
-    caught = engine_code == 0 and mutant_code == 1
+    mutant_code = certify(
+        [sys.executable, "-m", "clients.mutants", MUTANT], mutant_html, "--show", "3"
+    )
+    console.print(Rule("4. a regulator replays the demo engine's audit log"))
+    audit_code = croupier("audit", "verify", str(log), "--html", str(audit_html))
+    caught = engine_code == 0 and mutant_code == 1 and audit_code == 0
     console.print(Rule())
     verdict = (
-        "[bold green]demo engine conformant; the mutant is caught (exit 1, as it should)[/]"
+        "[bold green]demo engine conformant; the mutant is caught (exit 1, as it should); "
+        "its audit log is clean[/]"
         if caught
-        else f"[bold red]unexpected: demo engine exit {engine_code}, mutant exit {mutant_code}[/]"
+        else f"[bold red]unexpected: demo engine exit {engine_code}, mutant exit {mutant_code}, "
+        f"audit exit {audit_code}[/]"
     )
     console.print(f"{verdict} in {time.monotonic() - started:.0f} s")
+    console.print("HTML reports (open them in a browser):")
+    for path in (engine_html, mutant_html, audit_html):
+        console.print(f"  {path.resolve()}")
     return 0 if caught else 1
 
 
