@@ -1,0 +1,181 @@
+"""Both HTML reports as a reader sees them, in headless Chromium.
+
+A certificate of a mutant that pays blackjacks 6:5 (a real run on a few corpus vectors) and
+the audit page of a small log with one record paid a cent too much: the verdict is legible,
+a failure shows expected beside actual, the matrix and the return table render.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from croupier.v1 import round_pb2
+
+from conformance.cli import main
+from conformance.corpus import CORPUS_DIR
+from conformance.zoo import launch_command
+from oracle.shoe import seeded_spins
+from tests.audit.rounds import RED, STRAIGHT, blackjack_rounds, roulette_rounds, write_rounds
+from tests.browser.chromium import Chromium
+
+WHITE = "rgb(255, 255, 255)"
+
+
+def _croupier(*arguments: object, code: int) -> None:
+    result = CliRunner().invoke(main, [str(a) for a in arguments])
+    assert result.exit_code == code, (result.output, result.exception)
+
+
+def _certify(directory: Path, launch: str, *, code: int) -> Path:
+    """Certify on the first six blackjack-a hand vectors; the page."""
+    subset = directory / "subset.jsonl"
+    lines = (CORPUS_DIR / "blackjack-a.hand.jsonl").read_text(encoding="utf-8").splitlines()
+    subset.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")
+    page = directory / "certificate.html"
+    _croupier("certify", "--launch", launch, "--vectors", subset, "--html", page, code=code)
+    return page
+
+
+@pytest.fixture(scope="module")
+def mutant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _certify(tmp_path_factory.mktemp("mutant"), launch_command("blackjack-pays-6-5"), code=1)
+
+
+@pytest.fixture(scope="module")
+def conformant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    launch = f"{sys.executable} -m clients.demo_engine"
+    return _certify(tmp_path_factory.mktemp("engine"), launch, code=0)
+
+
+def _pay_one_more(n: int, record: round_pb2.RoundRecord) -> None:
+    """Record 5 (from 1) pays a cent more than the rules say, its totals kept consistent."""
+    if n == 4:
+        record.settlement.lines[0].returned.minor_units += 1
+        record.settlement.total_returned.minor_units += 1
+
+
+@pytest.fixture(scope="module")
+def audit_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("audit")
+    spins = seeded_spins("browser-wheel", 120, 37)
+    rounds = [
+        *roulette_rounds(spins.__getitem__, 120, (STRAIGHT, RED)),
+        *blackjack_rounds(20, stacked=False),
+    ]
+    log = write_rounds(directory / "rounds.bin", iter(rounds), change=_pay_one_more)
+    page = directory / "audit.html"
+    _croupier("audit", "verify", log, "--workers", 1, "--html", page, code=1)
+    return page
+
+
+def test_the_mutant_certificate_says_not_conformant_legibly(
+    browser: Chromium, mutant_page: Path
+) -> None:
+    browser.open(mutant_page)
+    assert browser.text("#verdict") == "NOT CONFORMANT"
+    assert browser.style("#verdict", "color") == WHITE
+    assert browser.style("#verdict", "background-color") != WHITE
+    assert browser.visible("#engine")
+    assert "blackjack-a" in browser.text("#engine")
+
+
+def test_a_failure_shows_expected_beside_actual_with_its_rule(
+    browser: Chromium, mutant_page: Path
+) -> None:
+    browser.open(mutant_page)
+    assert browser.count(".failure") >= 1
+    expected = browser.text(".failure pre.expected")
+    actual = browser.text(".failure pre.actual")
+    # A blackjack of the vectors' stakes: 3:2 and 6:5 pay different amounts.
+    assert expected.strip()
+    assert actual.strip()
+    assert expected != actual
+    left = browser.evaluate(
+        "[...document.querySelectorAll('.failure')[0].querySelectorAll('pre.expected, pre.actual')]"
+        ".map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width]; })"
+    )
+    (e_left, e_top, e_width), (a_left, a_top, _) = left
+    assert a_top == pytest.approx(e_top, abs=2), "expected and actual are side by side"
+    assert a_left >= e_left + e_width
+    failure = browser.text(".failure")
+    assert "BJ.nat-pays" in failure
+    assert "A player blackjack wins 3:2" in failure
+    assert "certify --launch" in browser.text(".failure pre.reproduce")
+
+
+def test_the_matrix_renders_a_failing_cell_that_links_to_its_vectors(
+    browser: Chromium, mutant_page: Path
+) -> None:
+    browser.open(mutant_page)
+    assert browser.visible("#matrix")
+    headers = browser.evaluate(
+        "[...document.querySelectorAll('#matrix thead th')].map(e => e.innerText.trim())"
+    )
+    assert "blackjack-a" in [h.replace("\n", "") for h in headers]
+    row = browser.evaluate(
+        "[...document.querySelectorAll('#matrix tbody tr')]"
+        ".map(r => r.innerText).find(t => t.startsWith('BJ.nat-pays'))"
+    )
+    assert row is not None
+    assert "fail" in row
+    target = browser.evaluate(
+        "[...document.querySelectorAll('#matrix a')].map(a => a.getAttribute('href'))"
+        ".find(h => h.startsWith('#cell-BJ.nat-pays-blackjack-a'))"
+    )
+    assert target is not None
+    # Ids hold dots (clause ids), so the selector matches the attribute, not a class.
+    cell = f'[id="{target.removeprefix("#")}"]'
+    assert browser.visible(cell)
+    assert "bja-h0" in browser.text(cell)
+
+
+def test_the_demo_engine_certificate_says_conformant(
+    browser: Chromium, conformant_page: Path
+) -> None:
+    browser.open(conformant_page)
+    assert browser.text("#verdict") == "CONFORMANT"
+    assert browser.style("#verdict", "color") == WHITE
+    assert browser.count(".failure") == 0
+    assert browser.visible("#matrix")
+
+
+def test_the_audit_page_shows_the_finding_and_the_returns(
+    browser: Chromium, audit_page: Path
+) -> None:
+    browser.open(audit_page)
+    assert browser.text("#verdict") == "NOT CLEAN"
+    assert browser.style("#verdict", "color") == WHITE
+    findings = browser.evaluate(
+        "[...document.querySelectorAll('#findings tbody tr')]"
+        ".map(r => [...r.cells].map(c => c.innerText))"
+    )
+    (finding,) = findings
+    # The fifth record, counted from 1: a straight on 17 that lost, paid a cent anyway.
+    assert finding[:4] == ["5", "roulette-c-4", "roulette-c-table", "rules"]
+    assert finding[6:8] == ["0", "1"]
+    returns = browser.evaluate(
+        "[...document.querySelectorAll('#returns tr')].map(r => r.innerText)"
+    )
+    red = next(r for r in returns if "roulette-c" in r and "red" in r)
+    straight = next(r for r in returns if "roulette-c" in r and "straight" in r)
+    # A single-zero wheel returns 36/37 of even chances and of straights alike (C.rou.*).
+    assert "97.2973% (36/37)" in red
+    assert "97.2973% (36/37)" in straight
+    blackjack = next(r for r in returns if "blackjack-a" in r)
+    assert "-" in blackjack
+    assert "players' decisions" in browser.text("body")
+
+
+def test_the_audit_plots_render_at_a_readable_size(browser: Chromium, audit_page: Path) -> None:
+    browser.open(audit_page)
+    sizes = browser.evaluate(
+        "[...document.querySelectorAll('svg.plot')]"
+        ".map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert sizes, "no plot on the page"
+    for width, height in sizes:
+        assert width >= 300
+        assert height >= 60
