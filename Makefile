@@ -17,7 +17,7 @@ PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 
-.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo screenshots mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -95,6 +95,9 @@ corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current orac
 
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m clients.demo
+
+screenshots: $(STAMP) browser ## Pictures of both HTML reports for docs/ (run make demo first).
+	$(PY) -m tests.browser.screenshots
 
 mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail with its clause, by a hand-written vector and 3+ in all.
 	$(PY) -m conformance.zoo

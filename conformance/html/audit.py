@@ -29,6 +29,11 @@ LIMIT: Final = 1000
 BREAKS_SHOWN: Final = 10
 
 
+def _amount(minor_units: int, currency: str) -> str:
+    """``money_text``, its number and code kept on one line in a narrow column."""
+    return money_text(minor_units, currency).replace(" ", "\u00a0", 1)
+
+
 def _cells(values: Sequence[object], *, numeric: Sequence[bool] = ()) -> str:
     """A row of escaped cells; the numeric ones right-aligned."""
     flags = list(numeric) + [False] * (len(values) - len(numeric))
@@ -83,7 +88,7 @@ def _totals(report: Mapping[str, Any]) -> str:
             [
                 currency,
                 *(
-                    money_text(money[key], currency)
+                    _amount(money[key], currency)
                     for key in (
                         "staked",
                         "paid",
@@ -122,7 +127,7 @@ def _profiles(report: Mapping[str, Any]) -> str:
     for profile_id, rounds in report["profiles"].items():
         currencies = [(c, s) for (p, c), s in money.items() if p == profile_id] or [("", [])]
         for currency, sums in currencies:
-            figures = [money_text(n, currency) for n in sums] if sums else ["-", "-"]
+            figures = [_amount(n, currency) for n in sums] if sums else ["-", "-"]
             cells = _cells([profile_id, rounds, currency, *figures], numeric=[False, True])
             rows.append(f"<tr>{cells}</tr>")
     return _table(
@@ -218,8 +223,8 @@ def _returns(report: Mapping[str, Any]) -> str:
                 row["profile"],
                 row["bet"],
                 row.get("rounds", "-"),
-                money_text(row["staked"], currency),
-                money_text(row["returned"], currency),
+                _amount(row["staked"], currency),
+                _amount(row["returned"], currency),
                 percent(actual, 2) if actual is not None else "-",
                 f"{percent(theory, 4)} ({theory})" if theory is not None else "-",
                 f"{se * 100:.3f}%" if se is not None else "-",
