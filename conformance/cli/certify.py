@@ -431,4 +431,4 @@ def _print_failures(report: RunReport, show: int) -> None:
     for result in sorted(bad, key=lambda r: r.vector_id)[:show]:
         print_result(result)
     if len(bad) > show:
-        console.print(f"... and {len(bad) - show} more (see --report)")
+        console.print(f"... and {len(bad) - show} more (--report and --html list them all)")
