@@ -64,7 +64,7 @@ fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 	$(BUF) format --write
 
 test: lint browser ## Lint, then the whole test suite (what CI runs).
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15
 
 test-fast: $(STAMP) browser ## The test suite without lint, with Hypothesis' quick profile.
 	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
