@@ -23,6 +23,7 @@ from typing import TypeVar
 import grpc
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
 from clients.status import CODES, MalformedStatusError, error_info
@@ -85,9 +86,16 @@ class Exchange:
     #: The expected answer, or None when the call must be refused with ``expected_error``.
     expected: Message | None
     expected_error: str
-    citations: Citations
+    #: The answer's own citations and those its vector shares (``citations`` merges them).
+    own_citations: Mapping[str, vector_pb2.Clauses]
+    shared_citations: Mapping[str, vector_pb2.Clauses]
     #: The ErrorInfo metadata keys the expected refusal must carry.
     expected_metadata: tuple[str, ...] = ()
+
+    @property
+    def citations(self) -> Citations:
+        """The clauses per path; merged only when a divergence needs its clause."""
+        return citations(self.own_citations, self.shared_citations)
 
 
 class _Divergence(Exception):  # noqa: N818 - control flow, never escapes this module
@@ -124,7 +132,8 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         if refused
         else engine_service_pb2.DealResponse(state=_with_prefix(vround.expected_state, prefix)),
         expected_error=error if refused else "",
-        citations=citations(vround.deal_citations, vector.citations),
+        own_citations=vround.deal_citations,
+        shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
     )
     if refused:
@@ -145,7 +154,8 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
                 state=_with_prefix(vstep.expected_state, prefix)
             ),
             expected_error=error if refused else "",
-            citations=citations(vstep.citations, vector.citations),
+            own_citations=vstep.citations,
+            shared_citations=vector.citations,
             expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
         )
         if refused:
@@ -157,7 +167,8 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         request=engine_service_pb2.SettleRequest(round_id=round_id),
         expected=None if refused else _with_prefix(vround.expected_settle, prefix),
         expected_error=error if refused else "",
-        citations=citations(vround.settle_citations, vector.citations),
+        own_citations=vround.settle_citations,
+        shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
     )
 
@@ -177,11 +188,30 @@ def _with_prefix(message: _M, prefix: str) -> _M:
 def _add_prefix(message: Message, prefix: str) -> None:
     for descriptor, value in message.ListFields():
         if descriptor.message_type is not None:
+            if not _holds_ids(descriptor.message_type):
+                continue
             items = value if descriptor.is_repeated else [value]
             for item in items:
                 _add_prefix(item, prefix)
         elif _ID_FIELDS.match(descriptor.name) and isinstance(value, str):
             setattr(message, descriptor.name, prefix + value)
+
+
+@functools.cache
+def _holds_ids(descriptor: Descriptor, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a message type has a round or table id somewhere inside it.
+
+    Cards, amounts and settlement lines hold none: the walk need not visit them.
+    """
+    if descriptor.full_name in seen:
+        return False  # a recursive type: its ids, if any, are found on the first visit
+    inside = seen | {descriptor.full_name}
+    return any(
+        _holds_ids(field.message_type, inside)
+        if field.message_type is not None
+        else _ID_FIELDS.match(field.name) is not None
+        for field in descriptor.fields
+    )
 
 
 def _first(clauses: tuple[str, ...], fallback: str) -> str:
