@@ -27,13 +27,13 @@ def main() -> int:
     """Write every picture; 1 with a hint when ``make demo`` has not written the pages."""
     missing = sorted({page for page, *_ in SHOTS if not (REPORTS / page).exists()})
     if missing:
-        print(f"no {', '.join(missing)} in {REPORTS}/: run `make demo` first", file=sys.stderr)
+        sys.stderr.write(f"no {', '.join(missing)} in {REPORTS}/: run `make demo` first\n")
         return 1
     with Chromium(width=1200, height=900) as browser:
         for page, picture, selector, height in SHOTS:
             browser.open(REPORTS / page)
             browser.screenshot(DOCS / picture, selector=selector, max_height=height)
-            print(DOCS / picture)
+            sys.stdout.write(f"{DOCS / picture}\n")
     return 0
 
 
