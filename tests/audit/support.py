@@ -11,7 +11,7 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 from croupier.v1 import round_pb2
-from google.protobuf import json_format
+from google.protobuf import json_format, timestamp_pb2
 from google.protobuf.message import Message
 
 from conformance.cli import main
@@ -78,6 +78,14 @@ def write_lines(path: Path, lines: Iterable[bytes]) -> Path:
     with path.open("wb") as handle:
         handle.writelines(lines)
     return path
+
+
+def instant(text: str) -> tuple[int, int]:
+    """A JSON log's ``recordedAt`` as (seconds, nanos): its text has 0, 3, 6 or 9 fraction
+    digits, so two times do not sort as strings ("45Z" sorts after "45.001Z")."""
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromJsonString(text)
+    return stamp.seconds, stamp.nanos
 
 
 def units(amount: dict[str, Any] | None) -> int:

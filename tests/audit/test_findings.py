@@ -25,6 +25,7 @@ from tests.audit.support import (
     AuditLogs,
     Case,
     PlayedRound,
+    instant,
     only,
     read_lines,
     units,
@@ -237,7 +238,7 @@ def test_a_time_that_goes_backwards(cases: dict[str, Case], tmp_path: Path) -> N
     records = _records(cases["time-backwards"])
     number = found["record"]
     assert found["kind"] == "time-backwards"
-    assert records[number - 1]["recordedAt"] < records[number - 2]["recordedAt"]
+    assert instant(records[number - 1]["recordedAt"]) < instant(records[number - 2]["recordedAt"])
     assert f"before record {number - 1} (" in found["message"]
 
 

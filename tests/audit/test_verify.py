@@ -16,6 +16,7 @@ from clients.demo_engine import DemoEngine
 from conformance.audit import audit_log
 from tests.audit.support import (
     AuditLogs,
+    instant,
     invoke,
     read_lines,
     units,
@@ -102,7 +103,8 @@ def test_every_record_is_numbered_timed_and_signed_by_its_engine(audit_logs: Aud
     assert [int(r["sequence"]) for r in records] == list(range(1, len(records) + 1))
     times = [r["recordedAt"] for r in records]
     assert all(t.endswith("Z") for t in times)
-    assert times == sorted(times)
+    instants = [instant(t) for t in times]
+    assert instants == sorted(instants)
     assert {(r["engine"]["name"], r["engine"]["version"]) for r in records} == {
         (DemoEngine.name, DemoEngine.version)
     }
