@@ -14,8 +14,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Self
+
+#: How long a page may take to load (a whole-corpus certificate is about a megabyte).
+LOAD_SECONDS = 30.0
 
 #: Where the project's set-up (``make test``) installs Debian's chromium package.
 BINARY = "chromium"
@@ -57,6 +61,7 @@ class Chromium:
 
     def __init__(self, *, width: int = 1200, height: int = 900) -> None:
         self._profile = tempfile.TemporaryDirectory(prefix="croupier-chromium-")
+        self._log = Path(self._profile.name, "stderr.log").open("w+b")  # noqa: SIM115 - closed in close()
         to_browser_read, self._to_browser = os.pipe()
         self._from_browser, from_browser_write = os.pipe()
 
@@ -76,7 +81,8 @@ class Chromium:
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            # Kept for the error message, should the browser die.
+            stderr=self._log,
             # dup2 leaves fds 3 and 4 inheritable; every other descriptor Python opened is
             # close-on-exec already, so nothing else leaks into the browser.
             close_fds=False,
@@ -109,6 +115,7 @@ class Chromium:
             self._process.kill()
             self._process.wait()
         os.close(self._from_browser)
+        self._log.close()
         self._profile.cleanup()
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -131,7 +138,11 @@ class Chromium:
         while b"\0" not in self._buffer:
             chunk = os.read(self._from_browser, 1 << 16)
             if not chunk:
-                raise BrowserError(f"chromium exited (code {self._process.poll()})")
+                self._log.seek(0)
+                said = self._log.read()[-2000:].decode(errors="replace")
+                raise BrowserError(
+                    f"chromium closed its pipe (exit code {self._process.poll()}): {said}"
+                )
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\0", 1)
         decoded: dict[str, Any] = json.loads(raw)
@@ -140,11 +151,12 @@ class Chromium:
     def open(self, path: Path) -> None:
         """Load a local file and wait until it has loaded."""
         self.call("Page.navigate", url=path.resolve().as_uri())
-        # A file:// page with no script loads at once; wait until the document says so.
-        for _ in range(200):
-            if self.evaluate("document.readyState") == "complete":
-                return
-        raise BrowserError(f"{path} did not finish loading")
+        # Navigation returns once the page is committed; a large report is still parsing.
+        deadline = time.monotonic() + LOAD_SECONDS
+        while self.evaluate("document.readyState") != "complete":
+            if time.monotonic() > deadline:
+                raise BrowserError(f"{path} did not finish loading in {LOAD_SECONDS:g} s")
+            time.sleep(0.02)
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (returned by value)."""
