@@ -9,6 +9,7 @@ hides), and take a screenshot.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -93,11 +94,14 @@ class Chromium:
         self._buffer = b""
         self._next_id = 0
         self._session = ""
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
-            "sessionId"
-        ]
-        self.call("Page.enable")
+        try:
+            target = self.call("Target.createTarget", url="about:blank")["targetId"]
+            attached = self.call("Target.attachToTarget", targetId=target, flatten=True)
+            self._session = attached["sessionId"]
+            self.call("Page.enable")
+        except BrowserError:
+            self.close()
+            raise
 
     def __enter__(self) -> Self:
         return self
@@ -124,7 +128,10 @@ class Chromium:
         message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
         if self._session:
             message["sessionId"] = self._session
-        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        try:
+            os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        except BrokenPipeError:
+            raise self._died() from None
         while True:
             reply = self._read()
             if reply.get("id") != self._next_id:
@@ -134,15 +141,21 @@ class Chromium:
             result: dict[str, Any] = reply["result"]
             return result
 
+    def _died(self) -> BrowserError:
+        """The error of a browser that closed its pipe, with the end of what it printed."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout=5)
+        self._log.seek(0)
+        said = self._log.read()[-2000:].decode(errors="replace").strip()
+        return BrowserError(
+            f"chromium closed its DevTools pipe (exit code {self._process.poll()}): {said}"
+        )
+
     def _read(self) -> dict[str, Any]:
         while b"\0" not in self._buffer:
             chunk = os.read(self._from_browser, 1 << 16)
             if not chunk:
-                self._log.seek(0)
-                said = self._log.read()[-2000:].decode(errors="replace")
-                raise BrowserError(
-                    f"chromium closed its pipe (exit code {self._process.poll()}): {said}"
-                )
+                raise self._died()
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\0", 1)
         decoded: dict[str, Any] = json.loads(raw)
