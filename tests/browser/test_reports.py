@@ -7,6 +7,7 @@ a failure shows expected beside actual, the matrix and the return table render.
 
 from __future__ import annotations
 
+import base64
 import sys
 from pathlib import Path
 
@@ -179,3 +180,21 @@ def test_the_audit_plots_render_at_a_readable_size(browser: Chromium, audit_page
     for width, height in sizes:
         assert width >= 300
         assert height >= 60
+
+
+def test_the_certificate_prints_with_its_verdict_and_failures(
+    browser: Chromium, mutant_page: Path
+) -> None:
+    """Printed (the print style sheet), the verdict and the diffs still show; a PDF comes out."""
+    browser.open(mutant_page)
+    browser.call("Emulation.setEmulatedMedia", media="print")
+    try:
+        assert browser.visible("#verdict")
+        assert browser.text("#verdict") == "NOT CONFORMANT"
+        assert browser.visible(".failure pre.expected")
+        assert browser.visible(".failure pre.actual")
+        pdf = base64.b64decode(browser.call("Page.printToPDF")["data"])
+    finally:
+        browser.call("Emulation.setEmulatedMedia", media="")
+    assert pdf.startswith(b"%PDF-")
+    assert b"/Type /Page" in pdf
