@@ -172,15 +172,15 @@ def certify(
     verdict, and says "complete": false when the run did not end. The --html page is made
     from it at the end (from a temporary one without --report), an interrupted run's too.
     """
-    engine = engine_choice(
-        target=target,
-        launch=launch,
-        timeout=timeout,
-        tls_ca=tls_ca,
-        tls_cert=tls_cert,
-        tls_key=tls_key,
-    )
     try:
+        engine = engine_choice(
+            target=target,
+            launch=launch,
+            timeout=timeout,
+            tls_ca=tls_ca,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
+        )
         loaded = _load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
         known = read_known_failures(known_failures) if known_failures and not certify_mode else ()

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from conformance.engine import TlsOptions
-from conformance.results import Result
+from conformance.results import ConfigError, Result
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
 
@@ -130,21 +130,32 @@ def engine_choice(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    prefix: str = "--",
 ) -> EngineChoice:
-    """The options of ``engine_options``, checked; bad ones exit 2 naming what is wrong."""
+    """The options of ``engine_options``, checked; ``ConfigError`` says what is wrong (exit 2).
+
+    ``prefix`` starts the options' names in the messages (the pytest plugin's are
+    ``--croupier-tls-ca``...); the reproduce words are always certify's.
+    """
     if (target is None) == (launch is None):
-        fail("give exactly one of --target HOST:PORT and --launch CMD")
+        raise ConfigError(f"give exactly one of {prefix}target HOST:PORT and {prefix}launch CMD")
     if (tls_cert is None) != (tls_key is None):
-        fail("--tls-cert and --tls-key go together")
+        raise ConfigError(f"{prefix}tls-cert and {prefix}tls-key go together")
     if tls_cert is not None and tls_ca is None:
-        fail("--tls-cert and --tls-key are a client certificate for mutual TLS: give --tls-ca too")
+        raise ConfigError(
+            f"{prefix}tls-cert and {prefix}tls-key are a client certificate for mutual TLS: "
+            f"give {prefix}tls-ca too"
+        )
+    files = (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
+    for flag, path in files:
+        if path is not None and not path.is_file():
+            # certify's click options check this first; the pytest plugin's options do not.
+            raise ConfigError(f"{prefix}{flag[2:]}: no file {path}")
     tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
     engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
     # The same connection as this run: TLS files and a non-default deadline go along.
     tls_arg = "".join(
-        f" {flag} {shlex.quote(str(path))}"
-        for flag, path in (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
-        if path is not None
+        f" {flag} {shlex.quote(str(path))}" for flag, path in files if path is not None
     )
     timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
     return EngineChoice(

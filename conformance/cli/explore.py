@@ -29,7 +29,7 @@ from conformance.cli.common import (
 from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
 from conformance.invocation import croupier_command
-from conformance.results import Result, VectorOutcome
+from conformance.results import ConfigError, Result, VectorOutcome
 from conformance.vectors import VectorFileError, dump_line, read_vectors
 from oracle.profile import SHIPPED_IDS, Profile
 
@@ -107,14 +107,17 @@ def explore_command(
     gone, 130 and 143 interrupted by SIGINT and SIGTERM (a launched engine is stopped; what
     was found so far is written).
     """
-    engine = engine_choice(
-        target=target,
-        launch=launch,
-        timeout=timeout,
-        tls_ca=tls_ca,
-        tls_cert=tls_cert,
-        tls_key=tls_key,
-    )
+    try:
+        engine = engine_choice(
+            target=target,
+            launch=launch,
+            timeout=timeout,
+            tls_ca=tls_ca,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
+        )
+    except ConfigError as exc:
+        fail(str(exc))
     profiles = _profiles(profile_ids)
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
