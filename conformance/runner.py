@@ -506,26 +506,19 @@ async def run(config: RunConfig) -> RunReport:
     ``EngineUnavailableError`` when the engine cannot be reached, or cannot be brought back
     once it is gone; the results so far have gone to ``config.progress``.
     """
-    if config.target is None and config.launch is None:
-        raise ConfigError("give --target HOST:PORT or --launch CMD")
     started = time.time()
     clock = time.monotonic()
-    engine = EngineProcess(config.launch) if config.launch else None
-    address = await engine.start() if engine else config.target
-    assert address is not None  # noqa: S101 - one of the two is set
-    session = RunSession(config, engine, open_channel(address, config.tls))
+    session, info = await start_session(config)
     session.ctx.origin = clock
+    engine = session.engine
     try:
-        info = await describe(session.ctx.stub, config.timeout, address, config.tls)
         if config.on_start is not None:
             config.on_start(info)
-        session.ctx.address = address
         results = await session.play(config.vectors, set(info.profile_ids))
-        scope = config.vectors if config.known_scope is None else config.known_scope
         return RunReport(
             describe=info,
             results=tuple(results),
-            unmatched_patterns=unmatched(session.known, [v.vector for v in scope]),
+            unmatched_patterns=stale_patterns(config),
             certify=config.certify,
             started=started,
             seconds=time.monotonic() - clock,
@@ -533,6 +526,40 @@ async def run(config: RunConfig) -> RunReport:
         )
     finally:
         await session.close()
+
+
+def stale_patterns(config: RunConfig) -> tuple[KnownFailure, ...]:
+    """The known-failure patterns that match no vector of the scope: they fail the run.
+
+    The scope is ``config.known_scope`` (the whole corpus), else ``config.vectors``; a
+    ``--certify`` run waives nothing, so none of its patterns is stale.
+    """
+    known = () if config.certify else config.known
+    scope = config.vectors if config.known_scope is None else config.known_scope
+    return unmatched(known, [v.vector for v in scope])
+
+
+async def start_session(
+    config: RunConfig,
+) -> tuple[RunSession, engine_service_pb2.DescribeResponse]:
+    """Launch or reach the engine, open its channel (TLS per ``config.tls``), have it describe itself.
+
+    ``EngineUnavailableError`` when it does not answer, the session closed (a launched engine
+    stopped). ``run`` and the pytest plugin both start here.
+    """
+    if config.target is None and config.launch is None:
+        raise ConfigError("give --target HOST:PORT or --launch CMD")
+    engine = EngineProcess(config.launch) if config.launch else None
+    address = await engine.start() if engine else config.target
+    assert address is not None  # noqa: S101 - one of the two is set
+    session = RunSession(config, engine, open_channel(address, config.tls))
+    session.ctx.address = address
+    try:
+        info = await describe(session.ctx.stub, config.timeout, address, config.tls)
+    except BaseException:
+        await session.close()
+        raise
+    return session, info
 
 
 class RunSession:
