@@ -6,22 +6,34 @@ and clauses in their names (``profile_blackjack-a``, ``level_required``,
 ``clause_BJ.nat-pays``), because ``-m`` selects by marker name, never by argument. The engine
 is launched (or reached) once, at the first selected item, and stopped at the end; only the
 selected vectors run, one per item, through the conformance runner.
+
+``--croupier-tls-*`` reach the engine over TLS as certify's ``--tls-*`` do (the same checks,
+the same channel). ``--croupier-known-failures FILE`` reads certify's ``--known-failures``
+file: a listed vector that fails is an xfail with the file's reason, one that passes a
+failure (UNEXPECTED_PASS), and a pattern that matches no vector of the corpus fails the run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import shlex
+from pathlib import Path
 from typing import Any
 
 import pytest
 from croupier.conformance.v1 import vector_pb2
 
-from conformance.cli.common import DEFAULT_TIMEOUT
-from conformance.engine import EngineProcess, describe, open_channel
+from conformance.cli.common import DEFAULT_TIMEOUT, EngineChoice, engine_choice
 from conformance.invocation import croupier_command
-from conformance.results import BAD, Result, VectorOutcome
-from conformance.runner import EngineUnavailableError, RunConfig, RunSession
+from conformance.known import read_known_failures
+from conformance.results import BAD, ConfigError, KnownFailure, Result, VectorOutcome
+from conformance.runner import (
+    EngineUnavailableError,
+    RunConfig,
+    RunSession,
+    stale_patterns,
+    start_session,
+)
 from conformance.vectors import LoadedVector, load_corpus
 
 _KEY = pytest.StashKey["_Engine"]()
@@ -45,6 +57,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SECONDS",
         help=f"Deadline of each call (default {DEFAULT_TIMEOUT:g}).",
     )
+    group.addoption(
+        "--croupier-tls-ca",
+        type=Path,
+        metavar="FILE",
+        help="CA of the engine's certificate: turns on TLS (as certify's --tls-ca).",
+    )
+    group.addoption(
+        "--croupier-tls-cert",
+        type=Path,
+        metavar="FILE",
+        help="Client certificate for mutual TLS; needs --croupier-tls-key and --croupier-tls-ca.",
+    )
+    group.addoption(
+        "--croupier-tls-key",
+        type=Path,
+        metavar="FILE",
+        help="Client key for mutual TLS; needs --croupier-tls-cert and --croupier-tls-ca.",
+    )
+    group.addoption(
+        "--croupier-known-failures",
+        type=Path,
+        metavar="FILE",
+        help="Lines 'pattern  # reason', as certify's --known-failures: a listed vector that "
+        "fails is an xfail, one that passes fails; a pattern matching no vector fails the run.",
+    )
 
 
 def marker_names(vector: vector_pb2.Vector) -> list[str]:
@@ -65,7 +102,21 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if target and launch:
         raise pytest.UsageError("give --croupier-target or --croupier-launch, not both")
-    engine = _Engine(target=target, launch=launch, timeout=config.getoption("croupier_timeout"))
+    try:
+        choice = engine_choice(
+            target=target or None,
+            launch=launch or None,
+            timeout=config.getoption("croupier_timeout"),
+            tls_ca=config.getoption("croupier_tls_ca"),
+            tls_cert=config.getoption("croupier_tls_cert"),
+            tls_key=config.getoption("croupier_tls_key"),
+            prefix="--croupier-",
+        )
+        known_file: Path | None = config.getoption("croupier_known_failures")
+        known = read_known_failures(known_file) if known_file is not None else ()
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    engine = _Engine(choice, known)
     config.stash[_KEY] = engine
     config.addinivalue_line("markers", "croupier: a vector of the Croupier conformance corpus")
     names = sorted({name for loaded in engine.vectors for name in marker_names(loaded.vector)})
@@ -96,6 +147,36 @@ def pytest_collection_modifyitems(
     config.hook.pytest_collectreport(
         report=pytest.CollectReport("croupier", "passed", None, vectors)
     )
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Name the known-failure patterns that match no vector, as certify does."""
+    engine = config.stash.get(_KEY, None)
+    if engine is None or not engine.stale:
+        return
+    terminalreporter.section("croupier known failures", red=True)
+    for entry in engine.stale:
+        terminalreporter.write_line(
+            f"known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector",
+            red=True,
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A stale known-failure pattern fails the run, as it fails certify's."""
+    engine = session.config.stash.get(_KEY, None)
+    if (
+        engine is not None
+        and engine.stale
+        and exitstatus
+        in (
+            pytest.ExitCode.OK,
+            pytest.ExitCode.NO_TESTS_COLLECTED,
+        )
+    ):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -136,6 +217,8 @@ class VectorItem(pytest.Item):
         result = engine.play(self.loaded)
         if result.outcome is VectorOutcome.NOT_APPLICABLE:
             pytest.skip(result.message)
+        if result.outcome is VectorOutcome.EXPECTED_FAIL:
+            pytest.xfail(result.known_failure)
         if result.outcome in BAD:
             raise VectorFailedError(result)
 
@@ -164,23 +247,24 @@ def failure_text(result: Result) -> str:
 class _Engine:
     """The session's engine: the corpus, a loop owned by the plugin, and the runner's session."""
 
-    def __init__(self, *, target: str | None, launch: str | None, timeout: float) -> None:
+    def __init__(self, choice: EngineChoice, known: tuple[KnownFailure, ...]) -> None:
         self.vectors = load_corpus()
-        words = (
-            f"--target {shlex.quote(target)}" if target else f"--launch {shlex.quote(launch or '')}"
-        )
-        # The reproduce command replays the vector with this run's deadline.
-        if timeout != DEFAULT_TIMEOUT:
-            words += f" --timeout {timeout:g}"
         croupier = croupier_command("croupier")
         self.config = RunConfig(
             vectors=(),
-            target=target,
-            launch=launch,
-            timeout=timeout,
+            target=choice.target,
+            launch=choice.launch,
+            tls=choice.tls,
+            timeout=choice.timeout,
             concurrency=1,
-            reproduce=lambda v: f"{croupier} certify {words} --vector {shlex.quote(v.id)}",
+            # The runner judges each result against the file (apply_known): EXPECTED_FAIL...
+            known=known,
+            # ... and a pattern is stale when it matches no vector of the corpus, selected or not.
+            known_scope=self.vectors,
+            # The reproduce command replays the vector over this run's connection and deadline.
+            reproduce=lambda v: f"{croupier} certify {choice.words} --vector {shlex.quote(v.id)}",
         )
+        self.stale = stale_patterns(self.config)
         # A loop of our own, run only inside items: pytest's loop-owning plugins never see it.
         self.loop = asyncio.new_event_loop()
         self.session: RunSession | None = None
@@ -204,13 +288,7 @@ class _Engine:
         return results[0]
 
     async def _start(self) -> RunSession:
-        config = self.config
-        engine = EngineProcess(config.launch) if config.launch else None
-        address = await engine.start() if engine else config.target
-        assert address is not None  # noqa: S101 - one of the two is set
-        self.session = RunSession(config, engine, open_channel(address, None))
-        self.session.ctx.address = address
-        info = await describe(self.session.ctx.stub, config.timeout, address, None)
+        self.session, info = await start_session(self.config)
         self.claimed = set(info.profile_ids)
         return self.session
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
+import trustme
 
 from conformance.zoo import launch_command
-from tests.conformance.support import start_engine
+from tests.conformance.support import CROUPIER, start_engine
 
 pytest_plugins = ["pytester"]
 
 DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+MUTANT = launch_command("blackjack-pays-6-5")
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -108,3 +111,140 @@ def test_target_and_launch_together_are_a_usage_error(pytester: pytest.Pytester)
     result = _run(pytester, "--croupier-target", "127.0.0.1:1", "--croupier-launch", DEMO)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--croupier-target or --croupier-launch, not both*"])
+
+
+# --- TLS ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A CA, its certificate for 127.0.0.1, and a client certificate."""
+    directory = tmp_path_factory.mktemp("pki")
+    authority = trustme.CA()
+    files = {
+        name: directory / name
+        for name in ("ca.pem", "server.pem", "server.key", "client.pem", "client.key")
+    }
+    authority.cert_pem.write_to_path(str(files["ca.pem"]))
+    for host, stem in (("127.0.0.1", "server"), ("client", "client")):
+        issued = authority.issue_cert(host)
+        for blob in issued.cert_chain_pems:
+            blob.write_to_path(str(files[f"{stem}.pem"]), append=True)
+        issued.private_key_pem.write_to_path(str(files[f"{stem}.key"]))
+    return files
+
+
+def test_an_engine_serving_mutual_tls_is_reached_with_the_tls_options(
+    pytester: pytest.Pytester, pki: dict[str, Path]
+) -> None:
+    """The server wants TLS and a client certificate signed by its CA: the three options give both."""
+    serve = [
+        "serve", "--port", "0", "--grace", "0", "--tls-cert", pki["server.pem"],
+        "--tls-key", pki["server.key"], "--tls-client-ca", pki["ca.pem"],
+    ]  # fmt: skip
+    engine = start_engine([*CROUPIER, *map(str, serve)])
+    try:
+        tls = [
+            "--croupier-tls-ca", pki["ca.pem"], "--croupier-tls-cert", pki["client.pem"],
+            "--croupier-tls-key", pki["client.key"],
+        ]  # fmt: skip
+        reached = _run(
+            pytester,
+            "--croupier-target",
+            engine.address,
+            *map(str, tls),
+            "-k",
+            "bja-h001 or bja-h002",
+        )
+    finally:
+        engine.stop()
+    reached.assert_outcomes(passed=2)
+    reached.stdout.fnmatch_lines(["*croupier::bja-h001 PASSED*", "*croupier::bja-h002 PASSED*"])
+
+
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        (
+            ("--croupier-tls-cert", "client.pem", "--croupier-tls-key", "client.key"),
+            "*--croupier-tls-cert and --croupier-tls-key are a client*give --croupier-tls-ca too*",
+        ),
+        (
+            ("--croupier-tls-ca", "ca.pem", "--croupier-tls-cert", "client.pem"),
+            "*--croupier-tls-cert and --croupier-tls-key go together*",
+        ),
+        (("--croupier-tls-ca", "missing.pem"), "*--croupier-tls-ca: no file *missing.pem*"),
+    ],
+    ids=["cert-without-ca", "cert-without-key", "missing-ca"],
+)
+def test_tls_options_are_checked_as_certify_checks_them(
+    pytester: pytest.Pytester, pki: dict[str, Path], files: tuple[str, ...], says: str
+) -> None:
+    """A bad combination is a usage error before any engine is launched or reached."""
+    args = [str(pki[f]) if f in pki else f for f in files]
+    result = _run(pytester, "--croupier-target", "127.0.0.1:1", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([says])
+
+
+# --- known failures ----------------------------------------------------------------------------
+
+
+def test_known_failures_are_xfails_and_a_listed_vector_that_passes_fails(
+    pytester: pytest.Pytester,
+) -> None:
+    """Against the 6:5 mutant bja-h001 fails (listed: xfail) and bja-h002 passes (listed: failure)."""
+    known = pytester.makefile(
+        ".txt",
+        known="# the 6:5 tables\nbja-h001  # pays 6:5 until release 2.0\nbja-h002  # listed by mistake\n",
+    )
+    result = _run(
+        pytester,
+        "--croupier-launch",
+        MUTANT,
+        "--croupier-known-failures",
+        str(known),
+        "-k",
+        "bja-h001 or bja-h002",
+    )
+    result.assert_outcomes(xfailed=1, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*croupier::bja-h001 XFAIL*pays 6:5 until release 2.0*",
+            "*UNEXPECTED_PASS bja-h002*",
+            "*listed as a known failure (listed by mistake) but passed*",
+        ]
+    )
+
+
+def test_a_known_failure_pattern_that_matches_no_vector_fails_the_run(
+    pytester: pytest.Pytester,
+) -> None:
+    """Stale patterns are matched against the whole corpus, not the -k selection, as in certify."""
+    known = pytester.makefile(
+        ".txt", known="bja-h001  # deselected, still a vector\nzzz-*  # gone from the corpus\n"
+    )
+    # Nothing is selected: no engine is reached, and the run fails only for the stale pattern.
+    result = _run(
+        pytester,
+        "--croupier-target",
+        "127.0.0.1:1",
+        "--croupier-known-failures",
+        str(known),
+        "-k",
+        "no-such-vector",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*known failure pattern 'zzz-*' (line 2) matches no vector*"])
+    assert "'bja-h001'" not in result.stdout.str()
+
+
+def test_a_malformed_known_failures_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    """A line without its reason is refused with certify's message, before anything runs."""
+    known = pytester.makefile(".txt", known="bja-h001\n")
+    result = _run(
+        pytester, "--croupier-target", "127.0.0.1:1", "--croupier-known-failures", str(known)
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*known.txt:1: a known failure needs a reason after '#'*"])
