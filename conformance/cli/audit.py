@@ -28,6 +28,7 @@ from conformance.cli.common import (
 )
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
 from conformance.html.audit import audit_page
+from conformance.html.shape import ShapeError
 from conformance.recall import describe_record
 from oracle.returns import percent
 
@@ -212,9 +213,13 @@ def audit_verify(
     sys.exit(0 if summary.clean else 1)
 
 
-def _write_html(report: dict[str, Any], html: Path) -> None:
+def _write_html(report: dict[str, Any], html: Path, source: str = "the report") -> None:
     try:
-        html.write_text(audit_page(report, made=datetime.now(UTC)), encoding="utf-8")
+        text = audit_page(report, made=datetime.now(UTC))
+    except ShapeError as exc:
+        fail(f"{source} is not a well-formed report of croupier audit verify: {exc}")
+    try:
+        html.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"cannot write {html}: {exc}")
 
@@ -236,7 +241,7 @@ def audit_html(report: Path, output: Path) -> None:
         fail(f"cannot read {report}: {exc}")
     if not isinstance(data, dict) or "verdict" not in data or "counts" not in data:
         fail(f"{report} is not a report of croupier audit verify")
-    _write_html(data, output)
+    _write_html(data, output, str(report))
 
 
 def _print_sections(summary: AuditSummary) -> None:

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from conformance.html.page import esc, page
+from conformance.html.shape import ANY, BOOL, FRACTION, INT, NUMBER, TEXT, MapOf, Optional, check
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from oracle.money import money_text
 from oracle.returns import percent
@@ -23,6 +24,80 @@ LISTS: Final = (
     ("malformed", "malformed"),
     ("unreplayable", "unreplayable"),
 )
+#: The report's counts of findings, by list.
+COUNTS: Final = ("discrepancies", "malformed", "unreplayable", "chain", "log")
+#: What the page reads of a report, and of what kind: a saved report may have been edited.
+_FINDING: Final = {"record": INT, "offset": Optional(INT)}
+REPORT_SHAPE: Final = {
+    "verdict": TEXT,
+    "log": ANY,
+    "format": Optional(ANY),
+    "records": ANY,
+    "rounds": ANY,
+    "checkpoints": Optional(ANY),
+    "band": NUMBER,
+    "p_threshold": NUMBER,
+    "flagged": Optional(ANY),
+    "counts": dict.fromkeys(COUNTS, INT),
+    "totals": MapOf(
+        {
+            "staked": INT,
+            "paid": INT,
+            "expected_paid": INT,
+            "difference": INT,
+            "unverified_staked": INT,
+            "unverified_paid": INT,
+        }
+    ),
+    "profiles": MapOf(ANY),
+    "returns": Optional(
+        [
+            {
+                "profile": TEXT,
+                "bet": ANY,
+                "currency": TEXT,
+                "rounds": Optional(ANY),
+                "staked": INT,
+                "returned": INT,
+                "actual": Optional(FRACTION),
+                "theoretical": Optional(FRACTION),
+                "standard_error": Optional(NUMBER),
+                "z": Optional(NUMBER),
+                "note": Optional(ANY),
+                "flagged": BOOL,
+            }
+        ]
+    ),
+    "fairness": Optional(
+        [
+            {
+                "profile": ANY,
+                "test": ANY,
+                "observations": ANY,
+                "chi_square": Optional(NUMBER),
+                "df": ANY,
+                "p": Optional(NUMBER),
+                "note": Optional(ANY),
+                "worst": Optional(ANY),
+                "flagged": BOOL,
+                "frequencies": Optional([{"cell": TEXT, "observed": NUMBER, "expected": NUMBER}]),
+            }
+        ]
+    ),
+    "signing": Optional(
+        {
+            "public_keys": Optional([TEXT]),
+            "checkpoints": Optional(ANY),
+            "valid_checkpoints": Optional(ANY),
+        }
+    ),
+    "statements": Optional([TEXT]),
+    "discrepancies": Optional([_FINDING]),
+    "chain_problems": Optional([{**_FINDING, "kind": ANY, "message": ANY}]),
+    "log_problems": Optional([_FINDING]),
+    "malformed": Optional([_FINDING]),
+    "unreplayable": Optional([_FINDING]),
+}
 #: Findings listed on the page; the JSON report lists them all.
 LIMIT: Final = 1000
 #: Chain problems named in the chain section.
@@ -66,7 +141,7 @@ def _summary_line(report: Mapping[str, Any]) -> str:
 
 
 def _meta(report: Mapping[str, Any], made: datetime) -> str:
-    keys = report.get("signing", {}).get("public_keys") or ["none given"]
+    keys = (report.get("signing") or {}).get("public_keys") or ["none given"]
     rows = (
         ("log", report["log"]),
         ("format", report.get("format", "")),
@@ -119,7 +194,7 @@ def _totals(report: Mapping[str, Any]) -> str:
 def _profiles(report: Mapping[str, Any]) -> str:
     """Rounds per profile, and its stakes and returns per currency, summed over its bets."""
     money: dict[tuple[str, str], list[int]] = {}
-    for row in report.get("returns", []):
+    for row in report.get("returns") or []:
         sums = money.setdefault((row["profile"], row["currency"]), [0, 0])
         sums[0] += row["staked"]
         sums[1] += row["returned"]
@@ -137,7 +212,7 @@ def _profiles(report: Mapping[str, Any]) -> str:
 
 def _findings(report: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for key, name in LISTS:
-        for item in report.get(key, []):
+        for item in report.get(key) or []:
             yield name, item
 
 
@@ -164,7 +239,7 @@ def _findings_table(report: Mapping[str, Any], limit: int) -> str:
         rows.append(f'<tr class="fail">{cells}</tr>')
     head = ("record", "round", "table", "finding", "clause", "path", "expected", "actual", "why")
     table = _table("findings", head, rows, "no findings")
-    counted = sum(report["counts"].values())
+    counted = sum(report["counts"][key] for key in COUNTS)
     if counted > min(len(found), limit):
         listed = min(len(found), limit)
         table += (
@@ -183,7 +258,7 @@ def _chain(report: Mapping[str, Any]) -> str:
         else '<span class="pass">intact</span>'
     )
     parts = [f"<p>Hash chain: {status}; log order: {counts['log']} problems.</p>"]
-    breaks = report.get("chain_problems", [])[:BREAKS_SHOWN]
+    breaks = (report.get("chain_problems") or [])[:BREAKS_SHOWN]
     if breaks:
         items = "".join(
             f"<li>record {esc(b['record'])} ({esc(b.get('round_id', ''))}): "
@@ -191,13 +266,13 @@ def _chain(report: Mapping[str, Any]) -> str:
             for b in breaks
         )
         parts.append(f"<p>Where it broke:</p><ul>{items}</ul>")
-    signing = report.get("signing", {})
+    signing = report.get("signing") or {}
     valid = signing.get("valid_checkpoints")
     checked = f", {valid} valid" if valid is not None else ", signatures not checked (no key)"
     parts.append(
         f"<p>Signatures: {esc(signing.get('checkpoints', 0))} checkpoints{esc(checked)}.</p>"
     )
-    for statement in report.get("statements", []):
+    for statement in report.get("statements") or []:
         style = "pass" if statement.startswith("sealed") else "warn"
         parts.append(f'<p class="{style}">{esc(statement)}</p>')
     return f'<div id="chain">{"".join(parts)}</div>'
@@ -212,10 +287,10 @@ def _returns(report: Mapping[str, Any]) -> str:
     notes: dict[str, str] = {}
     whiskers: list[Whisker] = []
     band = float(report["band"])
-    for row in report.get("returns", []):
+    for row in report.get("returns") or []:
         actual, theory = _fraction(row["actual"]), _fraction(row["theoretical"])
         se, z = row["standard_error"], row["z"]
-        if row["note"]:
+        if row.get("note"):
             notes.setdefault(row["profile"], row["note"])
         currency = row["currency"]
         cells = _cells(
@@ -272,7 +347,7 @@ def _returns(report: Mapping[str, Any]) -> str:
 
 def _fairness(report: Mapping[str, Any]) -> str:
     rows, plots = [], []
-    for row in report.get("fairness", []):
+    for row in report.get("fairness") or []:
         statistic, p = row["chi_square"], row["p"]
         cells = _cells(
             [
@@ -285,7 +360,7 @@ def _fairness(report: Mapping[str, Any]) -> str:
             ],
             numeric=[False, False, True, True, True, True],
         )
-        detail = _cells([row["note"], row["worst"]])
+        detail = _cells([row.get("note", ""), row.get("worst", "")])
         rows.append(f"<tr>{cells}{_flag(flagged=row['flagged'])}{detail}</tr>")
         frequencies = row.get("frequencies") or []
         if frequencies:
@@ -297,10 +372,14 @@ def _fairness(report: Mapping[str, Any]) -> str:
 
 
 def audit_page(report: Mapping[str, Any], *, made: datetime, limit: int = LIMIT) -> str:
-    """The whole page of a JSON report (``croupier audit verify --report``)."""
+    """The whole page of a JSON report (``croupier audit verify --report``).
+
+    ``ShapeError`` names the first value of the wrong kind in a report that was edited.
+    """
+    check(report, REPORT_SHAPE)
     verdict = str(report["verdict"])
     style = "pass" if verdict == "clean" else "fail"
-    flagged = report.get("flagged", 0)
+    flagged = report.get("flagged") or 0
     statistics = (
         f'<p class="warn">{esc(flagged)} flagged: statistics to look into, not findings '
         "(the verdict is the rules').</p>"

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from croupier.v1 import round_pb2
 from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from oracle.clauses import Game
@@ -185,19 +189,21 @@ def test_the_plots_are_svg_with_a_point_per_bet_and_a_bar_per_cell(clean_page: s
         assert len(svg.findall(f".//{SVG}line[@class='expected']")) == count
 
 
-def test_a_tampered_log_lists_the_finding_by_record_and_a_broken_chain(tmp_path: Path) -> None:
-    spins = seeded_spins("html-tamper", 12, 37)
-    log = write_rounds(
-        tmp_path / "tampered.jsonl", roulette_rounds(spins.__getitem__, 12, (RED,)), "jsonl"
-    )
+def _tampered(path: Path, seed: str, rounds: int) -> Path:
+    """A JSON Lines log of red bets whose record 5 pays one cent more, edited in place: the
+    link of record 6 no longer matches."""
+    spins = seeded_spins(seed, rounds, 37)
+    log = write_rounds(path, roulette_rounds(spins.__getitem__, rounds, (RED,)), "jsonl")
     lines = read_lines(log)
-    # Record 5 pays one cent more, edited in place: the link of record 6 no longer matches.
     record = round_pb2.RoundRecord()
     json_format.Parse(lines[4], record)
     _pay_one_more(record)
     lines[4] = dump_line(json_format.MessageToDict(record))
-    write_lines(log, lines)
+    return write_lines(log, lines)
 
+
+def test_a_tampered_log_lists_the_finding_by_record_and_a_broken_chain(tmp_path: Path) -> None:
+    log = _tampered(tmp_path / "tampered.jsonl", "html-tamper", 12)
     root = parse(verify_html(log, tmp_path, code=1))
     verdict = by_id(root, "verdict")
     assert text(verdict) == "NOT CLEAN"
@@ -269,6 +275,91 @@ def test_a_saved_report_makes_the_same_page(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"not": "a report"}), encoding="utf-8")
     assert invoke("audit", "html", other, "-o", page).exit_code == 2
+
+
+@pytest.fixture(scope="module")
+def saved_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A report with findings of several lists, returns and fairness, as JSON."""
+    directory = tmp_path_factory.mktemp("saved")
+    log = _tampered(directory / "edited.jsonl", "html-edited", 30)
+    report = directory / "edited.json"
+    assert invoke("audit", "verify", log, "--workers", 1, "--report", report).exit_code == 1
+    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "said"),
+    [
+        (("returns", 0, "staked"), "12", "returns[0].staked: expected an integer, got str"),
+        (("returns", 0, "theoretical"), "1/0", "returns[0].theoretical: expected a fraction"),
+        (("fairness", 0, "p"), float("nan"), "fairness[0].p: expected a number"),
+        (("counts", "chain"), None, "counts.chain: expected an integer, got null"),
+        (("totals", "EUR", "paid"), True, "totals.EUR.paid: expected an integer, got bool"),
+        (("discrepancies", 0, "record"), "5", "discrepancies[0].record: expected an integer"),
+        (("band",), [], "band: expected a number, got list"),
+    ],
+)
+def test_an_edited_report_is_refused_naming_the_value(
+    saved_report: dict[str, Any], tmp_path: Path, path: tuple[object, ...], value: object, said: str
+) -> None:
+    """A saved report is a file anyone can edit: a value of the wrong kind is named, not drawn."""
+    edited = copy.deepcopy(saved_report)
+    inner: Any = edited
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    source = tmp_path / "edited.json"
+    source.write_text(json.dumps(edited), encoding="utf-8")
+    result = invoke("audit", "html", source, "-o", tmp_path / "page.html")
+    assert result.exit_code == 2, result.output
+    assert "is not a well-formed report of croupier audit verify" in result.output
+    assert said in " ".join(result.output.split())
+    assert not (tmp_path / "page.html").exists()
+
+
+_ODD = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+def _paths(value: object, path: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
+    if path:
+        yield path
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _paths(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value[:2]):
+            yield from _paths(inner, (*path, index))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_edit_of_a_report_makes_a_page_or_a_named_refusal(
+    saved_report: dict[str, Any], tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    edited = copy.deepcopy(saved_report)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(_paths(edited))))
+        inner: Any = edited
+        for key in path[:-1]:
+            inner = inner[key]
+        inner[path[-1]] = data.draw(_ODD)
+    directory = tmp_path_factory.mktemp("edit")
+    source = directory / "edited.json"
+    source.write_text(json.dumps(edited), encoding="utf-8")
+    result = invoke("audit", "html", source, "-o", directory / "page.html")
+    assert result.exit_code in (0, 2), result.output
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
 
 
 # --- the parts ------------------------------------------------------------------------------------
