@@ -393,9 +393,18 @@ class VectorFileError(ValueError):
 
 
 def read_vectors(path: Path) -> Iterator[LoadedVector]:
-    """Read a JSON Lines vector file; a bad line raises ``VectorFileError`` naming it."""
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    """Read a JSON Lines vector file; a bad line raises ``VectorFileError`` naming it.
+
+    A line must decode as a Vector and have the shape ``vector.proto`` gives one
+    (``structure_problem``): a vector that says nothing, or that expects nothing of a call,
+    would judge an engine on the vector's fault.
+    """
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise VectorFileError(f"{path}:{number}: not UTF-8 text") from None
             if not line.strip():
                 continue
             vector = vector_pb2.Vector()
@@ -403,7 +412,59 @@ def read_vectors(path: Path) -> Iterator[LoadedVector]:
                 json_format.Parse(line, vector)
             except json_format.ParseError as exc:
                 raise VectorFileError(f"{path}:{number}: not a Vector: {exc}") from None
+            problem = structure_problem(vector)
+            if problem:
+                name = f" ({vector.id})" if vector.id else ""
+                raise VectorFileError(f"{path}:{number}{name}: not a usable Vector: {problem}")
             yield LoadedVector(vector=vector, path=path, line=number)
+
+
+def structure_problem(vector: vector_pb2.Vector) -> str:
+    """What makes a vector unusable as ``vector.proto`` defines one, or "" when nothing does.
+
+    An id, a profile, a level and a round; each round a Deal; every call expects an answer,
+    but for the one the round's ``expected_error`` refuses, which is its last call.
+    """
+    for name in ("id", "profile_id"):
+        if not getattr(vector, name):
+            return f"no {name}"
+    if vector.level == vector_pb2.LEVEL_UNSPECIFIED:
+        return "no level"
+    if not vector.rounds:
+        return "no round"
+    for index, vround in enumerate(vector.rounds):
+        problem = _round_problem(vround)
+        if problem:
+            return f"round {index}: {problem}"
+    return ""
+
+
+def _round_problem(vround: vector_pb2.VectorRound) -> str:
+    if not vround.HasField("deal"):
+        return "no deal"
+    refused = bool(vround.expected_error)
+    if not vround.HasField("expected_state"):
+        if not refused:
+            return "the deal expects neither a state nor an error"
+        return (
+            "a refused deal is the round's last call, but steps follow it"
+            if (vround.steps or vround.HasField("expected_settle"))
+            else ""
+        )
+    for number, step in enumerate(vround.steps):
+        if not step.HasField("decision"):
+            return f"step {number}: no decision"
+        if step.HasField("expected_state"):
+            continue
+        if not refused:
+            return f"step {number} expects neither a state nor an error"
+        last = number == len(vround.steps) - 1
+        if not last or vround.HasField("expected_settle"):
+            return f"step {number} is refused, so it must be the round's last call"
+        return ""
+    if vround.HasField("expected_settle"):
+        return f"expected_error {vround.expected_error} refuses no call" if refused else ""
+    return "" if refused else "the settle expects neither an answer nor an error"
 
 
 def corpus_files(directory: Path = CORPUS_DIR) -> list[Path]:

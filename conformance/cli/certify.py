@@ -398,6 +398,15 @@ def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:
     out: list[LoadedVector] = []
     for path in paths:
         out.extend(load_corpus(path) if path.is_dir() else read_vectors(path))
+    # Results, known failures and reproduce commands name a vector by its id alone.
+    first: dict[str, LoadedVector] = {}
+    for loaded in out:
+        earlier = first.setdefault(loaded.vector.id, loaded)
+        if earlier is not loaded:
+            raise VectorFileError(
+                f"{loaded.path}:{loaded.line}: vector id {loaded.vector.id!r} is already used "
+                f"at {earlier.path}:{earlier.line}"
+            )
     return out
 
 
