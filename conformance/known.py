@@ -18,6 +18,8 @@ def read_known_failures(path: Path) -> tuple[KnownFailure, ...]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read known failures {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"known failures {path}: not UTF-8 text") from None
     out = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

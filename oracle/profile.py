@@ -272,6 +272,8 @@ def _load(path: Path, origin: str, depth: int) -> Profile:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ProfileError(f"{origin}: cannot read: {exc.strerror}", file=origin) from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{origin}: not UTF-8 text", file=origin) from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{origin}: not valid TOML: {exc}", file=origin) from None
     return _build(data, origin, path.parent, depth)

@@ -460,6 +460,21 @@ def test_a_malformed_known_failures_file_exits_2(
     assert "known.txt:2:" in result.output
 
 
+def test_a_known_failures_file_that_is_not_utf8_exits_2(vectors: Vectors, tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_bytes(b"bja-*  # caf\xe9\n")
+    result = certify(
+        "--target",
+        f"127.0.0.1:{free_port()}",
+        "--vectors",
+        vectors.targeted,
+        "--known-failures",
+        known,
+    )
+    assert result.exit_code == 2, result.output
+    assert "known.txt: not UTF-8 text" in " ".join(result.output.split())
+
+
 def test_certify_does_not_even_read_the_known_failures_file(
     pays_even: str, vectors: Vectors, tmp_path: Path
 ) -> None:

@@ -286,6 +286,22 @@ def test_resolve_a_missing_toml_path_is_a_profile_error(tmp_path: Path) -> None:
     assert info.value.reason == "INVALID_PROFILE"
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [(b'id = "caf\xe9"\n', "not UTF-8 text"), (b"id = [\n", "not valid TOML")],
+    ids=["latin-1", "not-toml"],
+)
+def test_a_lab_file_that_cannot_be_read_is_a_profile_error(
+    tmp_path: Path, content: bytes, said: str
+) -> None:
+    path = tmp_path / "lab.toml"
+    path.write_bytes(content)
+    with pytest.raises(ProfileError) as info:
+        resolve_profile(str(path))
+    assert info.value.reason == "INVALID_PROFILE"
+    assert str(info.value).startswith(f"{path}: {said}")
+
+
 # --- extending ---
 
 
