@@ -19,6 +19,7 @@ from rich.table import Table
 from clients.audit import AuditLogError, generate_key_pair, load_public_key
 from conformance.audit import AuditSummary, audit_log, recall
 from conformance.cli.common import (
+    check_writable,
     console,
     errors,
     fail,
@@ -160,6 +161,8 @@ def audit_verify(
     """
     for path in profile_files:
         load_profile(path)
+    check_writable(report, "the report")
+    check_writable(html, "the page")
     try:
         keys = [load_public_key(path) for path in public_keys]
     except AuditLogError as exc:

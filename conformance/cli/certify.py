@@ -21,6 +21,7 @@ from croupier.v1 import engine_service_pb2
 
 from conformance.cli.common import (
     EngineChoice,
+    check_writable,
     console,
     engine_choice,
     engine_options,
@@ -197,8 +198,10 @@ def certify(
     def reproduce(vector: vector_pb2.Vector) -> str:
         return f"{croupier} certify {engine.words}{vectors_arg} --vector {shlex.quote(vector.id)}"
 
-    if html is not None and not html.parent.is_dir():
-        fail(f"cannot write the page {html}: no directory {html.parent}")
+    check_writable(html, "the page")
+    check_writable(junit, "the JUnit report")
+    if explore_rounds:
+        check_writable(explore_out, "the explored findings")
     jsonl = report
     if html is not None and jsonl is None:
         # The page is made from a JSON Lines report, as croupier report html makes it later.
@@ -346,7 +349,10 @@ class _Recorder:
         if self.stream is not None:
             self.stream.finish(report, stopped=stopped)
         if self.junit is not None:
-            write_junit(self.junit, report)
+            try:
+                write_junit(self.junit, report)
+            except OSError as exc:
+                fail(f"cannot write the JUnit report {self.junit}: {exc.strerror}")
         if self.html is None or self.stream is None:
             return
         try:

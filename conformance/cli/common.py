@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -32,6 +33,24 @@ def fail(message: str, code: int = 2) -> None:
     """Print an error and exit: 2 for bad usage or configuration, unless told otherwise."""
     errors.print(f"[bold red]error:[/] {escape(message)}")
     sys.exit(code)
+
+
+def check_writable(path: Path | None, what: str) -> None:
+    """Exit 2 now if ``path`` (an output file, when given) could not be written later.
+
+    An output is written at the end of a run that may take an hour: it is checked before the
+    run, without creating or truncating it.
+    """
+    if path is None:
+        return
+    folder = path.parent
+    if not folder.is_dir():
+        fail(f"cannot write {what} {path}: no directory {folder}")
+    if path.is_dir():
+        fail(f"cannot write {what} {path}: it is a directory")
+    target = path if path.exists() else folder
+    if not os.access(target, os.W_OK):
+        fail(f"cannot write {what} {path}: permission denied")
 
 
 def load_profile(id_or_path: str) -> Profile:

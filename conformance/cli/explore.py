@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from conformance.cli.common import (
     EngineChoice,
+    check_writable,
     console,
     engine_choice,
     engine_options,
@@ -118,6 +119,7 @@ def explore_command(
         )
     except ConfigError as exc:
         fail(str(exc))
+    check_writable(out, "the findings")
     profiles = _profiles(profile_ids)
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
