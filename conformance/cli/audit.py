@@ -307,6 +307,9 @@ def _print_audit(summary: AuditSummary) -> None:
     counts = summary.counts
     verdict = "clean" if summary.clean else "NOT clean"
     style = "bold green" if summary.clean else "bold red"
+    if summary.verdict == "empty":
+        # Nothing was verified, so nothing is "NOT clean" either: the next line says why.
+        verdict, style = "empty", "bold yellow"
     console.print(
         f"[{style}]audit: {verdict}: {counts['discrepancies']} discrepancies, "
         f"{counts['malformed']} malformed records, {counts['unreplayable']} unreplayable "

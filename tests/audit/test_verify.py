@@ -260,6 +260,8 @@ def test_an_empty_log_verifies_nothing(tmp_path: Path, content: bytes) -> None:
     result, report = verify(log, tmp_path / "report.json", codes=frozenset({2}))
     assert "audit: nothing verified: " in result.output
     assert "audit: clean" not in result.output
+    assert "NOT clean" not in result.output
+    assert "audit: empty: 0 discrepancies" in result.output
     assert (report["verdict"], report["clean"], report["records"], report["rounds"]) == (
         "empty",
         False,
