@@ -29,6 +29,10 @@ DEFAULT_TIMEOUT = 10.0
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+#: The shortest call deadline an engine is given, in seconds.
+MIN_TIMEOUT = 0.01
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print an error and exit: 2 for bad usage or configuration, unless told otherwise."""
     errors.print(f"[bold red]error:[/] {escape(message)}")
@@ -105,7 +109,7 @@ def engine_options(command: _F) -> _F:
             "--timeout",
             default=DEFAULT_TIMEOUT,
             show_default=True,
-            type=click.FloatRange(0.01),
+            type=click.FloatRange(MIN_TIMEOUT),
             help="Deadline of every call, in seconds.",
         ),
         click.option(
@@ -158,6 +162,9 @@ def engine_choice(
     """
     if (target is None) == (launch is None):
         raise ConfigError(f"give exactly one of {prefix}target HOST:PORT and {prefix}launch CMD")
+    if not timeout >= MIN_TIMEOUT:  # NaN too
+        # certify's click option checks this first; the pytest plugin's option does not.
+        raise ConfigError(f"{prefix}timeout: {timeout:g} s is under {MIN_TIMEOUT:g} s")
     if (tls_cert is None) != (tls_key is None):
         raise ConfigError(f"{prefix}tls-cert and {prefix}tls-key go together")
     if tls_cert is not None and tls_ca is None:

@@ -248,3 +248,13 @@ def test_a_malformed_known_failures_file_is_a_usage_error(pytester: pytest.Pytes
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*known.txt:1: a known failure needs a reason after '#'*"])
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
+def test_a_timeout_certify_would_refuse_is_a_usage_error(
+    pytester: pytest.Pytester, seconds: str
+) -> None:
+    """The same floor as certify's --timeout, before any engine is reached."""
+    result = _run(pytester, "--croupier-target", "127.0.0.1:1", "--croupier-timeout", seconds)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--croupier-timeout: * s is under 0.01 s*"])
