@@ -154,9 +154,11 @@ def test_the_audit_page_shows_the_finding_and_the_returns(
         ".map(r => [...r.cells].map(c => c.innerText))"
     )
     (finding,) = findings
-    # The fifth record, counted from 1: a straight on 17 that lost, paid a cent anyway.
+    # The fifth record, counted from 1: its straight on 17 (a stake of 1) returns 36 on 17
+    # (35:1, C.rou.wheel), else nothing; the log says a cent more.
     assert finding[:4] == ["5", "roulette-c-4", "roulette-c-table", "rules"]
-    assert finding[6:8] == ["0", "1"]
+    due = 36 if seeded_spins("browser-wheel", 120, 37)[4] == 17 else 0
+    assert finding[6:8] == [str(due), str(due + 1)]
     returns = browser.evaluate(
         "[...document.querySelectorAll('#returns tr')].map(r => r.innerText)"
     )
