@@ -28,12 +28,15 @@ class Clause:
     #: The game the clause belongs to; None for the clauses of every game (money, limits).
     game: Game | None
     title: str
+    #: A variant a lab may choose (RULES.md "Variants a lab may choose"): only the profiles
+    #: that choose it cite it, so only their corpora must cover it.
+    variant: bool = False
 
 
 _BJ, _BAC, _ROU, _ALL = Game.BLACKJACK, Game.BACCARAT, Game.ROULETTE, None
 
 CLAUSES: tuple[Clause, ...] = tuple(
-    Clause(id=cid, game=game, title=title)
+    Clause(id=cid, game=game, title=title, variant=cid.startswith("VAR.") or cid == "TABLE.seats")
     for cid, game, title in (
         ("BJ.values", _BJ, "Card values; an ace counts 11 unless that busts; soft hands"),
         ("BJ.deal", _BJ, "Two cards to each seat, an up card and a hole card to the dealer"),
@@ -88,6 +91,17 @@ CLAUSES: tuple[Clause, ...] = tuple(
         ("MONEY.rounding", _ALL, "Exact amounts, rounded once by the profile's rule"),
         ("TABLE.limits", _ALL, "Every stake within the profile's minimum and maximum bet"),
         ("TABLE.currency", _ALL, "One currency for every amount of a round"),
+        ("VAR.bj.double-on", _BJ, "Variant: which hands may double"),
+        ("VAR.bj.double-for-less", _BJ, "Variant: a double's extra stake up to the hand's stake"),
+        ("VAR.bj.insurance-stake", _BJ, "Variant: an insurance stake of half, or up to half"),
+        ("VAR.bj.resplit", _BJ, "Variant: re-splits up to 8 hands; re-splitting aces"),
+        ("VAR.bj.surrender", _BJ, "Variant: no, late or early surrender"),
+        ("VAR.bj.hole-card", _BJ, "Variant: the hole card shown always, or at a showdown"),
+        ("VAR.bac.ez", _BAC, "Variant: no commission; a banker three-card 7 pushes"),
+        ("VAR.bac.banker-six", _BAC, "Variant: a banker win on 6 pays the given odds"),
+        ("VAR.rou.bets-offered", _ROU, "Variant: the bet kinds a table offers"),
+        ("VAR.rou.en-prison", _ROU, "Variant: even-money bets imprisoned on a zero"),
+        ("TABLE.seats", _ALL, "The most seats a round may have at the table"),
     )
 )
 
