@@ -7,6 +7,7 @@ a profile that relies on a rule must list the parameter with its status.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -433,8 +434,40 @@ ROULETTE: tuple[ParamSpec, ...] = (
     *_LIMITS,
 )
 
+#: A profile's value of a parameter by name (its default when it does not list it).
+Lookup = Callable[[str], ParamValue]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Clash:
+    """Values of some parameters that cannot go together: a profile holding them is refused."""
+
+    #: The parameters involved; the first is the key the refusal names.
+    names: tuple[str, ...]
+    #: What is wrong with the profile's values, or None when they go together.
+    check: Callable[[Lookup], str | None]
+
+
+def _limits_clash(value: Lookup) -> str | None:
+    low, high = value("min_bet"), value("max_bet")
+    assert isinstance(low, int)  # noqa: S101 - an INT parameter by its spec
+    assert isinstance(high, int)  # noqa: S101 - an INT parameter by its spec
+    return f"is {high}, below min_bet {low}" if high < low else None
+
+
+_LIMITS_CLASH = Clash(names=("max_bet", "min_bet"), check=_limits_clash)
+
+BLACKJACK_CLASHES: tuple[Clash, ...] = (_LIMITS_CLASH,)
+
 SPECS: dict[Game, dict[str, ParamSpec]] = {
     Game.BLACKJACK: {s.name: s for s in BLACKJACK},
     Game.BACCARAT: {s.name: s for s in BACCARAT},
     Game.ROULETTE: {s.name: s for s in ROULETTE},
+}
+
+#: The values that cannot go together, per game (``oracle.profile`` refuses them).
+CLASHES: dict[Game, tuple[Clash, ...]] = {
+    Game.BLACKJACK: BLACKJACK_CLASHES,
+    Game.BACCARAT: (_LIMITS_CLASH,),
+    Game.ROULETTE: (_LIMITS_CLASH,),
 }

@@ -24,7 +24,7 @@ from oracle.clauses import BY_ID, Game
 from oracle.errors import ProfileError, UnknownProfileError
 from oracle.immutable import Choice
 from oracle.money import Odds, Rounding
-from oracle.parameters import SPECS, ParamSpec, ParamValue
+from oracle.parameters import CLASHES, SPECS, ParamSpec, ParamValue
 
 SHIPPED_IDS: tuple[str, ...] = (
     "blackjack-a",
@@ -261,10 +261,35 @@ def _parse_parameter(
     return Parameter(name=name, raw=raw, value=value, clauses=clause_ids, status=status, note=note)
 
 
-def _cross_check(profile: Profile) -> None:
-    low, high = profile.integer("min_bet"), profile.integer("max_bet")
-    if high < low:
-        raise _fail(profile.origin, "parameters.max_bet", f"is {high}, below min_bet {low}")
+def _clashes(profile: Profile, failed: frozenset[str]) -> list[ProfileError]:
+    """Values that cannot go together (``oracle.parameters.CLASHES``), each named.
+
+    A clash that involves a parameter whose own value was refused is not judged: that
+    value's problem is reported already, and the default in its place would be a guess.
+    """
+    found = []
+    for clash in CLASHES[profile.game]:
+        if failed.intersection(clash.names):
+            continue
+        message = clash.check(profile.__getitem__)
+        if message is not None:
+            found.append(_fail(profile.origin, f"parameters.{clash.names[0]}", message))
+    return found
+
+
+def _all_problems(origin: str, problems: Sequence[ProfileError]) -> ProfileError:
+    """One error naming every problem of a profile; a single problem is raised as it is."""
+    if len(problems) == 1:
+        return problems[0]
+    keys = [p.metadata["key"] for p in problems]
+    # Each problem's message starts with the origin; the joined message names it once.
+    parts = "; ".join(p.message.removeprefix(f"{origin}: ") for p in problems)
+    return ProfileError(
+        f"{origin}: {len(problems)} problems: {parts}",
+        file=origin,
+        key=keys[0],
+        keys=",".join(keys),
+    )
 
 
 def _load(path: Path, origin: str, depth: int) -> Profile:
@@ -313,8 +338,15 @@ def _build(data: Mapping[str, Any], origin: str, folder: Path | None, depth: int
         raise _fail(origin, "parameters", "expected a table")
     inherited = {p.name: p for p in base.parameters} if base else {}
     merged = dict(inherited)
+    problems: list[ProfileError] = []
+    failed: set[str] = set()
     for name, table in params_raw.items():
-        merged[name] = _parse_parameter(origin, game, name, table, inherited.get(name))
+        try:
+            merged[name] = _parse_parameter(origin, game, name, table, inherited.get(name))
+        except ProfileError as exc:
+            # Every problem is named, not only the first: a lab fixes its file once.
+            problems.append(exc)
+            failed.add(name)
     order = list(SPECS[game])
     parameters = tuple(sorted(merged.values(), key=lambda p: order.index(p.name)))
     profile = Profile(
@@ -326,7 +358,9 @@ def _build(data: Mapping[str, Any], origin: str, folder: Path | None, depth: int
         parameters=parameters,
         origin=origin,
     )
-    _cross_check(profile)
+    problems.extend(_clashes(profile, frozenset(failed)))
+    if problems:
+        raise _all_problems(origin, problems)
     return profile
 
 

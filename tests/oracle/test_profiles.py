@@ -633,3 +633,35 @@ def test_missing_file(tmp_path: Path) -> None:
         load_profile_file(path)
     assert info.value.reason == "INVALID_PROFILE"
     assert info.value.metadata["file"] == str(path)
+
+
+def test_every_problem_of_a_profile_is_named() -> None:
+    """An unknown parameter, a value out of range and a clash: one refusal names all three."""
+    text = (
+        BJ + "[parameters]\n"
+        "decks = { value = 9 }\n"
+        "dealer_peeks_twice = { value = true }\n"
+        "max_bet = { value = 10 }\nmin_bet = { value = 11 }\n"
+    )
+    with pytest.raises(ProfileError) as info:
+        load_profile_text(text, origin="lab-profile")
+    message = str(info.value)
+    assert message.startswith("lab-profile: 3 problems: ")
+    assert "parameters.decks.value: must be at most 8, got 9" in message
+    assert "parameters.dealer_peeks_twice: unknown blackjack parameter" in message
+    assert "parameters.max_bet: is 10, below min_bet 11" in message
+    assert info.value.metadata["file"] == "lab-profile"
+    assert info.value.metadata["keys"] == (
+        "parameters.decks.value,parameters.dealer_peeks_twice,parameters.max_bet"
+    )
+    assert info.value.metadata["key"] == "parameters.decks.value"
+
+
+def test_a_clash_with_a_refused_value_is_not_judged() -> None:
+    """max_bet's own value is refused: min_bet is not compared with the inherited 1000000."""
+    text = BJ + "[parameters]\nmax_bet = { value = 0 }\nmin_bet = { value = 2000000 }\n"
+    with pytest.raises(ProfileError) as info:
+        load_profile_text(text, origin="lab-profile")
+    assert info.value.metadata["key"] == "parameters.max_bet.value"
+    assert "keys" not in info.value.metadata
+    assert "problems" not in str(info.value)
