@@ -76,6 +76,19 @@ class Peek(Choice):
     ACE_OR_TEN = "ace-or-ten"
 
 
+class DoubleOn(Choice):
+    """Which hands may double (VAR.bj.double-on)."""
+
+    ANY_TWO = "any-two"
+    NINE_TO_ELEVEN = "nine-to-eleven"
+    TEN_ELEVEN = "ten-eleven"
+    ANY_CARDS = "any-cards"
+
+
+#: The two-card totals each restricted double takes (VAR.bj.double-on).
+_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_ELEVEN: (10, 11)}
+
+
 class BlackjackVsAce(Choice):
     """What a player blackjack is offered against a dealer ace."""
 
@@ -99,9 +112,11 @@ class BlackjackRules:
     peek: Peek
     natural_paid_at_once: bool
     dealer_blackjack_takes_all: bool
+    double_on: DoubleOn
     double_after_split: bool
     split_pairs: SplitPairs
     max_hands: int
+    resplit_aces: bool
     hit_split_aces: bool
     split_21_is_blackjack: bool
     surrender: bool
@@ -109,6 +124,7 @@ class BlackjackRules:
     half_stake_rounding: Rounding
     auto_stand_21: bool
     dealer_draws_when_not_needed: bool
+    hole_card_at_showdown: bool
     extra_stakes_need_funds: bool
     rounding: Rounding
     limits: Limits
@@ -134,9 +150,11 @@ class BlackjackRules:
             peek=Peek(profile.choice("peek")),
             natural_paid_at_once=profile.flag("natural_paid_at_once"),
             dealer_blackjack_takes_all=profile.choice("dealer_blackjack_takes") == "all-stakes",
+            double_on=DoubleOn(profile.choice("double_on")),
             double_after_split=profile.flag("double_after_split"),
             split_pairs=SplitPairs(profile.choice("split_pairs")),
             max_hands=profile.integer("max_hands"),
+            resplit_aces=profile.flag("resplit_aces"),
             hit_split_aces=profile.flag("hit_split_aces"),
             split_21_is_blackjack=profile.flag("split_21_is_blackjack"),
             surrender=profile.flag("surrender"),
@@ -144,6 +162,7 @@ class BlackjackRules:
             half_stake_rounding=profile.rounding("half_stake_rounding"),
             auto_stand_21=profile.flag("auto_stand_21"),
             dealer_draws_when_not_needed=profile.flag("dealer_draws_when_not_needed"),
+            hole_card_at_showdown=profile.choice("hole_card") == "showdown",
             extra_stakes_need_funds=profile.flag("extra_stakes_need_funds"),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
@@ -219,6 +238,9 @@ class Hand:
     status: HandStatus = HandStatus.PLAYING
     even_money: bool = False
     paid_early: bool = False
+    #: How many hands splitting this one has made: the next is numbered after them
+    #: (VAR.bj.resplit).
+    splits: int = 0
     why: Why = _DEAL
 
     @property
@@ -575,6 +597,17 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
     funds = _funds_cover(state, seat, hand.stake)
     double_rule, split_rule = rules.cite("double_after_split"), rules.cite("split_pairs")
     surrender_rule = rules.cite("surrender")
+    double_on = rules.cite("double_on")
+    if rules.double_on is DoubleOn.ANY_CARDS:
+        # Any hand still playing may double, after hits too (VAR.bj.double-on).
+        double_cards: list[tuple[bool, Why]] = [(hand.doubled, double_rule)]
+        double_opened = double_on if len(hand.cards) > 2 else double_rule
+    else:
+        double_cards = [(not two_cards, double_rule)]
+        totals = _DOUBLE_TOTALS.get(rules.double_on)
+        if totals is not None:
+            double_cards.append((hand.total not in totals, double_on))
+        double_opened = double_rule if totals is None else (*double_on, *double_rule)
 
     def first(checks: Sequence[tuple[bool, Why]], opened: Why) -> Option:
         for failed, why in checks:
@@ -587,19 +620,20 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
         Action.STAND: Option(open=True, why=("BJ.compare",)),
         Action.DOUBLE: first(
             [
-                (not two_cards, double_rule),
+                *double_cards,
                 (hand.from_split and not rules.double_after_split, double_rule),
                 (insured, rules.cite("no_double_split_after_insurance")),
                 (no_hits, rules.cite("hit_split_aces")),
                 (not funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
             ],
-            double_rule,
+            double_opened,
         ),
         Action.SPLIT: first(
             [
                 (not two_cards, split_rule),
                 (not is_pair(rules.split_pairs, hand.cards[0], hand.cards[1]), split_rule),
                 (len(seat_state.hands) >= rules.max_hands, rules.cite("max_hands")),
+                (hand.split_aces and not rules.resplit_aces, rules.cite("resplit_aces")),
                 (insured, rules.cite("no_double_split_after_insurance")),
                 (not funds, (*rules.cite("extra_stakes_need_funds"), *split_rule)),
             ],
@@ -787,6 +821,12 @@ def _after_card(state: BlackjackState, hand: Hand) -> Hand:
     return evolve(hand, status=HandStatus.PLAYING, why=("BJ.values",))
 
 
+def _may_resplit(state: BlackjackState, seat: int, index: int, hand: Hand) -> bool:
+    """Whether split aces that take no hits may be split again now (VAR.bj.resplit)."""
+    probe = evolve(state, seats=_seats_with_hand(state, seat, index, hand))
+    return _play_options(probe, seat, index)[Action.SPLIT].open
+
+
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
     rules = state.rules
     hand = state.seats[seat].hands[index]
@@ -803,7 +843,12 @@ def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackS
             # A two-card 21 on a split hand is a plain 21 (A.split, C.bj.split), which stands
             # by BJ.auto-stand: its status is the auto-stand's, not the split rule's.
             clauses = (*clauses, *rules.cite("split_21_is_blackjack"), "BJ.auto-stand")
-    if hand.split_aces and not rules.hit_split_aces and hand.status is HandStatus.PLAYING:
+    if (
+        hand.split_aces
+        and not rules.hit_split_aces
+        and hand.status is HandStatus.PLAYING
+        and not _may_resplit(state, seat, index, hand)
+    ):
         hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("hit_split_aces"))
         clauses = (*clauses, *rules.cite("hit_split_aces"))
     return _step(
@@ -956,10 +1001,20 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
                 from_split=True,
                 split_aces=aces,
                 status=HandStatus.WAITING,
+                splits=hand.splits + 1,
                 why=(*rules.cite("split_pairs"), "BJ.deal-order"),
             )
-            second = evolve(first, cards=(hand.cards[1],))
-            hands = (*seat_state.hands[:index], first, second, *seat_state.hands[index + 1 :])
+            second = evolve(first, cards=(hand.cards[1],), splits=0)
+            # The hands a split makes are numbered right after the hand split, in the order
+            # they were made (VAR.bj.resplit): after those its earlier splits made.
+            made = index + 1 + hand.splits
+            hands = (
+                *seat_state.hands[:index],
+                first,
+                *seat_state.hands[index + 1 : made],
+                second,
+                *seat_state.hands[made:],
+            )
             return _step(
                 state,
                 "split",
@@ -1031,7 +1086,13 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
     reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
     dealer = state.dealer
     steps: list[Step] = []
-    if not reveal:
+    if reveal and rules.hole_card_at_showdown and not _showdown(state, hands):
+        # No hand is left to compare with the dealer: the hole card stays face down and the
+        # dealer draws nothing (VAR.bj.hole-card).
+        showdown = rules.cite("hole_card")
+        dealer = evolve(dealer, why_hole=showdown, why_stopped=showdown)
+        reveal = draw = False
+    elif not reveal:
         # Every hand was paid at once or by even money: the hole card is never shown.
         paid_by = (
             rules.cite("blackjack_vs_ace")
@@ -1071,6 +1132,21 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
         why=state.why or ("BJ.dealer-needed",),
     )
     return _settle(state)
+
+
+def _showdown(state: BlackjackState, hands: Sequence[Hand]) -> bool:
+    """Whether some hand is compared with the dealer's cards (VAR.bj.hole-card).
+
+    A stood hand is; so is a blackjack that the dealer may still tie: not paid yet, under an
+    ace or a ten the dealer has not looked beneath.
+    """
+    dealer = state.dealer
+    unknown = not dealer.peeked and _dealer_can_have_blackjack(dealer.up)
+    return any(
+        hand.status is HandStatus.STOOD
+        or (hand.status is HandStatus.BLACKJACK and unknown and not hand.paid_early)
+        for hand in hands
+    )
 
 
 def _settle(state: BlackjackState) -> BlackjackState:

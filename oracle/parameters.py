@@ -193,6 +193,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         help="What a dealer blackjack found after play takes: every stake, or the original only.",
     ),
     ParamSpec(
+        name="double_on",
+        clauses=("VAR.bj.double-on",),
+        kind=Kind.CHOICE,
+        default="any-two",
+        choices=("any-two", "nine-to-eleven", "ten-eleven", "any-cards"),
+        help="Which hands may double: any two cards, a two-card 9-11 or 10-11, or any hand.",
+    ),
+    ParamSpec(
         name="double_after_split",
         clauses=("C.bj.double",),
         kind=Kind.BOOL,
@@ -213,8 +221,15 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         kind=Kind.INT,
         default=2,
         minimum=2,
-        maximum=4,
-        help="Most hands a seat may hold through splits (2 means no re-split).",
+        maximum=8,
+        help="Most hands a seat may hold through splits (2 means no re-split; VAR.bj.resplit).",
+    ),
+    ParamSpec(
+        name="resplit_aces",
+        clauses=("VAR.bj.resplit",),
+        kind=Kind.BOOL,
+        default=False,
+        help="Split aces that again make a pair may be split again.",
     ),
     ParamSpec(
         name="hit_split_aces",
@@ -265,6 +280,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         kind=Kind.BOOL,
         default=False,
         help="The dealer draws even when no hand waits for the dealer's total.",
+    ),
+    ParamSpec(
+        name="hole_card",
+        clauses=("VAR.bj.hole-card",),
+        kind=Kind.CHOICE,
+        default="always",
+        choices=("always", "showdown"),
+        help="The hole card is turned when the round completes, or only if a hand is compared.",
     ),
     ParamSpec(
         name="extra_stakes_need_funds",
@@ -457,7 +480,27 @@ def _limits_clash(value: Lookup) -> str | None:
 
 _LIMITS_CLASH = Clash(names=("max_bet", "min_bet"), check=_limits_clash)
 
-BLACKJACK_CLASHES: tuple[Clash, ...] = (_LIMITS_CLASH,)
+
+def _resplit_aces_clash(value: Lookup) -> str | None:
+    if value("resplit_aces") is True and value("max_hands") == 2:
+        return "re-splitting aces needs max_hands above 2 (VAR.bj.resplit)"
+    return None
+
+
+def _showdown_clash(value: Lookup) -> str | None:
+    if value("hole_card") == "showdown" and value("dealer_draws_when_not_needed") is True:
+        return (
+            "a hole card turned only at a showdown leaves the dealer nothing to draw for "
+            "(VAR.bj.hole-card): dealer_draws_when_not_needed must be false"
+        )
+    return None
+
+
+BLACKJACK_CLASHES: tuple[Clash, ...] = (
+    _LIMITS_CLASH,
+    Clash(names=("resplit_aces", "max_hands"), check=_resplit_aces_clash),
+    Clash(names=("hole_card", "dealer_draws_when_not_needed"), check=_showdown_clash),
+)
 
 SPECS: dict[Game, dict[str, ParamSpec]] = {
     Game.BLACKJACK: {s.name: s for s in BLACKJACK},

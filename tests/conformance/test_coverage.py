@@ -287,23 +287,82 @@ def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRoun
         )
         refused = CaseRound(seats=(seat,), shoe=shoe, pocket=pocket, error="BET_OUT_OF_LIMITS")
         return (refused, won) if refused_under == a else (won, refused)
-    if (game, name, a, b) == (Game.BLACKJACK, "max_hands", 3, 4):
-        # 8S 8D against 6H, hole TC. Split; hand 0 takes 8C: split again; hand 0 takes 8H:
-        # a third split needs a fourth hand. With four: the hands 8S 8H 8C 8D take TD TH TS TC,
-        # four 18s; the dealer's 16 draws 6S: 22, bust; each hand 200 back.
-        shoe = "8S 6H 8D TC 8C 8H TD TH TS TC 6S"
-        seats = ("1000:100",)
-        three = CaseRound(
-            seats=seats, shoe=shoe, decisions="split split split", error="ILLEGAL_DECISION"
+    if game is Game.BLACKJACK and name == "max_hands" and isinstance(a, int) and a >= 3:
+        # From three hands on, a re-split of eights to the larger count (two hands are told
+        # apart by the shipped vectors' splits).
+        assert isinstance(b, int)
+        refused, played = _resplits(min(a, b))
+        return (refused, played) if a < b else (played, refused)
+    if game is Game.BLACKJACK and name == "double_on":
+        return _double_on(str(a), str(b))
+    if (game, name) == (Game.BLACKJACK, "resplit_aces"):
+        # AS AD against 6H, hole TC; split; hand 0 takes AC: aces again. Re-split (max_hands
+        # 3 by SCENARIO_CONTEXT): the hands AS AD AC take TD TH TS, three plain 21s (split 21
+        # is not a blackjack); the dealer's 16 draws 6S: 22; each hand 200 back.
+        shoe = "AS 6H AD TC AC TD TH TS 6S"
+        refused = CaseRound(seats=("1000:100",), shoe=shoe, decisions="split split", error=ILLEGAL)
+        resplit = CaseRound(
+            seats=("1000:100",), shoe=shoe, decisions="split split", returns=(200, 200, 200)
         )
-        four = CaseRound(
-            seats=seats,
-            shoe=shoe,
-            decisions="split split split stand stand stand stand",
-            returns=(200, 200, 200, 200),
-        )
-        return three, four
+        return (refused, resplit) if a is False else (resplit, refused)
+    if (game, name) == (Game.BLACKJACK, "hole_card"):
+        # TS 6D = 16 against 7H, hole TC, hits 9C: 25, bust, 0 back. Only the state differs:
+        # the hole card turned (always) or face down, no hand being compared (showdown).
+        bust = CaseRound(seats=("1000:100",), shoe="TS 7H 6D TC 9C", decisions="hit", returns=(0,))
+        return bust, bust
     return None
+
+
+ILLEGAL = "ILLEGAL_DECISION"
+
+
+def _resplits(hands: int) -> tuple[CaseRound, CaseRound]:
+    """Eights split ``hands`` times: refused at the last split under ``hands``, played under one more.
+
+    8S 8D against 6H, hole TC. Each split leaves hand 0 one eight, and its next card is another
+    eight, until the last split; then every hand takes a ten: 18s. The dealer's 16 draws 6S:
+    22, bust; each hand 200 back.
+    """
+    suits = "SDCH"
+    eights = [f"8{suits[i % 4]}" for i in range(2, hands + 1)]
+    tens = [f"T{suits[i % 4]}" for i in range(hands + 1)]
+    shoe = " ".join(["8S", "6H", "8D", "TC", *eights, *tens, "6S"])
+    splits = " ".join(["split"] * hands)
+    seats = ("1000:100",)
+    refused = CaseRound(seats=seats, shoe=shoe, decisions=splits, error=ILLEGAL)
+    played = CaseRound(
+        seats=seats,
+        shoe=shoe,
+        decisions=" ".join([splits, *["stand"] * (hands + 1)]),
+        returns=(200,) * (hands + 1),
+    )
+    return refused, played
+
+
+def _double_on(a: str, b: str) -> tuple[CaseRound, CaseRound]:
+    """A double one value takes and the other refuses (VAR.bj.double-on).
+
+    Against 7H, hole TC (17, stands), the double's card TS: a two-card 8 (5S 3D) doubles to 18
+    under any-two or any-cards; a two-card 9 (5S 4D) to 19 under nine-to-eleven; a three-card
+    9 (2S 3D, hit 4C) to 19 under any-cards only. Each beats 17: the doubled 200 returns 400.
+    """
+    pair = {a, b}
+    if pair == {"nine-to-eleven", "ten-eleven"}:
+        shoe, decisions, takes = "5S 7H 4D TC TS", "double", "nine-to-eleven"
+    elif pair == {"any-two", "any-cards"}:
+        shoe, decisions, takes = "2S 7H 3D TC 4C TS", "hit double", "any-cards"
+    else:
+        shoe, decisions, takes = "5S 7H 3D TC TS", "double", a if a.startswith("any") else b
+    seats = ("1000:100",)
+    won = CaseRound(seats=seats, shoe=shoe, decisions=decisions, returns=(400,))
+    refused = CaseRound(seats=seats, shoe=shoe, decisions=decisions, error=ILLEGAL)
+    return (won, refused) if a == takes else (refused, won)
+
+
+#: Settings a scenario's value needs beside it (re-split aces need a third hand).
+SCENARIO_CONTEXT: dict[tuple[Game, str], dict[str, Raw]] = {
+    (Game.BLACKJACK, "resplit_aces"): {"max_hands": 3},
+}
 
 
 def lab_profile(base: str, settings: dict[str, Raw]) -> Profile:
@@ -339,7 +398,8 @@ def told_apart(game: Game, name: str, a: Raw, b: Raw) -> str | None:
                 rounds=(cround,),
             )
             # build_case checks the hand-computed outcome against the oracle under the value.
-            built.append(_bytes(build_case(case, lab_profile(bases[0], {name: value}))))
+            settings = {**SCENARIO_CONTEXT.get((game, name), {}), name: value}
+            built.append(_bytes(build_case(case, lab_profile(bases[0], settings))))
         return "scenario" if built[0] != built[1] else None
     for context in ({}, *CONTEXT.get((game, name), ())):
         for base in bases:
@@ -379,7 +439,13 @@ def test_lab_values_follow_the_rule() -> None:
     """Spot checks of the walk itself, worked out by hand from oracle/parameters.py."""
     bj, bac, rou = SPECS[Game.BLACKJACK], SPECS[Game.BACCARAT], SPECS[Game.ROULETTE]
     assert lab_values(Game.BLACKJACK, bj["decks"]) == (1, 2, 3, 4, 5, 6, 7, 8)
-    assert lab_values(Game.BLACKJACK, bj["max_hands"]) == (2, 3, 4)
+    assert lab_values(Game.BLACKJACK, bj["max_hands"]) == (2, 3, 4, 5, 6, 7, 8)
+    assert lab_values(Game.BLACKJACK, bj["double_on"]) == (
+        "any-two",
+        "nine-to-eleven",
+        "ten-eleven",
+        "any-cards",
+    )
     assert lab_values(Game.BLACKJACK, bj["split_pairs"]) == (
         "same-rank",
         "same-rank-or-pictures",

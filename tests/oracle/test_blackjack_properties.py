@@ -38,13 +38,14 @@ from oracle.money import Rounding
 from oracle.profile import Profile, load_profile_text, shipped_profile
 from tests.strategies import blackjack_orders, blackjack_seats, blackjack_shoes
 
-# Re-splits to four hands, soft-17 hits, surrender after split, a late dealer blackjack
+# Re-splits to four hands (aces too), soft-17 hits, surrender after split, a late dealer blackjack
 # taking only the original stake, no peek, no auto-stand on 21, no funds rule.
 LAB_WIDE = """
 id = "lab-wide"
 extends = "blackjack-c"
 [parameters]
 max_hands = { value = 4 }
+resplit_aces = { value = true, clauses = ["VAR.bj.resplit"], status = "assumed" }
 dealer_hits_soft_17 = { value = true }
 surrender_after_split = { value = true }
 dealer_blackjack_takes = { value = "original-stake" }
@@ -178,6 +179,17 @@ def _held(state: BlackjackState) -> Counter[Card]:
     return held
 
 
+def _split_at(made: list[int], hand: int) -> int:
+    """Where splitting ``hand`` puts its new hand: after those it made before (VAR.bj.resplit).
+
+    ``made`` counts, per hand of a seat, the hands splitting it has made; it is updated.
+    """
+    at = hand + 1 + made[hand]
+    made[hand] += 1
+    made.insert(at, 0)
+    return at
+
+
 @pytest.mark.parametrize("pid", PROFILE_IDS)
 @given(data=st.data())
 def test_cards_follow_the_shoe_in_contract_order(pid: str, data: st.DataObject) -> None:
@@ -194,6 +206,9 @@ def test_cards_follow_the_shoe_in_contract_order(pid: str, data: st.DataObject) 
     assert state.dealer.hole == shoe[2 * n + 1]
     # Each seat's first cards of its hands, kept by the test as splits happen.
     firsts = [[shoe[i]] for i in range(n)]
+    # And how many hands splitting each hand has made: a split's new hand is numbered after
+    # those (VAR.bj.resplit).
+    made = [[0] for _ in range(n)]
 
     def check_state(s: BlackjackState) -> None:
         assert s.shoe == shoe
@@ -225,8 +240,9 @@ def test_cards_follow_the_shoe_in_contract_order(pid: str, data: st.DataObject) 
             case Action.SPLIT:
                 c0, c1 = hand.cards
                 assert new[decision.hand].cards[:2] == (c0, nxt)
-                assert new[decision.hand + 1].cards[0] == c1
-                firsts[decision.seat].insert(decision.hand + 1, c1)
+                at = _split_at(made[decision.seat], decision.hand)
+                assert new[at].cards[0] == c1
+                firsts[decision.seat].insert(at, c1)
             case _:
                 assert new[decision.hand].cards == hand.cards
 

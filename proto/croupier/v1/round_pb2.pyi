@@ -460,8 +460,9 @@ class Decision(_message.Message):
     seat: _builtins.int
     """The seat's position (0-based); it must be the seat of the current turn."""
     hand: _builtins.int
-    """The hand's index within the seat (0-based; a split adds a hand after the one split);
-    it must be the hand of the current turn, 0 during offers.
+    """The hand's index within the seat (0-based; a split adds a hand after the one split and
+    the hands its earlier splits made, VAR.bj.resplit); it must be the hand of the current
+    turn, 0 during offers.
     """
     kind: Global___DecisionKind.ValueType
     """What the player does."""
@@ -594,7 +595,10 @@ class BlackjackDealer(_message.Message):
     A.nat-vs-ten, A.even-money) does not turn it while another seat still plays: every state
     before COMPLETE shows only the up card. It stays face down for good when every hand was
     already paid (even money, or a blackjack paid at once against a 2 to 9). The dealer
-    draws only while some hand waits for the dealer's total (BJ.dealer-needed).
+    draws only while some hand waits for the dealer's total (BJ.dealer-needed). Under a
+    profile whose `hole_card` is "showdown" (VAR.bj.hole-card) it is turned only if some hand
+    is compared with it; when every hand busted, surrendered or was paid as a blackjack it
+    stays face down at COMPLETE too.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

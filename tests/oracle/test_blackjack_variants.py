@@ -1,0 +1,290 @@
+"""Hand-computed tests of the blackjack variants a lab may choose (RULES.md "Variants").
+
+Every expected figure is worked out by hand from RULES.md, as in ``test_blackjack.py``:
+shoes in contract order (first card to each seat, up card, second card to each seat, hole
+card, then every draw as it happens), amounts returned stake included.
+"""
+
+# Test names carry RULES.md clause IDs as written (VAR.bj.resplit -> test_VAR_bj_resplit_...).
+# ruff: noqa: N802
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.blackjack import (
+    Action,
+    BlackjackRules,
+    BlackjackSeat,
+    BlackjackState,
+    Decision,
+    HandStatus,
+    deal,
+    decide,
+)
+from oracle.cards import format_cards, parse_cards
+from oracle.errors import IllegalDecisionError, ProfileError
+from oracle.profile import load_profile_text
+
+HIT, STAND, DOUBLE, SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
+SURRENDER = Action.SURRENDER
+
+
+def lab(base: str, **values: object) -> BlackjackRules:
+    """A lab profile extending ``base`` with these values, each citing the variant's clause."""
+    return BlackjackRules.from_profile(load_profile_text(_text(base, values)))
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else f'"{value}"'
+
+
+_CLAUSE = {
+    "double_on": "VAR.bj.double-on",
+    "max_hands": "VAR.bj.resplit",
+    "resplit_aces": "VAR.bj.resplit",
+    "hole_card": "VAR.bj.hole-card",
+}
+
+
+def _text(base: str, values: dict[str, object]) -> str:
+    lines = [
+        f'{name} = {{ value = {_toml(value)}, clauses = ["{_CLAUSE.get(name, "BJ.deal")}"], '
+        'status = "documented" }'
+        for name, value in values.items()
+    ]
+    return f'id = "lab"\nextends = "{base}"\n[parameters]\n' + "\n".join(lines) + "\n"
+
+
+def start(
+    rules: BlackjackRules, shoe: str, stake: int = 100, balance: int = 1000
+) -> BlackjackState:
+    return deal(rules, parse_cards(shoe), [BlackjackSeat(balance=balance, stake=stake)])
+
+
+def play(state: BlackjackState, *actions: Action) -> BlackjackState:
+    for action in actions:
+        turn = state.turn
+        assert turn is not None, f"the round is complete; cannot {action.value}"
+        state = decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action))
+    return state
+
+
+def returned(state: BlackjackState) -> list[int]:
+    assert state.complete
+    return [line.payout.returned for line in state.settlement]
+
+
+def refusal(state: BlackjackState, action: Action) -> IllegalDecisionError:
+    turn = state.turn
+    assert turn is not None
+    with pytest.raises(IllegalDecisionError) as info:
+        decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action))
+    return info.value
+
+
+# --- VAR.bj.double-on ----------------------------------------------------------------------
+
+# Against 7H, hole TC (17). Which first cards may double under each value.
+DOUBLE_ON = [
+    # cards dealt, hits before the double, then: any-two, nine-to-eleven, ten-eleven, any-cards
+    pytest.param("5S 7H 3D TC", 0, (True, False, False, True), id="two-card-8"),
+    pytest.param("5S 7H 4D TC", 0, (True, True, False, True), id="two-card-9"),
+    pytest.param("6S 7H 4D TC", 0, (True, True, True, True), id="two-card-10"),
+    pytest.param("6S 7H 5D TC", 0, (True, True, True, True), id="two-card-11"),
+    pytest.param("AS 7H 8D TC", 0, (True, False, False, True), id="soft-19"),
+    pytest.param("2S 7H 3D TC 4C", 1, (False, False, False, True), id="three-card-9"),
+]
+VALUES = ("any-two", "nine-to-eleven", "ten-eleven", "any-cards")
+
+
+@pytest.mark.parametrize(("shoe", "hits", "open_under"), DOUBLE_ON)
+def test_VAR_bj_double_on_which_hands_may_double(
+    shoe: str, hits: int, open_under: tuple[bool, ...]
+) -> None:
+    for value, expected in zip(VALUES, open_under, strict=True):
+        state = play(start(lab("blackjack-a", double_on=value), shoe), *[HIT] * hits)
+        assert (DOUBLE in state.legal) is expected, value
+
+
+@pytest.mark.parametrize("value", ["nine-to-eleven", "ten-eleven"])
+def test_VAR_bj_double_on_a_refused_total_cites_the_variant(value: str) -> None:
+    # 5S 3D = 8: no double under either restriction, and the refusal says which rule.
+    error = refusal(start(lab("blackjack-a", double_on=value), "5S 7H 3D TC"), DOUBLE)
+    assert error.clause == "VAR.bj.double-on"
+
+
+def test_VAR_bj_double_on_any_cards_after_a_hit_takes_one_card_and_stands() -> None:
+    # 2S 3D = 5, hit 4C: 9; double: stake 200, TS: 19, the hand stands; 19 beats the dealer's
+    # 17 (7H TC): 400 back.
+    state = play(start(lab("blackjack-a", double_on="any-cards"), "2S 7H 3D TC 4C TS"), HIT)
+    # The double the variant opens after a hit cites it.
+    assert state.citations()["legal_decisions[double]"] == ("VAR.bj.double-on",)
+    state = play(state, DOUBLE)
+    hand = state.seats[0].hands[0]
+    assert format_cards(hand.cards) == "2S 3D 4C TS"
+    assert (hand.stake, hand.doubled, hand.status) == (200, True, HandStatus.STOOD)
+    assert returned(state) == [400]
+
+
+def test_VAR_bj_double_on_any_cards_still_needs_funds() -> None:
+    # Balance 250, stake 100: 2S 3D, hit 4C; doubling needs 100 more of the 150 free: open.
+    # Balance 150: 50 free, no double (BJ.funds).
+    rules = lab("blackjack-a", double_on="any-cards")
+    rich = play(start(rules, "2S 7H 3D TC 4C", balance=250), HIT)
+    poor = play(start(rules, "2S 7H 3D TC 4C", balance=150), HIT)
+    assert DOUBLE in rich.legal
+    assert DOUBLE not in poor.legal
+
+
+def test_VAR_bj_double_on_nine_to_eleven_after_a_split_follows_double_after_split() -> None:
+    # 5S 5D against 7H, hole TC: split; hand 0 takes 4C: 9, which may double under
+    # nine-to-eleven with double after split (A); without it, no double.
+    shoe = "5S 7H 5D TC 4C"
+    das = play(start(lab("blackjack-a", double_on="nine-to-eleven"), shoe), SPLIT)
+    assert DOUBLE in das.legal
+    rules = lab("blackjack-a", double_on="nine-to-eleven", double_after_split=False)
+    assert DOUBLE not in play(start(rules, shoe), SPLIT).legal
+
+
+# --- VAR.bj.resplit ------------------------------------------------------------------------
+
+
+def test_VAR_bj_resplit_hands_made_by_a_split_are_numbered_in_the_order_made() -> None:
+    # 8S 8D against 6H, hole TC. Split: hand 0 8S, hand 1 8D. Hand 0 takes 8C: split again;
+    # the new hand (8C) comes after 8D, made first. Hand 0 takes TD: 18, stand; hand 1 8D
+    # takes TH: 18; hand 2 8C takes TS: 18. The dealer's 16 draws 6S: 22: 200 each.
+    rules = lab("blackjack-a", max_hands=3)
+    state = play(start(rules, "8S 6H 8D TC 8C TD TH TS 6S"), SPLIT, SPLIT)
+    hands = state.seats[0].hands
+    assert [format_cards(h.cards) for h in hands] == ["8S TD", "8D", "8C"]
+    assert [h.status for h in hands] == [HandStatus.PLAYING, *[HandStatus.WAITING] * 2]
+    state = play(state, STAND, STAND, STAND)
+    assert [format_cards(h.cards) for h in state.seats[0].hands] == ["8S TD", "8D TH", "8C TS"]
+    assert returned(state) == [200, 200, 200]
+
+
+def test_VAR_bj_resplit_a_later_hand_splits_right_after_itself() -> None:
+    # 8S 8D against 6H, hole TC, max 4 hands. Split; hand 0 takes 8C: split again (hands 8S,
+    # 8D, 8C). Hand 0 takes TD, stands. Hand 1 (8D) takes 8H: split; its new hand 8H comes
+    # right after it, before 8C. Hand 1 takes TH, stands; hand 2 (8H) takes TS; hand 3 (8C)
+    # takes TC. The dealer's 16 draws 6S: 22; four hands of 18, 200 each.
+    rules = lab("blackjack-a", max_hands=4)
+    state = play(start(rules, "8S 6H 8D TC 8C TD 8H TH TS TC 6S"), SPLIT, SPLIT, STAND, SPLIT)
+    assert [format_cards(h.cards) for h in state.seats[0].hands] == ["8S TD", "8D TH", "8H", "8C"]
+    state = play(state, STAND, STAND, STAND)
+    assert [format_cards(h.cards) for h in state.seats[0].hands] == [
+        "8S TD",
+        "8D TH",
+        "8H TS",
+        "8C TC",
+    ]
+    assert returned(state) == [200] * 4
+
+
+def test_VAR_bj_resplit_eight_hands_at_most() -> None:
+    # Eights split seven times make eight hands; an eighth split would make a ninth: refused
+    # by the most hands a seat may hold.
+    eights = " ".join(["8C", "8H", "8S", "8D", "8C", "8H", "8S"])
+    state = start(lab("blackjack-a", max_hands=8), f"8S 6H 8D TC {eights}")
+    state = play(state, *[SPLIT] * 7)
+    assert len(state.seats[0].hands) == 8
+    assert format_cards(state.seats[0].hands[0].cards) == "8S 8S"
+    error = refusal(state, SPLIT)
+    assert error.clause == "VAR.bj.resplit"
+    assert "split" not in error.metadata["legal"].split(",")
+
+
+@pytest.mark.parametrize(("resplit_aces", "open_"), [(False, False), (True, True)])
+def test_VAR_bj_resplit_aces(resplit_aces: bool, open_: bool) -> None:
+    # AS AD against 6H: split; hand 0 takes AC, a pair of aces again.
+    rules = lab("blackjack-a", max_hands=4, resplit_aces=resplit_aces)
+    state = play(start(rules, "AS 6H AD TC AC"), SPLIT)
+    assert format_cards(state.seats[0].hands[0].cards) == "AS AC"
+    assert (SPLIT in state.legal) is open_
+    if not open_:
+        assert refusal(state, SPLIT).clause == "VAR.bj.resplit"
+
+
+def test_VAR_bj_resplit_aces_that_take_no_hits_wait_to_split_or_stand() -> None:
+    # Split aces take no more cards (hit_split_aces false), but may re-split: AS AD against
+    # 6H; split; hand 0 takes AC: it may stand or split, nothing else. Split: hand 0 takes
+    # TD: 21 and stands by itself; hand 1 (AD) takes 9H: 20, stands (no hits); hand 2 (AC)
+    # takes 5S: 16, stands. Dealer 6H TC = 16 draws 7S: 23, bust: 200, 200, 200.
+    rules = lab("blackjack-a", max_hands=3, resplit_aces=True, hit_split_aces=False)
+    state = play(start(rules, "AS 6H AD TC AC TD 9H 5S 7S"), SPLIT)
+    assert set(state.legal) == {STAND, SPLIT}
+    state = play(state, SPLIT)
+    assert state.complete
+    assert [format_cards(h.cards) for h in state.seats[0].hands] == ["AS TD", "AD 9H", "AC 5S"]
+    assert returned(state) == [200, 200, 200]
+
+
+def test_VAR_bj_resplit_aces_without_hits_and_no_hand_left_stand_at_once() -> None:
+    # The same aces with two hands at most (no re-split): hand 0 AS AC stands at once.
+    rules = lab("blackjack-a", hit_split_aces=False)
+    state = play(start(rules, "AS 6H AD TC AC 9H 7S"), SPLIT)
+    assert state.complete
+    assert [h.status for h in state.seats[0].hands] == [HandStatus.STOOD] * 2
+
+
+def test_VAR_bj_resplit_aces_needs_a_third_hand() -> None:
+    with pytest.raises(ProfileError) as info:
+        lab("blackjack-a", resplit_aces=True)
+    assert info.value.metadata["key"] == "parameters.resplit_aces"
+    assert "max_hands" in str(info.value)
+
+
+# --- VAR.bj.hole-card ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "hidden"), [("always", False), ("showdown", True)])
+def test_VAR_bj_hole_card_after_every_hand_busts(value: str, hidden: bool) -> None:
+    # TS 6D = 16 against 7H, hole TC; hit 9C: 25, bust. No hand is compared: at a showdown
+    # table the hole card stays face down. Either way the dealer draws nothing: 0 back.
+    state = play(start(lab("blackjack-a", hole_card=value), "TS 7H 6D TC 9C 5H"), HIT)
+    assert state.dealer.hole_revealed is not hidden
+    assert state.dealer.draws == ()
+    assert state.position == 5
+    assert returned(state) == [0]
+
+
+def test_VAR_bj_hole_card_showdown_with_a_hand_to_compare_turns_and_draws() -> None:
+    # TS 8D = 18 stands against 6H, hole TC: 16 draws 5H: 21; 18 loses: 0.
+    state = play(start(lab("blackjack-a", hole_card="showdown"), "TS 6H 8D TC 5H"), STAND)
+    assert state.dealer.hole_revealed
+    assert format_cards(state.dealer.draws) == "5H"
+    assert returned(state) == [0]
+
+
+def test_VAR_bj_hole_card_showdown_after_a_surrender() -> None:
+    # Document C surrenders: TS 6D against 9H, hole 8C; surrender: 50 back, hole face down.
+    state = play(start(lab("blackjack-c", hole_card="showdown"), "TS 9H 6D 8C"), SURRENDER)
+    assert not state.dealer.hole_revealed
+    assert returned(state) == [50]
+
+
+@pytest.mark.parametrize(
+    ("shoe", "shown", "back"),
+    [
+        # C under a ten: no peek, the blackjack is compared with the hole card: 9C, 250.
+        pytest.param("AS KH TD 9C", True, 250, id="under-a-ten-compared"),
+        # Under a ten the hole card ties it: AC, a dealer blackjack: push, 100.
+        pytest.param("AS KH TD AC", True, 100, id="under-a-ten-tied"),
+        # Under a 7 nothing can tie it: paid 3:2 without a showdown: 250, hole face down.
+        pytest.param("AS 7H TD 9C", False, 250, id="under-a-seven"),
+    ],
+)
+def test_VAR_bj_hole_card_showdown_with_a_blackjack(shoe: str, shown: bool, back: int) -> None:
+    state = start(lab("blackjack-c", hole_card="showdown"), shoe)
+    assert state.complete
+    assert state.dealer.hole_revealed is shown
+    assert returned(state) == [back]
+
+
+def test_VAR_bj_hole_card_showdown_cannot_go_with_a_dealer_who_always_draws() -> None:
+    with pytest.raises(ProfileError) as info:
+        lab("blackjack-a", hole_card="showdown", dealer_draws_when_not_needed=True)
+    assert info.value.metadata["key"] == "parameters.hole_card"
