@@ -15,8 +15,10 @@ the settlement, in the contract's field names: ``phase``, ``turn``,
 A *view* is the other side: every value of a message by path, as text, with ``ABSENT`` where
 a list ends (``cards[2] = (none)`` after two cards), so that a card too many or too few shows
 at its own path. ``first_difference`` compares two views cause first, and ``cite`` finds the
-clauses of a difference: its value-specific key, its own path, a ``*.`` key, then the paths
-that contain it. Nothing here knows a rule: the game modules record, this module looks up.
+clauses of a difference: its value-specific key, then its own path and each path that contains
+it in turn, each by its own key or a ``*.`` key (``*.insurance`` answers
+``...insurance.minor_units``). Nothing here knows a rule: the game modules record, this module
+looks up.
 """
 
 from __future__ import annotations
@@ -33,11 +35,14 @@ ABSENT = "(none)"
 #: Clauses by path, deciding clause first.
 Citations = Mapping[str, tuple[str, ...]]
 
-# Cause first: a hand's cards decide its status, and the statuses decide the turn, the phase
-# and the decisions offered; the count of cards dealt is compared last, so that a card too
-# many is reported where it went.
-_PLAYER_CARDS = re.compile(r"(^|\.)blackjack\.seats\[\d+\]\.hands(\[\d+\](\.cards(\[\d+\])?)?)?$")
-_STATUS = re.compile(r"(^|\.)blackjack\.seats\[\d+\]\.hands\[\d+\]\.status$")
+# Cause first: hands in play order (seat by seat, a split's hands in turn), each hand's cards
+# before its status (its cards decide it) and its status before the next hand's cards (a hand
+# that ends wrongly moves the next card to the next hand); then the rest in field order, the
+# statuses deciding the turn, the phase and the decisions offered; the count of cards dealt
+# last, so that a card too many is reported where it went.
+_HAND = re.compile(
+    r"(?:^|\.)blackjack\.seats\[(\d+)\]\.hands(?:\[(\d+)\](\.cards(?:\[\d+\])?|\.status)?)?$"
+)
 _LAST = re.compile(r"(^|\.)cards_dealt$")
 _PARENT = re.compile(r"(\[[^\]]*\]|\.[^.\[]+)$")
 
@@ -52,15 +57,15 @@ class Difference:
 
 
 @functools.lru_cache(maxsize=8192)
-def _rank(path: str) -> int:
+def _rank(path: str) -> tuple[int, int, int, int]:
     # Cached: the same few thousand paths come back in every round compared.
-    if _PLAYER_CARDS.search(path):
-        return 0
-    if _STATUS.search(path):
-        return 1
+    hand = _HAND.search(path)
+    if hand:
+        seat, index, field = hand.groups()
+        return (0, int(seat), int(index or 0), 1 if field == ".status" else 0)
     if _LAST.search(path):
-        return 3
-    return 2
+        return (2, 0, 0, 0)
+    return (1, 0, 0, 0)
 
 
 def first_difference(expected: Mapping[str, str], actual: Mapping[str, str]) -> Difference | None:
@@ -88,19 +93,23 @@ def parent(path: str) -> str:
 
 
 def cite(citations: Citations, difference: Difference) -> tuple[str, ...]:
-    """The clauses behind the expected value of a difference; empty if none is recorded."""
+    """The clauses behind the expected value of a difference; empty if none is recorded.
+
+    The value-specific key, then the path and each container in turn: its own key, else a
+    ``*.FIELD`` key naming its last field.
+    """
     path = difference.path
     found = citations.get(f"{path}={difference.actual}") or citations.get(path)
     if found:
         return found
-    for key, why in citations.items():
-        if key.startswith("*.") and path.endswith(key[1:]):
-            return why
-    path = parent(path)
+    fields = [(key[1:], why) for key, why in citations.items() if key.startswith("*.")]
     while path:
         found = citations.get(path)
         if found:
             return found
+        for suffix, why in fields:
+            if path.endswith(suffix):
+                return why
         path = parent(path)
     return ()
 

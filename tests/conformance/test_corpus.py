@@ -18,6 +18,7 @@ from croupier.conformance.v1 import vector_pb2
 
 from conformance.corpus import CAMPAIGNS, build_corpus
 from conformance.handwritten import CASES
+from conformance.runner import exchanges
 from conformance.vectors import (
     CORPUS_DIR,
     CorpusProblem,
@@ -29,6 +30,8 @@ from conformance.vectors import (
 )
 from oracle.clauses import BY_ID, CONTRACT, Game
 from oracle.profile import SHIPPED_IDS, Profile, shipped_profile
+from oracle.provenance import ABSENT, Difference, cite
+from oracle.service import flat
 
 #: Clauses every profile of a game shares (RULES.md "common to ...").
 GAME_CLAUSES: dict[Game, tuple[str, ...]] = {
@@ -130,6 +133,53 @@ def test_every_vector_is_filed_under_its_profile(profile_id: str) -> None:
     for part in ("hand", "campaign"):
         for loaded in shipped_part(profile_id, part):
             assert loaded.vector.profile_id == profile_id, loaded.vector.id
+
+
+# --- citations ------------------------------------------------------------------------------
+
+#: Values no rule decides: the request's shape does (which game's table, a seat too many), and
+#: a difference there is CONTRACT.request, as the runner says when nothing is recorded.
+SHAPE = re.compile(
+    r"state|settlement|state\.(blackjack|baccarat|roulette)|state\.blackjack\.(dealer|seats\[\d+\])"
+)
+#: Values the contract decides, and the labels the oracle records for them (and a line
+#: after the last is CONTRACT.settlement: one line per bet or hand).
+CONTRACT_DECIDED = {
+    re.compile(r"state\.(round_id|profile_id)"): "CONTRACT.round-id",
+    re.compile(r"settlement\.total_(staked|returned)(\.minor_units)?"): "CONTRACT.settlement",
+}
+
+
+@pytest.mark.parametrize("profile_id", SHIPPED_IDS)
+def test_every_value_the_rules_decide_is_cited_by_a_rule(profile_id: str) -> None:
+    # Every path of every expected answer, as the runner would look it up for a difference
+    # there: a value the rules decide never falls back to a contract label. (An insurance
+    # stake's amount, ``...insurance.minor_units``, once did: its key is ``*.insurance``.)
+    wrong: dict[str, str] = {}
+    for part in ("hand", "campaign"):
+        for loaded in shipped_part(profile_id, part):
+            vector = loaded.vector
+            for index in range(len(vector.rounds)):
+                for exchange in exchanges(vector, index, ""):
+                    if exchange.expected is None:
+                        continue
+                    citations = exchange.citations
+                    for path, value in flat.view(exchange.expected).items():
+                        found = cite(citations, Difference(path=path, expected=value, actual="\0"))
+                        label = next(
+                            (c for r, c in CONTRACT_DECIDED.items() if r.fullmatch(path)), None
+                        )
+                        if path.startswith("settlement.lines[") and value == ABSENT:
+                            label = "CONTRACT.settlement"  # a line too many
+                        if label is not None:
+                            ok = found[:1] == (label,)
+                        elif SHAPE.fullmatch(path):
+                            ok = not found
+                        else:
+                            ok = bool(found) and found[0] in BY_ID
+                        if not ok:
+                            wrong.setdefault(re.sub(r"\[\d+\]", "[i]", path), vector.id)
+    assert not wrong, wrong
 
 
 # --- hand-written vectors --------------------------------------------------------------------

@@ -43,6 +43,7 @@ CITED = {
     "settlement.lines[0]": ("BJ.nat-pays", "BJ.natural"),
     "settlement.lines[0].returned.minor_units=251": ("MONEY.rounding", "BJ.nat-pays"),
     "*.currency_code": ("TABLE.currency",),
+    "*.insurance": ("BJ.half-stakes", "A.insurance"),
 }
 
 
@@ -62,6 +63,11 @@ CITED = {
         ("settlement.lines[0].stake.currency_code", "GBP", "TABLE.currency"),
         # Up through the containers: a hand too many.
         ("state.blackjack.seats[0].hands[2]", "(set)", "C.bj.split"),
+        # A *. key names a container too: an insurance stake's amount is the insurance's.
+        ("state.blackjack.seats[1].insurance.minor_units", "75", "BJ.half-stakes"),
+        ("state.blackjack.seats[1].insurance", ABSENT, "BJ.half-stakes"),
+        # ...but the leaf's own *. key comes first: its currency is the table's.
+        ("state.blackjack.seats[1].insurance.currency_code", "GBP", "TABLE.currency"),
     ],
 )
 def test_cite_looks_up_in_order(path: str, actual: str, clause: str) -> None:
@@ -102,6 +108,54 @@ def test_first_difference_takes_cards_then_statuses_then_the_rest_and_cards_deal
     assert first_difference(expected, {**actual, "state.extra": "1"}) == Difference(
         path="state.extra", expected=ABSENT, actual="1"
     )
+
+
+SPLIT = "state.blackjack.seats[0].hands"
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["field-order", "reversed"])
+def test_a_hands_status_comes_before_the_next_hands_cards(reverse: bool) -> None:
+    # Split 8s: hand 0 stood on 8 3 K = 21 (BJ.auto-stand); an engine that keeps it playing
+    # also holds back hand 1's second card. The status is the cause, the card its effect;
+    # the comparison says so whichever order the views list them in.
+    paths = [f"{SPLIT}[0].status", f"{SPLIT}[1].cards[1]", f"{SPLIT}[0].cards[3]"]
+    expected = dict.fromkeys(paths, ABSENT) | {f"{SPLIT}[0].status": "stood", paths[1]: "9C"}
+    actual = {**expected, f"{SPLIT}[0].status": "playing", paths[1]: ABSENT}
+    if reverse:
+        expected = dict(reversed(expected.items()))
+    assert first_difference(expected, actual) == Difference(
+        path=f"{SPLIT}[0].status", expected="stood", actual="playing"
+    )
+    # Once the status agrees, the card is what differs.
+    actual[f"{SPLIT}[0].status"] = "stood"
+    assert first_difference(expected, actual) == Difference(
+        path=f"{SPLIT}[1].cards[1]", expected="9C", actual=ABSENT
+    )
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["field-order", "reversed"])
+def test_a_hands_own_card_comes_before_its_status_and_seats_go_in_order(reverse: bool) -> None:
+    # A card dealt wrong decides the status of its own hand: the card is cited, not the
+    # status; and the first seat's hand is played before the second seat's.
+    expected = {
+        "state.blackjack.seats[1].hands[0].cards[2]": "5D",
+        "state.blackjack.seats[0].hands[0].status": "bust",
+        "state.blackjack.seats[0].hands[0].cards[2]": "KD",
+        "state.blackjack.seats[1].hands[0].status": "stood",
+    }
+    if reverse:
+        expected = dict(reversed(expected.items()))
+    actual = dict.fromkeys(expected, "other")
+    order = []
+    while (found := first_difference(expected, actual)) is not None:
+        order.append(found.path)
+        actual[found.path] = expected[found.path]
+    assert order == [
+        "state.blackjack.seats[0].hands[0].cards[2]",
+        "state.blackjack.seats[0].hands[0].status",
+        "state.blackjack.seats[1].hands[0].cards[2]",
+        "state.blackjack.seats[1].hands[0].status",
+    ]
 
 
 def test_prefixed_keeps_wildcards() -> None:

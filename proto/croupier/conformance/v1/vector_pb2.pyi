@@ -62,14 +62,16 @@ class Vector(_message.Message):
     and the end of every list as "(none)" (so "cards[2]" = "(none)" after two cards), and
     legal_decisions as a set: "state.legal_decisions[double]" = "offered" or "(none)". The
     fields returned_exact and clauses are not compared. The first difference is taken cause
-    first: the players' cards, then the hands' statuses, then every other path in field order,
-    cards_dealt last.
+    first: the players' hands in play order (seat by seat, a split's hands in turn), each hand's
+    cards and then its status before the next hand's cards; then every other path in field
+    order, cards_dealt last.
 
     Citing. Each expected answer carries citations (its own map, then the vector's shared one):
     for every value the oracle decided, the clauses that decided it, keyed by the value's path. A runner cites, for a difference at PATH
     where the engine answered VALUE, the first of: the key "PATH=VALUE" (why the value is not
-    VALUE), the key PATH, a key "*.FIELD" matching PATH's last field, then the keys of the paths
-    that contain PATH ("a.b[1]" is in "a.b", which is in "a"). A refusal where an answer was
+    VALUE), then for PATH and each path that contains it in turn ("a.b[1]" is in "a.b", which is
+    in "a"), its own key or a key "*.FIELD" naming its last field ("*.insurance" answers
+    "state.blackjack.seats[0].insurance.minor_units"). A refusal where an answer was
     expected looks up "error=REASON" (why the request is not refused for that reason); an answer
     where a refusal was expected looks up "error". Where nothing rule-based decides, a citation
     is a contract label:
