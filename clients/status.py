@@ -28,6 +28,8 @@ CODES: Mapping[str, grpc.StatusCode] = {
     "INSUFFICIENT_BALANCE": grpc.StatusCode.FAILED_PRECONDITION,
     "BET_OUT_OF_LIMITS": grpc.StatusCode.INVALID_ARGUMENT,
     "INVALID_BET_LAYOUT": grpc.StatusCode.INVALID_ARGUMENT,
+    "BET_NOT_OFFERED": grpc.StatusCode.INVALID_ARGUMENT,
+    "TOO_MANY_SEATS": grpc.StatusCode.INVALID_ARGUMENT,
     "INVALID_ROUND": grpc.StatusCode.INVALID_ARGUMENT,
     "ROUND_NOT_FOUND": grpc.StatusCode.NOT_FOUND,
     "ROUND_EXISTS": grpc.StatusCode.ALREADY_EXISTS,
@@ -71,6 +73,8 @@ REQUIRED_METADATA: Mapping[str, tuple[str, ...]] = {
     "ROUND_NOT_FOUND": ("round_id",),
     "ROUND_EXISTS": ("round_id",),
     "TOO_MANY_OPEN_ROUNDS": ("limit",),
+    "BET_NOT_OFFERED": ("seat", "kind"),
+    "TOO_MANY_SEATS": ("limit",),
 }
 
 

@@ -69,6 +69,10 @@ class BaccaratRules:
     banker_commission: Fraction
     tie_pays: Odds
     tie_pushes: bool
+    #: VAR.bac.ez: no commission, and a banker win on three cards totalling 7 pushes.
+    no_commission: bool
+    #: VAR.bac.banker-six: the net odds of a banker win on a total of 6, if the table pays so.
+    banker_six_pays: Odds | None
     rounding: Rounding
     limits: Limits
     cite: Citations
@@ -91,6 +95,8 @@ class BaccaratRules:
             banker_commission=profile.fraction("banker_commission"),
             tie_pays=profile.odds("tie_pays"),
             tie_pushes=profile.flag("tie_pushes"),
+            no_commission=profile.flag("no_commission"),
+            banker_six_pays=profile.optional_odds("banker_six_pays"),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
             cite=profile.citations(),
@@ -428,11 +434,10 @@ def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
     )
 
 
-def _settle(
-    rules: BaccaratRules, outcome: CoupOutcome, bet: BaccaratBet
-) -> tuple[Payout, tuple[str, ...]]:
+def _settle(rules: BaccaratRules, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[str, ...]]:
     """One bet's payout and the clauses that decided it (BAC.pay-*, BAC.tie-push)."""
     stake = bet.amount
+    outcome = coup.outcome
     if bet.kind is BetKind.TIE:
         if outcome is CoupOutcome.TIE:
             return win(stake, rules.tie_pays, rules.rounding), (
@@ -452,13 +457,32 @@ def _settle(
             )
         return lose(stake), ("BAC.outcome",)
     if outcome is CoupOutcome.BANKER:
-        # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
-        gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
-        return returns(stake, stake + gain, rules.rounding), (
-            *rules.cite("banker_pays", "banker_commission"),
+        return _banker_win(rules, coup, stake)
+    return lose(stake), ("BAC.outcome",)
+
+
+def _banker_win(rules: BaccaratRules, coup: Coup, stake: int) -> tuple[Payout, tuple[str, ...]]:
+    """A winning banker bet: its odds less the commission (BAC.pay-banker), or a variant's.
+
+    On a 6 where the table says so (VAR.bac.banker-six); a three-card 7 without commission
+    pushes (VAR.bac.ez).
+    """
+    if rules.banker_six_pays is not None and coup.banker_total == 6:
+        return win(stake, rules.banker_six_pays, rules.rounding), (
+            *rules.cite("banker_six_pays"),
             "BAC.outcome",
         )
-    return lose(stake), ("BAC.outcome",)
+    if rules.no_commission and coup.banker_total == 7 and len(coup.banker) == 3:
+        return push(stake), (*rules.cite("no_commission"), "BAC.outcome")
+    # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1. Without
+    # commission (VAR.bac.ez, which asks banker_commission to be 0) it is the whole win.
+    gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
+    ez = rules.cite("no_commission") if rules.no_commission else ()
+    return returns(stake, stake + gain, rules.rounding), (
+        *ez,
+        *rules.cite("banker_pays", "banker_commission"),
+        "BAC.outcome",
+    )
 
 
 def play_round(
@@ -496,7 +520,7 @@ def play_round(
     lines: list[SettlementLine] = []
     for index, seat in enumerate(seats):
         for bet in seat.bets:
-            payout, clauses = _settle(rules, coup.outcome, bet)
+            payout, clauses = _settle(rules, coup, bet)
             lines.append(
                 settled(
                     seat=index,

@@ -103,6 +103,24 @@ class InvalidBetLayoutError(OracleError):
     reason = "INVALID_BET_LAYOUT"
 
 
+class BetNotOfferedError(OracleError):
+    """A bet of a kind the table does not offer (VAR.rou.bets-offered); the round is not dealt.
+
+    Metadata: ``seat`` (0-based), ``kind`` (the bet kind refused), ``offered``.
+    """
+
+    reason = "BET_NOT_OFFERED"
+
+
+class TooManySeatsError(OracleError):
+    """More seats than the table takes (TABLE.seats); the round is not dealt.
+
+    Metadata: ``limit`` (the most seats the table takes) and ``seats`` (how many came).
+    """
+
+    reason = "TOO_MANY_SEATS"
+
+
 class InvalidRoundError(OracleError):
     """A round request is malformed: no seats, a duplicate seat, a bad amount or id."""
 

@@ -13,9 +13,12 @@ from fractions import Fraction
 
 from oracle.clauses import Game
 from oracle.immutable import Choice
-from oracle.money import Odds, Rounding
+from oracle.money import Odds, Rounding, exact_text
 
-ParamValue = bool | int | str | Odds | Fraction | Rounding
+ParamValue = bool | int | str | Odds | Fraction | Rounding | tuple[str, ...] | None
+
+#: A parameter's value as TOML writes it: a list is a set of words (``bets_offered``).
+RawValue = bool | int | str | tuple[str, ...]
 
 
 class Kind(Choice):
@@ -27,6 +30,10 @@ class Kind(Choice):
     ODDS = "odds"
     FRACTION = "fraction"
     ROUNDING = "rounding"
+    #: Net odds, or the word ``none`` for a rule that does not apply (VAR.bac.banker-six).
+    ODDS_OR_NONE = "odds-or-none"
+    #: A set of words from ``choices``, written as a TOML list, each once (VAR.rou.bets-offered).
+    WORDS = "words"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,7 +42,7 @@ class ParamSpec:
 
     name: str
     kind: Kind
-    default: bool | int | str
+    default: RawValue
     help: str
     #: The clauses the parameter's rule is cited by when a profile does not list it.
     clauses: tuple[str, ...]
@@ -66,6 +73,14 @@ class ParamSpec:
                 if not isinstance(raw, str):
                     raise ValueError(f"expected odds as a string like '3:2', got {raw!r}")
                 return Odds.parse(raw)
+            case Kind.ODDS_OR_NONE:
+                if raw == "none":
+                    return None
+                if not isinstance(raw, str):
+                    raise ValueError(f"expected odds like '1:2' or 'none', got {raw!r}")
+                return Odds.parse(raw)
+            case Kind.WORDS:
+                return self._words(raw)
             case Kind.FRACTION:
                 if not isinstance(raw, str):
                     raise ValueError(f"expected an exact decimal string like '0.05', got {raw!r}")
@@ -84,6 +99,21 @@ class ParamSpec:
                 except ValueError:
                     names = ", ".join(r.value for r in Rounding)
                     raise ValueError(f"expected one of {names}; got {raw!r}") from None
+
+    def _words(self, raw: object) -> tuple[str, ...]:
+        if not isinstance(raw, list | tuple) or not all(isinstance(w, str) for w in raw):
+            raise ValueError(f"expected a list of words, got {raw!r}")
+        if not raw:
+            raise ValueError("expected at least one word")
+        unknown = [w for w in raw if w not in self.choices]
+        if unknown:
+            raise ValueError(
+                f"{', '.join(map(repr, unknown))}: expected words of {', '.join(self.choices)}"
+            )
+        if len(set(raw)) != len(raw):
+            raise ValueError("names a word twice")
+        # One order, the choices', so that two lists of the same words are the same value.
+        return tuple(w for w in self.choices if w in raw)
 
 
 def _rounding(help_text: str) -> ParamSpec:
@@ -113,6 +143,15 @@ _LIMITS = (
         default=10**12,
         minimum=1,
         help="Largest stake, in minor units.",
+    ),
+    ParamSpec(
+        name="max_seats",
+        clauses=("TABLE.seats",),
+        kind=Kind.INT,
+        default=16,
+        minimum=1,
+        maximum=16,
+        help="Most seats a round may have at the table (16 is the contract's own bound).",
     ),
 )
 
@@ -353,8 +392,41 @@ BACCARAT: tuple[ParamSpec, ...] = (
         default=True,
         help="On a tie, player and banker bets push.",
     ),
+    ParamSpec(
+        name="no_commission",
+        clauses=("VAR.bac.ez",),
+        kind=Kind.BOOL,
+        default=False,
+        help="No commission: a banker win pays in full, but a three-card banker 7 pushes.",
+    ),
+    ParamSpec(
+        name="banker_six_pays",
+        clauses=("VAR.bac.banker-six",),
+        kind=Kind.ODDS_OR_NONE,
+        default="none",
+        help="Net odds of a banker win on a total of 6 ('1:2'), or 'none' for the usual payout.",
+    ),
     _rounding("Rounding of a payout that is not whole (the banker commission)."),
     *_LIMITS,
+)
+
+#: Every roulette bet kind, in the layout's order (``oracle.roulette.BetKind``).
+ROULETTE_BET_KINDS: tuple[str, ...] = (
+    "straight",
+    "split",
+    "street",
+    "corner",
+    "first-four",
+    "top-line",
+    "line",
+    "column",
+    "dozen",
+    "red",
+    "black",
+    "even",
+    "odd",
+    "low",
+    "high",
 )
 
 ROULETTE: tuple[ParamSpec, ...] = (
@@ -371,8 +443,19 @@ ROULETTE: tuple[ParamSpec, ...] = (
         clauses=("C.rou.zero-loses",),
         kind=Kind.CHOICE,
         default="loses",
-        choices=("loses", "half-back"),
-        help="What a zero does to even-money bets: they lose, or return half the stake.",
+        choices=("loses", "half-back", "en-prison"),
+        help=(
+            "What a zero does to even-money bets: they lose, return half the stake, or stay "
+            "imprisoned until the seat's next spin (VAR.rou.en-prison)."
+        ),
+    ),
+    ParamSpec(
+        name="bets_offered",
+        clauses=("VAR.rou.bets-offered",),
+        kind=Kind.WORDS,
+        default=ROULETTE_BET_KINDS,
+        choices=ROULETTE_BET_KINDS,
+        help="The bet kinds the table offers; a bet of another kind is refused.",
     ),
     ParamSpec(
         name="history_length",
@@ -508,9 +591,64 @@ SPECS: dict[Game, dict[str, ParamSpec]] = {
     Game.ROULETTE: {s.name: s for s in ROULETTE},
 }
 
+
+def _commission_with_no_commission(value: Lookup) -> str | None:
+    commission = value("banker_commission")
+    if value("no_commission") is True and commission != 0:
+        return (
+            f"no_commission is true but banker_commission is {_shown(commission)}; "
+            "no-commission play takes none (VAR.bac.ez)"
+        )
+    return None
+
+
+def _shown(value: ParamValue) -> str:
+    return exact_text(value) if isinstance(value, Fraction) else str(value)
+
+
+def _prison_without_even_chances(value: Lookup) -> str | None:
+    offered = value("bets_offered")
+    if value("zero_rule") != "en-prison" or not isinstance(offered, tuple):
+        return None
+    if not set(offered) & set(EVEN_CHANCE_KINDS):
+        return (
+            "zero_rule is en-prison but bets_offered holds no even-money bet "
+            f"({', '.join(EVEN_CHANCE_KINDS)}): nothing could be imprisoned (VAR.rou.en-prison)"
+        )
+    return None
+
+
+def _kinds_off_the_wheel(value: Lookup) -> str | None:
+    offered = value("bets_offered")
+    wheel = value("wheel")
+    if not isinstance(offered, tuple) or offered == ROULETTE_BET_KINDS:
+        return None
+    missing = "top-line" if wheel == "european" else "first-four"
+    if missing in offered:
+        return (
+            f"bets_offered names {missing}, which the {wheel} layout does not have "
+            "(VAR.rou.bets-offered: the kinds the wheel allows)"
+        )
+    return None
+
+
+#: The even-money bets of C.rou.wheel's table: what a half-back or en-prison zero rule keeps.
+EVEN_CHANCE_KINDS: tuple[str, ...] = ("red", "black", "even", "odd", "low", "high")
+
+BACCARAT_CLASHES: tuple[Clash, ...] = (
+    _LIMITS_CLASH,
+    Clash(names=("no_commission", "banker_commission"), check=_commission_with_no_commission),
+)
+
+ROULETTE_CLASHES: tuple[Clash, ...] = (
+    _LIMITS_CLASH,
+    Clash(names=("zero_rule", "bets_offered"), check=_prison_without_even_chances),
+    Clash(names=("bets_offered", "wheel"), check=_kinds_off_the_wheel),
+)
+
 #: The values that cannot go together, per game (``oracle.profile`` refuses them).
 CLASHES: dict[Game, tuple[Clash, ...]] = {
     Game.BLACKJACK: BLACKJACK_CLASHES,
-    Game.BACCARAT: (_LIMITS_CLASH,),
-    Game.ROULETTE: (_LIMITS_CLASH,),
+    Game.BACCARAT: BACCARAT_CLASHES,
+    Game.ROULETTE: ROULETTE_CLASHES,
 }

@@ -24,7 +24,7 @@ from oracle.clauses import BY_ID, Game
 from oracle.errors import ProfileError, UnknownProfileError
 from oracle.immutable import Choice
 from oracle.money import Odds, Rounding
-from oracle.parameters import CLASHES, SPECS, ParamSpec, ParamValue
+from oracle.parameters import CLASHES, SPECS, ParamSpec, ParamValue, RawValue
 
 SHIPPED_IDS: tuple[str, ...] = (
     "blackjack-a",
@@ -55,7 +55,7 @@ class Parameter:
     """One parameter of a profile: its value and where the value comes from."""
 
     name: str
-    raw: bool | int | str
+    raw: RawValue
     value: ParamValue
     clauses: tuple[str, ...]
     status: Status
@@ -107,6 +107,15 @@ class Profile:
     def odds(self, name: str) -> Odds:
         """A payout parameter, as net odds."""
         return _typed(self[name], Odds, name)
+
+    def optional_odds(self, name: str) -> Odds | None:
+        """A payout parameter that may be ``none`` (the rule does not apply)."""
+        value = self[name]
+        return None if value is None else _typed(value, Odds, name)
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """A set of words, in the parameter's own order (``bets_offered``)."""
+        return _typed(self[name], tuple, name)
 
     def fraction(self, name: str) -> Fraction:
         """An exact share, like a commission."""
@@ -212,6 +221,8 @@ def _parse_parameter(
     if "value" not in table:
         raise _fail(origin, key, "missing 'value'")
     raw = table["value"]
+    if isinstance(raw, list):
+        raw = tuple(raw)
     try:
         value = spec.convert(raw)
     except ValueError as exc:

@@ -27,6 +27,7 @@ from oracle.baccarat import (
     BaccaratBet,
     BaccaratRules,
     BaccaratSeat,
+    Coup,
     CoupOutcome,
     Tableau,
     card_value,
@@ -48,6 +49,7 @@ from oracle.roulette import (
     shapes,
     spin_round,
 )
+from oracle.settlement import Prison
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,6 +105,24 @@ def percent(value: Fraction, places: int = 4) -> str:
 #: The coup's outcomes, in the order the enumeration counts them.
 _OUTCOMES: Final = tuple(CoupOutcome)
 _INDEX: Final = {outcome: i for i, outcome in enumerate(_OUTCOMES)}
+#: The enumeration counts the banker's wins in three classes, since a variant pays them apart:
+#: on a total of 6 (VAR.bac.banker-six), on three cards totalling 7 (VAR.bac.ez), and the rest
+#: (index ``_INDEX[BANKER]``). Each class's coups settle every bet alike, under every profile.
+_BANKER_SIX: Final = len(_OUTCOMES)
+_BANKER_THREE_CARD_SEVEN: Final = len(_OUTCOMES) + 1
+_CLASSES: Final = len(_OUTCOMES) + 2
+_OUTCOME_OF_CLASS: Final = (*_OUTCOMES, CoupOutcome.BANKER, CoupOutcome.BANKER)
+
+
+def _class(coup: Coup) -> int:
+    """The coup's class: its outcome, the banker's wins on 6 and on a three-card 7 apart."""
+    if coup.outcome is CoupOutcome.BANKER:
+        if coup.banker_total == 6:
+            return _BANKER_SIX
+        if coup.banker_total == 7 and len(coup.banker) == 3:
+            return _BANKER_THREE_CARD_SEVEN
+    return _INDEX[coup.outcome]
+
 
 #: The point values a card can have (BAC.values), one card standing for each, and how many
 #: cards of one deck have it: counting by value is what makes the enumeration small.
@@ -127,7 +147,7 @@ def _decide(tableau: Tableau, values: tuple[int, ...]) -> int | None:
         coup = play_coup(tableau, tuple(_STAND_IN[i] for i in values))
     except ShoeExhaustedError:
         return None
-    return _INDEX[coup.outcome]
+    return _class(coup)
 
 
 def _after_five(tableau: Tableau, values: tuple[int, ...]) -> _Fifth:
@@ -187,7 +207,7 @@ def _total(a: int, b: int) -> int:
 
 @cache
 def _coup_counts(tableau: Tableau, decks: int) -> tuple[tuple[int, ...], int]:
-    """Ordered six-card sequences of the full shoe by outcome, and how many there are.
+    """Ordered six-card sequences of the full shoe by class (``_class``), and how many there are.
 
     Cards are counted by value class (BAC.values: ten, jack, queen and king are one class of
     16 a deck), and a third card is drawn only where ``play_coup`` asks for it. A coup
@@ -206,7 +226,7 @@ def _coup_counts(tableau: Tableau, decks: int) -> tuple[tuple[int, ...], int]:
         for a in range(len(_VALUES))
         for b in range(a, len(_VALUES))
     ]
-    counts = [0] * len(_OUTCOMES)
+    counts = [0] * _CLASSES
     for a, b, player_orders, player in pairs:
         for c, d, banker_orders, banker in pairs:
             left = full.copy()
@@ -246,29 +266,54 @@ def coup_probabilities(rules: BaccaratRules) -> tuple[tuple[CoupOutcome, Fractio
     BAC.player-draw, BAC.banker-stood and the profile's tableau (BAC.banker-tableau,
     B.tableau) through ``play_coup``; BAC.outcome. The chances add up to exactly 1.
     """
-    counts, total = _coup_counts(rules.tableau, rules.decks)
-    return tuple(
-        (outcome, Fraction(count, total)) for outcome, count in zip(_OUTCOMES, counts, strict=True)
-    )
+    counts, total = _class_counts(rules)
+    merged = dict.fromkeys(_OUTCOMES, 0)
+    for klass, count in enumerate(counts):
+        merged[_OUTCOME_OF_CLASS[klass]] += count
+    return tuple((outcome, Fraction(merged[outcome], total)) for outcome in _OUTCOMES)
 
 
-def _shoe(tableau: Tableau, outcome: CoupOutcome) -> tuple[Card, ...]:
-    """Four cards of one deck, all different, whose coup ends in ``outcome`` on them alone.
+def _class_counts(rules: BaccaratRules) -> tuple[tuple[int, ...], int]:
+    return _coup_counts(rules.tableau, rules.decks)
 
-    A natural decides every outcome on four cards (BAC.natural), so one is always found.
-    """
+
+def _paths(tableau: Tableau) -> Iterable[tuple[tuple[int, ...], int]]:
+    """Every way the coup tree ends: the values in dealing order, and the class reached."""
     coups = _coups(tableau)
     for player, (a, b) in enumerate(_pairs()):
         for banker, (c, d) in enumerate(_pairs()):
-            if coups[player][banker] == _INDEX[outcome]:
-                unused = list(DECK)
-                shoe = []
-                for i in (a, c, b, d):
-                    card = next(x for x in unused if card_value(x) == _VALUES[i])
-                    unused.remove(card)
-                    shoe.append(card)
-                return tuple(shoe)
-    message = f"no four-card coup ends in {outcome.value}"
+            four = (a, c, b, d)
+            fourth = coups[player][banker]
+            if isinstance(fourth, int):
+                yield four, fourth
+                continue
+            for x, fifth in enumerate(fourth):
+                if isinstance(fifth, int):
+                    yield (*four, x), fifth
+                    continue
+                for y, sixth in enumerate(fifth):
+                    yield (*four, x, y), sixth
+
+
+def _shoe(tableau: Tableau, klass: int) -> tuple[Card, ...]:
+    """Cards of one deck, all different, whose coup ends in ``klass`` on them alone.
+
+    The shortest such coup: a natural decides every outcome on four cards (BAC.natural).
+    """
+    for values, reached in sorted(_paths(tableau), key=lambda path: len(path[0])):
+        if reached != klass:
+            continue
+        unused = list(DECK)
+        shoe = []
+        for i in values:
+            card = next((x for x in unused if card_value(x) == _VALUES[i]), None)
+            if card is None:
+                break
+            unused.remove(card)
+            shoe.append(card)
+        else:
+            return tuple(shoe)
+    message = f"no coup of one deck ends in class {klass}"
     raise AssertionError(message)
 
 
@@ -285,7 +330,6 @@ def baccarat_returns(rules: BaccaratRules) -> tuple[BetReturn, ...]:
     outcome (BAC.pay-player, BAC.pay-banker with its commission, BAC.pay-tie, BAC.tie-push),
     exact, before MONEY.rounding.
     """
-    chances = dict(coup_probabilities(rules))
     stake = rules.limits.min_bet
     kinds = tuple(BaccaratBetKind)
     seat = BaccaratSeat(
@@ -296,15 +340,17 @@ def baccarat_returns(rules: BaccaratRules) -> tuple[BetReturn, ...]:
     first = dict.fromkeys(kinds, Fraction(0))
     second = dict.fromkeys(kinds, Fraction(0))
     clauses: dict[BaccaratBetKind, dict[str, None]] = {kind: {} for kind in kinds}
-    for outcome in _OUTCOMES:
-        played = play_round(rules, _shoe(rules.tableau, outcome), [seat])
-        if played.coup.outcome is not outcome:  # the table said so; play_round must agree
-            message = f"the coup chosen for {outcome.value} ended in {played.coup.outcome.value}"
+    counts, total = _class_counts(rules)
+    for klass, count in enumerate(counts):
+        played = play_round(rules, _shoe(rules.tableau, klass), [seat])
+        if _class(played.coup) != klass:  # the tree said so; play_round must agree
+            message = f"the coup chosen for class {klass} ended in {_class(played.coup)}"
             raise AssertionError(message)
+        chance = Fraction(count, total)
         for kind, line in zip(kinds, played.settlement, strict=True):
             back = line.payout.returned_exact
-            first[kind] += chances[outcome] * back
-            second[kind] += chances[outcome] * back * back
+            first[kind] += chance * back
+            second[kind] += chance * back * back
             clauses[kind].update(dict.fromkeys(line.clauses))
     shoe = (
         *rules.cite("decks", "tableau"),
@@ -330,6 +376,13 @@ def _exact(rounding: tuple[str, ...], clauses: Iterable[str]) -> tuple[str, ...]
 # --- roulette -------------------------------------------------------------------------
 
 
+def _wins(bet: RouletteBet, pocket: int, rules: RouletteRules) -> bool:
+    """Whether the bet wins on the pocket, as ``spin_round`` settles it."""
+    seat = RouletteSeat(balance=bet.amount, bets=(bet,))
+    line = spin_round(rules, TableHistory.new("returns"), pocket, [seat]).settlement[0]
+    return line.payout.returned > 0
+
+
 def roulette_returns(rules: RouletteRules) -> tuple[BetReturn, ...]:
     """Each bet kind's exact return on the profile's wheel, every pocket equally likely.
 
@@ -343,6 +396,7 @@ def roulette_returns(rules: RouletteRules) -> tuple[BetReturn, ...]:
     bets = tuple(
         RouletteBet(kind=kind, numbers=numbers, amount=stake)
         for kind in BetKind
+        if kind in rules.offered
         for numbers in shapes(rules.wheel, kind)
     )
     seats = [RouletteSeat(balance=stake * len(bets), bets=bets)]
@@ -355,6 +409,14 @@ def roulette_returns(rules: RouletteRules) -> tuple[BetReturn, ...]:
         played = spin_round(rules, TableHistory.new("returns"), pocket, seats)
         for i, settled in enumerate(played.settlement):
             back = settled.payout.returned_exact
+            if settled.prison is Prison.IMPRISONED:
+                # The seat's next spin decides it: the stake back if the bet would win, else
+                # nothing, each pocket as likely (VAR.rou.en-prison).
+                wins = sum(1 for p in range(pockets) if _wins(bets[i], p, rules))
+                first[i] += Fraction(wins * stake, pockets)
+                second[i] += Fraction(wins * stake * stake, pockets)
+                clauses[i].update(dict.fromkeys(settled.clauses))
+                continue
             if back:
                 first[i] += back
                 second[i] += back * back

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 from oracle.clauses import Game
 from oracle.decision import Action, Decision
 from oracle.errors import (
+    BetNotOfferedError,
     IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidRoundError,
@@ -28,7 +29,7 @@ from oracle.errors import (
 from oracle.immutable import Choice
 from oracle.money import Odds, Payout, Rounding, lose, portion, win
 from oracle.profile import Citations, Profile
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
+from oracle.settlement import Limits, Prison, SettlementLine, Step, check_seat_stakes, settled
 
 if TYPE_CHECKING:
     from oracle.cards import Card
@@ -387,6 +388,10 @@ class RouletteRules:
     wheel: Wheel
     zero_loses: bool
     history_length: int
+    #: VAR.rou.en-prison: a zero imprisons the even-money bets until the seat's next spin.
+    en_prison: bool
+    #: VAR.rou.bets-offered: the kinds the table takes; a bet of another kind is refused.
+    offered: frozenset[BetKind]
     odds: tuple[tuple[BetKind, Odds], ...]
     rounding: Rounding
     limits: Limits
@@ -415,6 +420,8 @@ class RouletteRules:
             wheel=Wheel(profile.choice("wheel")),
             zero_loses=profile.choice("zero_rule") == "loses",
             history_length=profile.integer("history_length"),
+            en_prison=profile.choice("zero_rule") == "en-prison",
+            offered=frozenset(BetKind(kind) for kind in profile.words("bets_offered")),
             odds=tuple((kind, profile.odds(_ODDS_PARAMETER[kind])) for kind in BetKind),
             rounding=profile.rounding(),
             limits=Limits.of(profile),
@@ -439,11 +446,33 @@ class RouletteSeat:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Prisoner:
+    """An even-money bet imprisoned by a zero, waiting for its seat's next spin (VAR.rou.en-prison).
+
+    A seat is known by its number at the table: its position in the round's request.
+    """
+
+    seat: int
+    kind: BetKind
+    amount: int
+
+    @property
+    def label(self) -> str:
+        """The bet's name, as its settlement line gives it: ``"red"``."""
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableHistory:
-    """The board of one table: its last results, oldest first (C.rou.history)."""
+    """What a table keeps across rounds: its board and its prison.
+
+    The board is its last results, oldest first (C.rou.history); the prison, the bets
+    imprisoned at it, by seat (VAR.rou.en-prison).
+    """
 
     table_id: str
     results: tuple[int, ...] = ()
+    prison: tuple[Prisoner, ...] = ()
 
     @classmethod
     def new(cls, table_id: str) -> TableHistory:
@@ -458,7 +487,13 @@ class TableHistory:
                 table=self.table_id,
                 length=length,
             )
-        return TableHistory(table_id=self.table_id, results=(*self.results, pocket)[-length:])
+        return TableHistory(
+            table_id=self.table_id, results=(*self.results, pocket)[-length:], prison=self.prison
+        )
+
+    def imprisoning(self, prison: tuple[Prisoner, ...]) -> TableHistory:
+        """The table with these bets imprisoned at it (VAR.rou.en-prison)."""
+        return TableHistory(table_id=self.table_id, results=self.results, prison=prison)
 
     def __str__(self) -> str:
         """The results, oldest first, 00 written as such; ``(empty)`` before the first spin."""
@@ -565,10 +600,47 @@ def _settle(
         )
     if pocket in rules.wheel.zeros and not bet.kind.is_inside:
         clauses = rules.cite("zero_rule", "wheel")
+        if bet.kind.is_even_chance and rules.en_prison:
+            # Neither lost nor paid: the stake stays on the table (``_imprison``).
+            return lose(bet.amount), _prison_clauses(rules)
         if bet.kind.is_even_chance and not rules.zero_loses:
             return portion(bet.amount, _HALF, rules.rounding), clauses
         return lose(bet.amount), clauses
     return lose(bet.amount), rules.cite("wheel")
+
+
+def _prison_clauses(rules: RouletteRules) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(("VAR.rou.en-prison", *rules.cite("zero_rule", "wheel"))))
+
+
+def _release(rules: RouletteRules, pocket: int, prisoner: Prisoner) -> SettlementLine:
+    """The seat's next spin decides an imprisoned bet (VAR.rou.en-prison).
+
+    Its stake back if the bet would win, else nothing, another zero included. Its stake was
+    counted on the spin that imprisoned it, so the line stakes 0.
+    """
+    back = prisoner.amount if pocket in _OUTSIDE_COVER[prisoner.kind] else 0
+    payout = Payout(stake=0, returned_exact=Fraction(back), returned=back)
+    return settled(
+        seat=prisoner.seat,
+        bet=prisoner.label,
+        payout=payout,
+        clauses=_prison_clauses(rules),
+        rounding=rules.cite("rounding"),
+        prison=Prison.RELEASED,
+    )
+
+
+def _check_offered(rules: RouletteRules, seat: int, bet: RouletteBet) -> None:
+    if bet.kind not in rules.offered:
+        offered = ", ".join(k.value for k in BetKind if k in rules.offered)
+        raise BetNotOfferedError(
+            f"seat {seat}: this table does not offer {bet.kind.value} bets (it offers {offered})",
+            seat=seat,
+            kind=bet.kind.value,
+            offered=offered,
+            clause=rules.cite("bets_offered")[0],
+        )
 
 
 def spin_round(
@@ -592,6 +664,9 @@ def spin_round(
             wheel, result, f"table {history.table_id}: board result", table=history.table_id
         )
 
+    for index, seat in enumerate(seats):
+        for bet in seat.bets:
+            _check_offered(rules, index, bet)
     covers = tuple(
         tuple(_covers(wheel, index, bet) for bet in seat.bets) for index, seat in enumerate(seats)
     )
@@ -605,9 +680,17 @@ def spin_round(
         )
 
     lines: list[SettlementLine] = []
+    # A seat at this spin has its imprisoned bets decided; the others' stay (VAR.rou.en-prison).
+    kept = tuple(p for p in history.prison if p.seat >= len(seats))
+    imprisoned: list[Prisoner] = []
     for index, seat in enumerate(seats):
+        lines.extend(_release(rules, pocket, p) for p in history.prison if p.seat == index)
         for bet, cover, label in zip(seat.bets, covers[index], labels[index], strict=True):
             payout, clauses = _settle(rules, pocket, bet, cover)
+            prison = None
+            if rules.en_prison and bet.kind.is_even_chance and pocket in wheel.zeros:
+                prison = Prison.IMPRISONED
+                imprisoned.append(Prisoner(seat=index, kind=bet.kind, amount=bet.amount))
             lines.append(
                 settled(
                     seat=index,
@@ -617,10 +700,13 @@ def spin_round(
                     rounding=rules.cite("rounding"),
                     # A pocket the bet covers is the wheel's to say; what it pays, the odds'.
                     won_by=rules.cite("wheel") if pocket in cover else (),
+                    prison=prison,
                 )
             )
 
     board = history.after(pocket, rules.history_length)
+    if history.prison or imprisoned:
+        board = board.imprisoning(tuple(sorted((*kept, *imprisoned), key=lambda p: p.seat)))
     staked = sum(line.payout.stake for line in lines)
     returned = sum(line.payout.returned for line in lines)
     bets = len(lines)
@@ -668,7 +754,7 @@ def citations(played: RouletteRound) -> dict[str, tuple[str, ...]]:
     """The clauses that decided every value of the spin's state, by path (``oracle.provenance``)."""
     rules = played.rules
     wheel = rules.cite("wheel")
-    return {
+    out = {
         "phase": wheel,
         "turn": wheel,
         "cards_dealt": wheel,
@@ -676,12 +762,18 @@ def citations(played: RouletteRound) -> dict[str, tuple[str, ...]]:
         "roulette.pocket": wheel,
         "roulette.history": rules.cite("history_length"),
     }
+    if rules.en_prison:
+        out["roulette.prison"] = _prison_clauses(rules)
+    return out
 
 
 def accepted(rules: RouletteRules) -> dict[str, tuple[str, ...]]:
     """Why a deal the rules take is not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
-    return {
+    out = {
         "error=BET_OUT_OF_LIMITS": rules.limits.clauses,
         "error=INSUFFICIENT_BALANCE": ("CONTRACT.balance",),
         "error=INVALID_BET_LAYOUT": (rules.wheel.shapes_clause,),
     }
+    if len(rules.offered) < len(BetKind):
+        out["error=BET_NOT_OFFERED"] = rules.cite("bets_offered")
+    return out

@@ -22,6 +22,7 @@ from oracle.errors import (
     InvalidBetLayoutError,
     InvalidRoundError,
     RoundNotCompleteError,
+    TooManySeatsError,
     shown,
 )
 from oracle.immutable import evolve
@@ -168,7 +169,10 @@ class Round:
 
     def accepted(self) -> dict[str, tuple[str, ...]]:
         """Why the deal was not refused, keyed ``error=REASON`` (``oracle.provenance``)."""
-        return _GAMES[self.profile.game].accepted(self.profile)
+        return {
+            **_GAMES[self.profile.game].accepted(self.profile),
+            **_seat_citations(self.profile),
+        }
 
 
 @cache
@@ -211,6 +215,7 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
         raise InvalidRoundError(
             f"a round takes at most {MAX_SEATS} seats, got {len(request.seats)}", field="seats"
         )
+    _check_seat_count(profile, len(request.seats))
     kind = _GAMES[profile.game]
     for index, seat in enumerate(request.seats):
         if len(seat.wagers) > MAX_BETS_PER_SEAT:
@@ -230,6 +235,26 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
         raise InvalidRoundError(f"a {profile.game.value} round needs a shoe", field="shoe")
     if not kind.uses_shoe and request.pocket is None:
         raise InvalidRoundError("a roulette round needs a spin", field="spin")
+
+
+def _check_seat_count(profile: Profile, seats: int) -> None:
+    """The table takes at most ``max_seats`` seats; a round with more is not dealt (TABLE.seats)."""
+    limit = profile.integer("max_seats")
+    if seats > limit:
+        raise TooManySeatsError(
+            f"this table takes at most {limit} seat(s), got {seats}",
+            field="seats",
+            limit=limit,
+            seats=seats,
+            clause=profile.citations()("max_seats")[0],
+        )
+
+
+def _seat_citations(profile: Profile) -> dict[str, tuple[str, ...]]:
+    """Why a deal is not refused for its seats: only where the profile sets a limit."""
+    if profile.parameter("max_seats") is None:
+        return {}
+    return {"error=TOO_MANY_SEATS": profile.citations()("max_seats")}
 
 
 def _shoe(request: RoundRequest) -> tuple[Card, ...]:

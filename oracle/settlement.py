@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oracle.errors import BetOutOfLimitsError, InsufficientBalanceError, InvalidRoundError
+from oracle.immutable import Choice
 from oracle.money import Payout
 from oracle.profile import Profile
 
@@ -94,6 +95,19 @@ class SettlementLine:
     payout: Payout
     clauses: tuple[str, ...]
     won_by: tuple[str, ...] = ()
+    #: Where the variant says so (VAR.rou.en-prison): the bet stays on the table, imprisoned,
+    #: and returns nothing yet; or the line decides a bet imprisoned on an earlier round,
+    #: whose stake was counted there (so it stakes 0 here).
+    prison: Prison | None = None
+
+
+class Prison(Choice):
+    """How a settlement line stands to the table's prison (VAR.rou.en-prison)."""
+
+    #: The bet was imprisoned by this round's zero: it returns nothing now.
+    IMPRISONED = "imprisoned"
+    #: The line decides a bet imprisoned by an earlier round: stake 0 here, its stake back or 0.
+    RELEASED = "released"
 
 
 def settled(
@@ -104,6 +118,7 @@ def settled(
     clauses: tuple[str, ...],
     rounding: tuple[str, ...],
     won_by: tuple[str, ...] = (),
+    prison: Prison | None = None,
 ) -> SettlementLine:
     """A settlement line; a payout that rounding changed cites the rounding rule too.
 
@@ -111,7 +126,9 @@ def settled(
     """
     if payout.returned != payout.returned_exact:
         clauses = (*clauses, *(c for c in rounding if c not in clauses))
-    return SettlementLine(seat=seat, bet=bet, payout=payout, clauses=clauses, won_by=won_by)
+    return SettlementLine(
+        seat=seat, bet=bet, payout=payout, clauses=clauses, won_by=won_by, prison=prison
+    )
 
 
 def settlement_citations(

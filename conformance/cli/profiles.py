@@ -168,4 +168,6 @@ def profiles_diff(first: str, second: str) -> None:
 def _value(raw: object) -> str:
     if isinstance(raw, bool):
         return "true" if raw else "false"
+    if isinstance(raw, tuple):
+        return ", ".join(raw)
     return str(getattr(raw, "value", raw))

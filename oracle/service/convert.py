@@ -25,6 +25,7 @@ from oracle.errors import (
 )
 from oracle.profile import Status
 from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
+from oracle.settlement import Prison
 from oracle.verify import ClaimedLine, RecordedRound, RecordVerdict
 
 if TYPE_CHECKING:
@@ -100,6 +101,12 @@ _OUTCOMES = {
     baccarat.CoupOutcome.PLAYER: round_pb2.BACCARAT_OUTCOME_PLAYER,
     baccarat.CoupOutcome.BANKER: round_pb2.BACCARAT_OUTCOME_BANKER,
     baccarat.CoupOutcome.TIE: round_pb2.BACCARAT_OUTCOME_TIE,
+}
+
+_PRISON_PB = {
+    None: common_pb2.PRISON_STATUS_UNSPECIFIED,
+    Prison.IMPRISONED: common_pb2.PRISON_STATUS_IMPRISONED,
+    Prison.RELEASED: common_pb2.PRISON_STATUS_RELEASED,
 }
 
 # --- protobuf to domain -------------------------------------------------------------------
@@ -292,6 +299,7 @@ def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Set
                 returned=amount(line.payout.returned, currency),
                 returned_exact=fraction_text(line.payout.returned_exact),
                 clauses=list(line.clauses),
+                prison=_PRISON_PB[line.prison],
             )
             for line in lines
         ],
@@ -352,13 +360,18 @@ def _baccarat_state(state: round_pb2.RoundState, game: object, currency: str) ->
 
 
 def _roulette_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
-    del currency
     assert isinstance(game, roulette.RouletteRound)  # noqa: S101 - dispatched by game
     state.phase = round_pb2.ROUND_PHASE_COMPLETE
     state.roulette.CopyFrom(
         round_pb2.RouletteTable(
             pocket=roulette.pocket_text(game.pocket),
             history=[roulette.pocket_text(p) for p in game.history.results],
+            prison=[
+                round_pb2.ImprisonedBet(
+                    seat=p.seat, kind=_ROULETTE_KINDS_PB[p.kind], stake=amount(p.amount, currency)
+                )
+                for p in game.history.prison
+            ],
         )
     )
 
@@ -454,14 +467,20 @@ def round_record(current: Round, previous_sha256: bytes = b"") -> round_pb2.Roun
     )
 
 
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _parameter(param: Parameter) -> oracle_service_pb2.ProfileParameter:
     raw = param.raw
     if isinstance(raw, bool):
         value = "true" if raw else "false"
     elif isinstance(raw, int):
         value = str(raw)
+    elif isinstance(raw, tuple):
+        value = "[" + ", ".join(_toml_string(word) for word in raw) + "]"
     else:
-        value = '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        value = _toml_string(raw)
     return oracle_service_pb2.ProfileParameter(
         name=param.name,
         value=value,

@@ -25,11 +25,12 @@ from croupier.conformance.v1 import vector_pb2
 from conformance.cases import Case, CaseRound, build_case
 from conformance.vectors import CORPUS_DIR, read_vectors, replay
 from oracle.clauses import Game
+from oracle.errors import ProfileError
 from oracle.money import Odds, Rounding
 from oracle.parameters import SPECS, Kind, ParamSpec
 from oracle.profile import SHIPPED_IDS, Parameter, Profile, load_profile_text, shipped_profile
 
-Raw = bool | int | str
+Raw = bool | int | str | tuple[str, ...]
 
 
 def _decimal(value: Fraction) -> str:
@@ -40,6 +41,8 @@ def _decimal(value: Fraction) -> str:
 
 
 def _toml(value: Raw) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(json.dumps(word) for word in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -48,7 +51,15 @@ def _toml(value: Raw) -> str:
 
 
 def _shown(value: Raw) -> str:
-    """A test id's form of a value: TOML's ``true``, ``13``, ``half-even``."""
+    """A test id's form of a value: TOML's ``true``, ``13``, ``half-even``; a set by its size."""
+    if isinstance(value, tuple):
+        every = SPECS[Game.ROULETTE]["bets_offered"].choices
+        missing = [word for word in every if word not in value]
+        return (
+            "+".join(word for word in value)
+            if len(value) < len(missing)
+            else ("every-kind-but-" + "+".join(missing) if missing else "every-kind")
+        )
     return value if isinstance(value, str) else _toml(value)
 
 
@@ -208,11 +219,17 @@ def lab_values(game: Game, spec: ParamSpec) -> tuple[Raw, ...]:
             ints = {low, low + 1} | {
                 n + d for n in shipped if isinstance(n, int) for d in (-1, 0, 1)
             }
-            return tuple(sorted(n for n in ints if n >= low))
+            top = spec.maximum if spec.maximum is not None else max(ints)
+            return tuple(sorted(n for n in ints if low <= n <= top))
         case Kind.ODDS:
             odds = {o for o in shipped if isinstance(o, Odds)}
             odds |= {Odds(win=o.win + 1, per=o.per) for o in set(odds)}
             return tuple(f"{_decimal(o.win)}:{o.per}" for o in sorted(odds, key=lambda o: o.ratio))
+        case Kind.ODDS_OR_NONE:
+            # The usual variant's odds (1:2 on a banker 6) and the next, beside "none".
+            return ("none", "1:2", "2:2")
+        case Kind.WORDS:
+            return spec.choices
         case Kind.FRACTION:
             fractions = {f for f in shipped if isinstance(f, Fraction)} | {Fraction(0)}
             fractions |= {f + Fraction(1, 100) for f in set(fractions)}
@@ -220,9 +237,22 @@ def lab_values(game: Game, spec: ParamSpec) -> tuple[Raw, ...]:
     raise AssertionError(spec.kind)
 
 
+#: The European layout's kinds: a set of bet kinds is checked on the first roulette base,
+#: roulette-c, whose layout has no top line (a lab may not offer a kind its wheel lacks).
+_EUROPEAN_KINDS = tuple(k for k in SPECS[Game.ROULETTE]["bets_offered"].choices if k != "top-line")
+
+
 def value_pairs(game: Game, spec: ParamSpec) -> list[tuple[Raw, Raw]]:
+    if spec.kind is Kind.WORDS:
+        # A set tells each word apart: with it, and without it (a bet of that kind taken, or
+        # refused). Every kind, on the European layout; the top line from the default set.
+        every = spec.choices
+        return [(every, _EUROPEAN_KINDS)] + [
+            (_EUROPEAN_KINDS, tuple(k for k in _EUROPEAN_KINDS if k != word))
+            for word in _EUROPEAN_KINDS
+        ]
     values = lab_values(game, spec)
-    if spec.kind in (Kind.BOOL, Kind.CHOICE, Kind.ROUNDING):
+    if spec.kind in (Kind.BOOL, Kind.CHOICE, Kind.ROUNDING, Kind.ODDS_OR_NONE):
         return list(itertools.combinations(values, 2))
     return list(itertools.pairwise(values))
 
@@ -234,6 +264,8 @@ CONTEXT: dict[tuple[Game, str], tuple[dict[str, Raw], ...]] = {
     (Game.BLACKJACK, "rounding"): ({"blackjack_pays": "6:5"},),
     # Only the half back of an even chance can leave a fraction on a roulette table.
     (Game.ROULETTE, "rounding"): ({"zero_rule": "half-back"},),
+    # No-commission play takes no commission (VAR.bac.ez); the shipped profiles take 5%.
+    (Game.BACCARAT, "no_commission"): ({"banker_commission": "0"},),
 }
 
 #: Pairs of values no round can tell apart, and why: the rule's only exceptions.
@@ -253,6 +285,69 @@ def _shoe_with(copies: int, game: Game) -> str:
     # 6 stands, banker 4H 6C = 0 draws 3C: 3; player 200. Neither deals the AS.
     round_cards = "TS 7H 9D TC" if game is Game.BLACKJACK else "7S 4H 9D 6C 3C"
     return f"{round_cards} {' '.join(['AS'] * copies)}"
+
+
+def _seats_scenario(game: Game, a: int, b: int) -> tuple[CaseRound, CaseRound]:
+    """As many seats as the larger limit: refused under the smaller (TABLE.seats), else played."""
+    seats = max(a, b)
+    if game is Game.BLACKJACK:
+        # Seat i: a ten-valued card (16 different ones), then a nine: 19 stands. Dealer 7H TC
+        # = 17 stands: each seat 200 back. Six decks hold every card the shoe repeats.
+        tens = [f"{rank}{suit}" for rank in "TJQK" for suit in "CDHS"][:seats]
+        nines = [f"9{suit}" for suit in "CDHS" * 4][:seats]
+        shoe = " ".join([*tens, "7H", *nines, "TC"])
+        played = CaseRound(
+            seats=("1000:100",) * seats,
+            shoe=shoe,
+            decisions=" ".join(["stand"] * seats),
+            returns=(200,) * seats,
+        )
+    elif game is Game.BACCARAT:
+        # Player 7S 9D = 6 stands; banker 4H 6C = 0 draws 3C: 3; every player bet 200 back.
+        played = CaseRound(
+            seats=("1000:player=100",) * seats, shoe="7S 4H 9D 6C 3C", returns=(200,) * seats
+        )
+    else:
+        played = CaseRound(seats=("1000:red=100",) * seats, pocket="1", returns=(200,) * seats)
+    refused = CaseRound(
+        seats=played.seats, shoe=played.shoe, pocket=played.pocket, error="TOO_MANY_SEATS"
+    )
+    return (refused, played) if a < b else (played, refused)
+
+
+#: One bet of each kind of the European layout and what a stake of 10 returns on pocket 1
+#: (C.rou.wheel: 1 is red, odd, low, in column 1 and dozen 1).
+_ON_POCKET_ONE: dict[str, tuple[str, int | None]] = {
+    "straight": ("straight 1", 360),
+    "split": ("split 1-2", 180),
+    "street": ("street 1-2-3", 120),
+    "corner": ("corner 1-2-4-5", 90),
+    "first-four": ("first-four 0-1-2-3", 90),
+    # No shape of the European layout: refused by C.rou.geometry where offered at all.
+    "top-line": ("top-line 0-00-1-2-3", None),
+    "line": ("line 1-2-3-4-5-6", 60),
+    "column": ("column 1", 30),
+    "dozen": ("dozen 1", 30),
+    "red": ("red", 20),
+    "black": ("black", 0),
+    "even": ("even", 0),
+    "odd": ("odd", 20),
+    "low": ("low", 20),
+    "high": ("high", 0),
+}
+
+
+def _offered_scenario(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[CaseRound, CaseRound]:
+    """A bet of the one kind ``a`` and ``b`` disagree on: taken where offered, else refused."""
+    (word,) = set(a) ^ set(b)
+    bet, back = _ON_POCKET_ONE[word]
+    seat = (f"1000:{bet}=10",)
+    refused = CaseRound(seats=seat, pocket="1", error="BET_NOT_OFFERED")
+    if back is None:
+        taken = CaseRound(seats=seat, pocket="1", error="INVALID_BET_LAYOUT")
+    else:
+        taken = CaseRound(seats=seat, pocket="1", returns=(back,))
+    return (taken, refused) if word in a else (refused, taken)
 
 
 def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRound] | None:
@@ -287,6 +382,14 @@ def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRoun
         )
         refused = CaseRound(seats=(seat,), shoe=shoe, pocket=pocket, error="BET_OUT_OF_LIMITS")
         return (refused, won) if refused_under == a else (won, refused)
+    if name == "max_seats":
+        assert isinstance(a, int)
+        assert isinstance(b, int)
+        return _seats_scenario(game, a, b)
+    if name == "bets_offered":
+        assert isinstance(a, tuple)
+        assert isinstance(b, tuple)
+        return _offered_scenario(a, b)
     if game is Game.BLACKJACK and name == "max_hands" and isinstance(a, int) and a >= 3:
         # From three hands on, a re-split of eights to the larger count (two hands are told
         # apart by the shipped vectors' splits).
@@ -403,8 +506,11 @@ def told_apart(game: Game, name: str, a: Raw, b: Raw) -> str | None:
         return "scenario" if built[0] != built[1] else None
     for context in ({}, *CONTEXT.get((game, name), ())):
         for base in bases:
-            under_a = lab_profile(base, {**context, name: a})
-            under_b = lab_profile(base, {**context, name: b})
+            try:
+                under_a = lab_profile(base, {**context, name: a})
+                under_b = lab_profile(base, {**context, name: b})
+            except ProfileError:
+                continue  # values this base cannot take together (no commission with 5%)
             for vector in corpus_vectors(base, "hand"):
                 if _bytes(replay(vector, under_a)) != _bytes(replay(vector, under_b)):
                     return vector.id

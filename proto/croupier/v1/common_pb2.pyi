@@ -47,6 +47,40 @@ GAME_ROULETTE: Game.ValueType  # 3
 """Roulette: Deal completes the round; it takes no decisions."""
 Global___Game: _TypeAlias = Game  # noqa: Y015
 
+class _PrisonStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PrisonStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PrisonStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PRISON_STATUS_UNSPECIFIED: _PrisonStatus.ValueType  # 0
+    """The line has nothing to do with a prison: every line of a profile without en prison."""
+    PRISON_STATUS_IMPRISONED: _PrisonStatus.ValueType  # 1
+    """A zero imprisoned this even-money bet: it returns 0 now, and its stake stays on the
+    table (RouletteTable.prison) until the seat's next spin there.
+    """
+    PRISON_STATUS_RELEASED: _PrisonStatus.ValueType  # 2
+    """The line decides a bet an earlier spin imprisoned: it stakes 0 (the stake was counted
+    on that spin) and returns the stake if the bet wins on this spin, else 0, another zero
+    included. It comes first among the seat's lines, bets imprisoned earliest first.
+    """
+
+class PrisonStatus(_PrisonStatus, metaclass=_PrisonStatusEnumTypeWrapper):
+    """How a settlement line stands to the table's prison (VAR.rou.en-prison)."""
+
+PRISON_STATUS_UNSPECIFIED: PrisonStatus.ValueType  # 0
+"""The line has nothing to do with a prison: every line of a profile without en prison."""
+PRISON_STATUS_IMPRISONED: PrisonStatus.ValueType  # 1
+"""A zero imprisoned this even-money bet: it returns 0 now, and its stake stays on the
+table (RouletteTable.prison) until the seat's next spin there.
+"""
+PRISON_STATUS_RELEASED: PrisonStatus.ValueType  # 2
+"""The line decides a bet an earlier spin imprisoned: it stakes 0 (the stake was counted
+on that spin) and returns the stake if the bet wins on this spin, else 0, another zero
+included. It comes first among the seat's lines, bets imprisoned earliest first.
+"""
+Global___PrisonStatus: _TypeAlias = PrisonStatus  # noqa: Y015
+
 @_typing.final
 class Amount(_message.Message):
     """An amount of money in integer minor units (cents for EUR), never a float."""
@@ -85,6 +119,7 @@ class SettlementLine(_message.Message):
     RETURNED_FIELD_NUMBER: _builtins.int
     RETURNED_EXACT_FIELD_NUMBER: _builtins.int
     CLAUSES_FIELD_NUMBER: _builtins.int
+    PRISON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat's position (0-based, in dealing order)."""
     bet: _builtins.str
@@ -96,6 +131,10 @@ class SettlementLine(_message.Message):
     returned_exact: _builtins.str
     """The exact amount returned before rounding, as a reduced fraction of minor units in decimal
     text: "250" or "75/2". An engine may leave it empty; the oracle always fills it.
+    """
+    prison: Global___PrisonStatus.ValueType
+    """Whether a zero imprisoned the bet, or the line decides an imprisoned bet
+    (VAR.rou.en-prison); unspecified on every other line.
     """
     @_builtins.property
     def stake(self) -> Global___Amount:
@@ -122,10 +161,11 @@ class SettlementLine(_message.Message):
         returned: Global___Amount | None = ...,
         returned_exact: _builtins.str = ...,
         clauses: _abc.Iterable[_builtins.str] | None = ...,
+        prison: Global___PrisonStatus.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["returned", b"returned", "stake", b"stake"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "clauses", b"clauses", "returned", b"returned", "returned_exact", b"returned_exact", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "clauses", b"clauses", "prison", b"prison", "returned", b"returned", "returned_exact", b"returned_exact", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

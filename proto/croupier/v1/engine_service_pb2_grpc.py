@@ -47,7 +47,9 @@ class EngineServiceStub:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    ROUND_NOT_COMPLETE, BET_NOT_OFFERED (a roulette bet of a kind the table does not offer:
+    VAR.rou.bets-offered), TOO_MANY_SEATS (more seats than the profile's table takes, up to the
+    contract's 16: TABLE.seats; more than 16 stays INVALID_ROUND), and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
@@ -64,7 +66,9 @@ class EngineServiceStub:
     SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
     ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
     none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
-    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit"; BET_NOT_OFFERED "seat" and "kind" (the
+    refused kind in lower case with dashes, as a settlement line names it: "straight"); and
+    TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
 
@@ -126,7 +130,9 @@ class EngineServiceServicer:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    ROUND_NOT_COMPLETE, BET_NOT_OFFERED (a roulette bet of a kind the table does not offer:
+    VAR.rou.bets-offered), TOO_MANY_SEATS (more seats than the profile's table takes, up to the
+    contract's 16: TABLE.seats; more than 16 stays INVALID_ROUND), and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
@@ -143,7 +149,9 @@ class EngineServiceServicer:
     SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
     ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
     none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
-    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit"; BET_NOT_OFFERED "seat" and "kind" (the
+    refused kind in lower case with dashes, as a settlement line names it: "straight"); and
+    TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
 
@@ -236,7 +244,9 @@ class EngineService:
     stable contract (domain "croupier.dev"): UNKNOWN_PROFILE, INVALID_CARD,
     SHOE_NOT_IN_PROFILE, SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE,
     BET_OUT_OF_LIMITS, INVALID_BET_LAYOUT, INVALID_ROUND, ROUND_NOT_FOUND, ROUND_EXISTS,
-    ROUND_NOT_COMPLETE, and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
+    ROUND_NOT_COMPLETE, BET_NOT_OFFERED (a roulette bet of a kind the table does not offer:
+    VAR.rou.bets-offered), TOO_MANY_SEATS (more seats than the profile's table takes, up to the
+    contract's 16: TABLE.seats; more than 16 stays INVALID_ROUND), and TOO_MANY_OPEN_ROUNDS when the engine holds as many open rounds as it
     may. Codes: NOT_FOUND for UNKNOWN_PROFILE and ROUND_NOT_FOUND; ALREADY_EXISTS for ROUND_EXISTS;
     FAILED_PRECONDITION for SHOE_EXHAUSTED, ILLEGAL_DECISION, INSUFFICIENT_BALANCE and
     ROUND_NOT_COMPLETE; RESOURCE_EXHAUSTED for TOO_MANY_OPEN_ROUNDS; INVALID_ARGUMENT for the rest.
@@ -253,7 +263,9 @@ class EngineService:
     SHOE_EXHAUSTED "needed" (the position, from 1, of the card the shoe lacks); ILLEGAL_DECISION and
     ROUND_NOT_COMPLETE "legal" (the decisions open now, comma-separated as "hit,stand", empty when
     none); INSUFFICIENT_BALANCE and BET_OUT_OF_LIMITS "seat" (0-based); ROUND_NOT_FOUND and
-    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit". INVALID_ROUND and INVALID_BET_LAYOUT
+    ROUND_EXISTS "round_id"; TOO_MANY_OPEN_ROUNDS "limit"; BET_NOT_OFFERED "seat" and "kind" (the
+    refused kind in lower case with dashes, as a settlement line names it: "straight"); and
+    TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
 

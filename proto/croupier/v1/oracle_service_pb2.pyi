@@ -59,7 +59,9 @@ class ProfileParameter(_message.Message):
     name: _builtins.str
     """The parameter's name, such as "dealer_hits_soft_17"."""
     value: _builtins.str
-    """The value in TOML text form, such as "false", "6", "\\"ace-or-ten\\"", "\\"3:2\\""."""
+    """The value in TOML text form, such as "false", "6", "\\"ace-or-ten\\"", "\\"3:2\\"", or a list
+    of words such as "[\\"column\\", \\"dozen\\"]".
+    """
     status: Global___ParameterStatus.ValueType
     """Whether the document states the value."""
     note: _builtins.str

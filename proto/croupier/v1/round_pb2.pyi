@@ -698,6 +698,40 @@ class BaccaratTable(_message.Message):
 Global___BaccaratTable: _TypeAlias = BaccaratTable  # noqa: Y015
 
 @_typing.final
+class ImprisonedBet(_message.Message):
+    """An even-money bet imprisoned at a roulette table by a zero (VAR.rou.en-prison)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat's number at the table: its position (0-based) in the request of the round that
+    imprisoned it. The next round at the table with that seat decides the bet.
+    """
+    kind: Global___RouletteBetKind.ValueType
+    """The bet's kind: red, black, even, odd, low or high."""
+    @_builtins.property
+    def stake(self) -> _common_pb2.Amount:
+        """The stake, taken on the spin that imprisoned it."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        kind: Global___RouletteBetKind.ValueType = ...,
+        stake: _common_pb2.Amount | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["stake", b"stake"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ImprisonedBet: _TypeAlias = ImprisonedBet  # noqa: Y015
+
+@_typing.final
 class RouletteTable(_message.Message):
     """A roulette spin."""
 
@@ -705,6 +739,7 @@ class RouletteTable(_message.Message):
 
     POCKET_FIELD_NUMBER: _builtins.int
     HISTORY_FIELD_NUMBER: _builtins.int
+    PRISON_FIELD_NUMBER: _builtins.int
     pocket: _builtins.str
     """The winning pocket ("0" to "36", "00")."""
     @_builtins.property
@@ -713,15 +748,25 @@ class RouletteTable(_message.Message):
         most the profile's history length (13 by C.rou.history).
         """
 
+    @_builtins.property
+    def prison(self) -> _containers.RepeatedCompositeFieldContainer[Global___ImprisonedBet]:
+        """The bets imprisoned at the table after this spin, by seat, in the order imprisoned; empty
+        unless the profile's zero rule is en prison (VAR.rou.en-prison). Like the board, a
+        table keeps them across rounds, under one profile: a zero imprisons a seat's even-money
+        bets; the seat's next round at the table decides them (SettlementLine.prison); a round
+        without that seat leaves them here.
+        """
+
     def __init__(
         self,
         *,
         pocket: _builtins.str = ...,
         history: _abc.Iterable[_builtins.str] | None = ...,
+        prison: _abc.Iterable[Global___ImprisonedBet] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "pocket", b"pocket"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "pocket", b"pocket", "prison", b"prison"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
