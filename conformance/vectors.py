@@ -208,10 +208,18 @@ def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
 
 
 def round_clauses(vround: vector_pb2.VectorRound) -> list[str]:
-    """The clauses the oracle cited in a round's settlement, deciding clause first."""
+    """The clauses a round cites for how it ends: its settlement's lines, or the refusal's.
+
+    Deciding clause first; a refusal's clause is the one its ``error`` key records (a
+    contract label where no rule refuses: CONTRACT.request...).
+    """
     found: dict[str, None] = {}
     for line in vround.expected_settle.settlement.lines:
         found.update(dict.fromkeys(line.clauses))
+    answers = (vround.deal_citations, *(step.citations for step in vround.steps))
+    for citations in (*answers, vround.settle_citations):
+        if "error" in citations:
+            found.update(dict.fromkeys(citations["error"].ids))
     return list(found)
 
 
@@ -352,12 +360,12 @@ def _trim_shoes(vector: vector_pb2.Vector) -> None:
 
 
 def finish_vector(vector: vector_pb2.Vector) -> None:
-    """Share the citations every answer holds alike, and list the clauses the rounds cite."""
-    share_citations(vector)
+    """List the clauses the rounds cite, and share the citations every answer holds alike."""
     clauses: dict[str, None] = {}
     for vround in vector.rounds:
         clauses.update(dict.fromkeys(round_clauses(vround)))
-    vector.clauses[:] = sorted(clauses) or ["BJ.deal"]
+    vector.clauses[:] = sorted(clauses)
+    share_citations(vector)
 
 
 # --- files --------------------------------------------------------------------------------------

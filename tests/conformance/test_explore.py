@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from conformance.explore.search import ExploreConfig, explore
 from conformance.vectors import campaign, read_vectors, write_vectors
 from conformance.zoo import launch_command
 from oracle.cards import DECK, Card, Rank
-from oracle.clauses import Game
+from oracle.clauses import BY_ID, CONTRACT, Game
 from oracle.profile import Profile, shipped_profile, shipped_profiles
 from tests.conformance.support import CROUPIER, REPO
 from tests.strategies import FAULTS, explored_vector, shoe_cards
@@ -164,6 +165,19 @@ def test_every_fault_is_drawn_and_refused(game: Game, fault: str) -> None:
         look()
     # Named only when its round was refused, and refused with the contract's reason.
     assert found[0].rounds[-1].expected_error == REASON[fault]
+    # The vector's clauses are what its rounds cite: the refusal's clause among them, and
+    # none of another game (a refused roulette round once listed BJ.deal).
+    refusal = [
+        c for r in found[0].rounds for m in _answers(r) if "error" in m for c in m["error"].ids
+    ]
+    assert refusal
+    assert set(refusal) <= set(found[0].clauses)
+    for cid in found[0].clauses:
+        assert cid in CONTRACT or BY_ID[cid].game in (game, None), (cid, found[0].clauses)
+
+
+def _answers(vround: vector_pb2.VectorRound) -> list[Mapping[str, vector_pb2.Clauses]]:
+    return [vround.deal_citations, *(s.citations for s in vround.steps), vround.settle_citations]
 
 
 # --- finding and shrinking -----------------------------------------------------------------

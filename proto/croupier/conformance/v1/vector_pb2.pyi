@@ -140,7 +140,10 @@ class Vector(_message.Message):
     """One sentence on what the vector checks."""
     @_builtins.property
     def clauses(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """The RULES.md clause IDs the vector exercises; at least one, each must exist."""
+        """The clauses the vector exercises, at least one: RULES.md clause IDs, or CONTRACT.* labels
+        for a vector of the contract's refusals. A generated vector lists what its rounds cite for
+        how they end: the clauses of their settlement lines and of their refusals.
+        """
 
     @_builtins.property
     def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___VectorRound]:
