@@ -231,8 +231,26 @@ def _list_context(view: Mapping[str, str], path: str) -> str:
     return "[" + ", ".join(items) + "]"
 
 
-def _judge(exchange: Exchange, response: Message) -> None:
-    """Compare an answer with the expected one; raise the first divergence, cited."""
+def _stale(
+    exchange: Exchange, response: Message, earlier: Sequence[tuple[str, Message]]
+) -> str | None:
+    """The earlier step whose expected state a wrong answer repeats, if it repeats one."""
+    state = getattr(response, "state", None)
+    if state is None or exchange.expected is None:
+        return None
+    if state == getattr(exchange.expected, "state", None):
+        return None  # the state is right: what differs is elsewhere (a settlement)
+    return next((step for step, before in reversed(earlier) if state == before), None)
+
+
+def _judge(
+    exchange: Exchange, response: Message, earlier: Sequence[tuple[str, Message]] = ()
+) -> None:
+    """Compare an answer with the expected one; raise the first divergence, cited.
+
+    ``earlier`` holds the states the vector's earlier calls must have answered: an answer
+    that repeats one of them is a stale reply (CONTRACT.stale), whatever field it differs in.
+    """
     if exchange.expected is None:
         accepted = Difference(path="error", expected=exchange.expected_error, actual=ABSENT)
         raise _Divergence(
@@ -247,6 +265,17 @@ def _judge(exchange: Exchange, response: Message) -> None:
     if response == exchange.expected:
         # Equal messages have equal views: nothing to look for, value by value.
         return
+    repeated = _stale(exchange, response, earlier)
+    if repeated is not None:
+        raise _Divergence(
+            VectorOutcome.FAIL,
+            step=exchange.step,
+            clause="CONTRACT.stale",
+            path="state",
+            expected=f"the state after {exchange.step}",
+            actual=f"the state after {repeated}",
+            message=f"a stale answer: the state the engine answered for {repeated}",
+        )
     want, got = flat.view(exchange.expected), flat.view(response)
     difference = first_difference(want, got)
     if difference is None:
@@ -352,8 +381,13 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
     )
 
 
-async def _exchange(ctx: Context, exchange: Exchange) -> bool:
-    """Make one call and judge it; True when it was refused as expected (the round ends)."""
+async def _exchange(
+    ctx: Context, exchange: Exchange, earlier: Sequence[tuple[str, Message]] = ()
+) -> bool:
+    """Make one call and judge it; True when it was refused as expected (the round ends).
+
+    ``earlier``: the states the vector's earlier calls answered (``_judge``).
+    """
     call = getattr(ctx.stub, exchange.method)
     try:
         response: Message | None = await call(exchange.request, timeout=ctx.timeout)
@@ -381,7 +415,7 @@ async def _exchange(ctx: Context, exchange: Exchange) -> bool:
             actual="bytes that do not decode as one",
             message=f"{exchange.method} answered garbage: not a {expected_type.DESCRIPTOR.name}",
         )
-    _judge(exchange, response)
+    _judge(exchange, response, earlier)
     return False
 
 
@@ -417,11 +451,16 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         clauses=tuple(vector.clauses),
     )
     generation = ctx.engine.generation if ctx.engine else 0
+    # The states answered so far, by step: a later answer that repeats one is stale.
+    earlier: list[tuple[str, Message]] = []
     try:
         for index in range(len(vector.rounds)):
             for exchange in exchanges(vector, index, ctx.run_prefix):
-                if await _exchange(ctx, exchange):
+                if await _exchange(ctx, exchange, earlier):
                     break
+                state = getattr(exchange.expected, "state", None)
+                if state is not None:
+                    earlier.append((exchange.step, state))
     except _Divergence as div:
         seconds = time.monotonic() - started
         # An engine that cannot be brought back ends the run (EngineUnavailableError): the

@@ -115,6 +115,7 @@ CONTRACT: dict[str, str] = {
     "CONTRACT.crash": "The engine process died, or the connection dropped during the call.",
     "CONTRACT.unreachable": "No engine answered at the address, or it did not start.",
     "CONTRACT.malformed": "The answer does not decode as the call's response message.",
+    "CONTRACT.stale": "The answer repeats the state of an earlier call, not this call's own.",
     "CONTRACT.round-id": "The answer names another round or profile than the request.",
     "CONTRACT.status-code": "A refusal carries another status code than its reason's.",
     "CONTRACT.error-reason": "A refusal has no ErrorInfo, or another reason than the contract's.",

@@ -674,6 +674,15 @@ _ZOO: tuple[Mutant, ...] = (
             "roulette-american", payouts=_payouts("roulette-american", **{"top-line": 8})
         ),
     ),
+    # --- the clause of a difference (issue 22, item 3) -----------------------------------
+    Mutant(
+        name="decide-answers-the-state-before",
+        clause="CONTRACT.stale",
+        profile="blackjack-a",
+        description="Every Decide is answered with the state the round was in before it.",
+        factory=DemoEngine,
+        kit=kits.AnswersTheStateBefore,
+    ),
 )
 
 #: Every mutant, by name.

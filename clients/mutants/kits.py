@@ -117,3 +117,21 @@ class CurrencyLeftToTheEngine(EngineAdapter):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
         self.currencies = None
+
+
+# --- the clause of a difference (issue 22, item 3) ------------------------------------------
+
+
+class AnswersTheStateBefore(EngineAdapter):
+    """Answers a Decide with the state it answered before it: a reply cache filled too late."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.answered: dict[str, round_pb2.RoundState] = {}
+
+    def state_of(self, request: DealInput, view: RoundView) -> round_pb2.RoundState:
+        """The state the round answered last, if any (a Settle's is its last Decide's)."""
+        state = super().state_of(request, view)
+        before = self.answered.get(state.round_id)
+        self.answered[state.round_id] = state
+        return state if before is None else before

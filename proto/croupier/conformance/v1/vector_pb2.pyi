@@ -79,6 +79,9 @@ class Vector(_message.Message):
     - CONTRACT.crash: the engine process died, or the connection dropped during the call.
     - CONTRACT.unreachable: no engine answered at the address, or it did not start.
     - CONTRACT.malformed: the answer does not decode as the call's response message.
+    - CONTRACT.stale: the answer repeats the state of an earlier call, not this call's own (a
+      runner compares a wrong answer's state with the states the vector's earlier calls
+      expected: a stale reply is one fault, whatever field it first differs in).
     - CONTRACT.round-id: the answer names another round or profile than the request.
     - CONTRACT.status-code: a refusal carries another status code than its reason's.
     - CONTRACT.error-reason: a refusal has no ErrorInfo, or another reason than the contract's.
