@@ -93,7 +93,7 @@ class DecisionInput:
     """One decision, addressed to a seat and hand.
 
     ``kind`` is hit, stand, double, split, surrender, insurance, decline-insurance,
-    even-money or decline-even-money.
+    even-money, decline-even-money or decline-surrender.
     """
 
     seat: int

@@ -42,6 +42,7 @@ _DECISIONS = {
     "decline-insurance": round_pb2.DECISION_KIND_DECLINE_INSURANCE,
     "even-money": round_pb2.DECISION_KIND_EVEN_MONEY,
     "decline-even-money": round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY,
+    "decline-surrender": round_pb2.DECISION_KIND_DECLINE_SURRENDER,
     # No decision at all: the kind left unset.
     "unspecified": round_pb2.DECISION_KIND_UNSPECIFIED,
 }

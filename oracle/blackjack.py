@@ -120,6 +120,7 @@ class BlackjackRules:
     hit_split_aces: bool
     split_21_is_blackjack: bool
     surrender: bool
+    surrender_early: bool
     surrender_after_split: bool
     half_stake_rounding: Rounding
     auto_stand_21: bool
@@ -158,6 +159,7 @@ class BlackjackRules:
             hit_split_aces=profile.flag("hit_split_aces"),
             split_21_is_blackjack=profile.flag("split_21_is_blackjack"),
             surrender=profile.flag("surrender"),
+            surrender_early=profile.choice("surrender_timing") == "early",
             surrender_after_split=profile.flag("surrender_after_split"),
             half_stake_rounding=profile.rounding("half_stake_rounding"),
             auto_stand_21=profile.flag("auto_stand_21"),
@@ -263,6 +265,8 @@ class SeatState:
     hands: tuple[Hand, ...]
     insurance: int = 0
     offer_done: bool = False
+    #: The seat answered the early surrender asked before the dealer's look (VAR.bj.surrender).
+    surrender_asked: bool = False
 
     @property
     def committed(self) -> int:
@@ -647,6 +651,8 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
                     hand.from_split and not rules.surrender_after_split,
                     rules.cite("surrender_after_split"),
                 ),
+                # Early surrender was asked before the look; it is not asked again in play.
+                (seat_state.surrender_asked, rules.cite("surrender_timing")),
             ],
             surrender_rule,
         ),
@@ -654,18 +660,33 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
 
 
 def options(state: BlackjackState) -> dict[Action, Option]:
-    """Every decision, open or withheld now, with the clauses that decide it."""
+    """Every decision, open or withheld now, with the clauses that decide it.
+
+    ``decline-surrender`` is a decision only of a profile with early surrender.
+    """
     rules = state.rules
+    early: dict[Action, Option] = {}
+    if rules.surrender_early:
+        early = {Action.DECLINE_SURRENDER: Option(open=False, why=rules.cite("surrender_timing"))}
     if state.turn is None:
-        return dict.fromkeys(Action, Option(open=False, why=state.why or _ORDER))
+        return dict.fromkeys(_actions(rules), Option(open=False, why=state.why or _ORDER))
     if state.phase is Phase.OFFERS:
+        if _early_surrender_due(state, state.turn.seat):
+            asked = Option(open=True, why=rules.cite("surrender_timing"))
+            waiting = Option(open=False, why=asked.why)
+            return {
+                **dict.fromkeys(_actions(rules), waiting),
+                Action.SURRENDER: asked,
+                Action.DECLINE_SURRENDER: asked,
+            }
         offers = _offer_options(state, state.turn.seat)
         offer = _offer_made(offers)
         # Offers come first: no play decision while one is open (A.peek, C.bj.insurance).
         waiting = Option(open=False, why=offer.why if offer else rules.cite("insurance"))
-        return {**offers, **dict.fromkeys(_PLAYS, waiting)}
+        return {**offers, **dict.fromkeys(_PLAYS, waiting), **early}
     plays = _play_options(state, state.turn.seat, state.turn.hand)
     return {
+        **early,
         **plays,
         **_pair(
             Action.INSURANCE,
@@ -678,6 +699,29 @@ def options(state: BlackjackState) -> dict[Action, Option]:
             Option(open=False, why=rules.cite("blackjack_vs_ace")),
         ),
     }
+
+
+def _actions(rules: BlackjackRules) -> tuple[Action, ...]:
+    """The decisions of the profile: every one but decline-surrender unless it surrenders early."""
+    if rules.surrender_early:
+        return tuple(Action)
+    return tuple(action for action in Action if action is not Action.DECLINE_SURRENDER)
+
+
+def _early_surrender_due(state: BlackjackState, seat: int) -> bool:
+    """Whether the seat is yet to answer early surrender, asked before the dealer's look.
+
+    VAR.bj.surrender: early surrender comes before any look, so it is asked where the dealer
+    looks under this up card; under any other up card surrender is offered in play as ever.
+    """
+    rules, seat_state = state.rules, state.seats[seat]
+    return (
+        rules.surrender
+        and rules.surrender_early
+        and not seat_state.surrender_asked
+        and seat_state.hands[0].status is HandStatus.PLAYING
+        and _peeks(rules, state.dealer.up)
+    )
 
 
 def _open(options: dict[Action, Option], order: Sequence[Action]) -> tuple[Action, ...]:
@@ -701,7 +745,19 @@ def _advance(state: BlackjackState) -> BlackjackState:
     if state.phase is Phase.OFFERS:
         start = 0 if state.turn is None else state.turn.seat
         for seat in range(start, len(state.seats)):
-            if state.seats[seat].offer_done or state.dealer.up.rank is not Rank.ACE:
+            if _early_surrender_due(state, seat):
+                return evolve(
+                    state,
+                    why=state.why or state.rules.cite("surrender_timing"),
+                    turn=Turn(seat=seat, hand=0),
+                    legal=(Action.SURRENDER, Action.DECLINE_SURRENDER),
+                )
+            seat_state = state.seats[seat]
+            if (
+                seat_state.offer_done
+                or state.dealer.up.rank is not Rank.ACE
+                or seat_state.hands[0].status is HandStatus.SURRENDERED
+            ):
                 continue
             offers = _offer_options(state, seat)
             offer = _offer_made(offers)
@@ -899,9 +955,15 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             seat=turn.seat,
             hand=turn.hand,
             legal=_names(legal),
-            clause=options(state)[decision.action].why[0],
+            clause=_withheld_by(state, decision.action),
         )
     return _advance(_apply(state, turn.seat, turn.hand, decision.action))
+
+
+def _withheld_by(state: BlackjackState, action: Action) -> str:
+    """The clause that withholds a decision now; decline-surrender is early surrender's alone."""
+    option = options(state).get(action)
+    return option.why[0] if option else state.rules.cite("surrender_timing")[0]
 
 
 def _names(actions: Sequence[Action]) -> str:
@@ -968,13 +1030,23 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             )
         case Action.SURRENDER:
             clauses = (*rules.cite("surrender"), "BJ.half-stakes")
-            hand = evolve(hand, status=HandStatus.SURRENDERED, why=clauses)
+            seats = _seats_with_hand(
+                state, seat, index, evolve(hand, status=HandStatus.SURRENDERED, why=clauses)
+            )
+            if state.phase is Phase.OFFERS:
+                # Early surrender, before the look: the hand takes no insurance either.
+                clauses = (*rules.cite("surrender_timing"), *clauses)
+                asked = evolve(seats[seat], surrender_asked=True, offer_done=True)
+                seats = (*seats[:seat], asked, *seats[seat + 1 :])
+            return _step(state, "surrender", clauses, where, seats=seats, why=())
+        case Action.DECLINE_SURRENDER:
             return _step(
                 state,
-                "surrender",
-                clauses,
-                where,
-                seats=_seats_with_hand(state, seat, index, hand),
+                "decline surrender",
+                rules.cite("surrender_timing"),
+                "seat {}",
+                seat,
+                seats=_seats_with(state, seat, evolve(seat_state, surrender_asked=True)),
                 why=(),
             )
         case Action.HIT:
@@ -1202,9 +1274,12 @@ def _settle_hand(
     stake = hand.stake
     match hand.status:
         case HandStatus.SURRENDERED:
+            # Surrendered before the look (VAR.bj.surrender): half back whatever the hole card.
+            early = rules.cite("surrender_timing") if seat_state.surrender_asked else ()
             return portion(stake, Fraction(1, 2), rules.half_stake_rounding), (
                 *rules.cite("surrender"),
                 "BJ.half-stakes",
+                *early,
             )
         case HandStatus.BUST:
             return lose(stake), ("BJ.bust",)

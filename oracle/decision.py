@@ -23,6 +23,8 @@ class Action(Choice):
     DECLINE_INSURANCE = "decline-insurance"
     EVEN_MONEY = "even-money"
     DECLINE_EVEN_MONEY = "decline-even-money"
+    #: Keep the hand when early surrender is asked before the dealer's look (VAR.bj.surrender).
+    DECLINE_SURRENDER = "decline-surrender"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

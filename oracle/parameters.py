@@ -292,6 +292,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         help="Surrender is offered on the first two cards.",
     ),
     ParamSpec(
+        name="surrender_timing",
+        clauses=("VAR.bj.surrender",),
+        kind=Kind.CHOICE,
+        default="late",
+        choices=("late", "early"),
+        help="Surrender after the dealer's look for a blackjack, or before it (early).",
+    ),
+    ParamSpec(
         name="surrender_after_split",
         clauses=("C.bj.surrender",),
         kind=Kind.BOOL,
@@ -579,10 +587,17 @@ def _showdown_clash(value: Lookup) -> str | None:
     return None
 
 
+def _early_surrender_clash(value: Lookup) -> str | None:
+    if value("surrender_timing") == "early" and value("surrender") is False:
+        return "early surrender needs surrender = true (VAR.bj.surrender)"
+    return None
+
+
 BLACKJACK_CLASHES: tuple[Clash, ...] = (
     _LIMITS_CLASH,
     Clash(names=("resplit_aces", "max_hands"), check=_resplit_aces_clash),
     Clash(names=("hole_card", "dealer_draws_when_not_needed"), check=_showdown_clash),
+    Clash(names=("surrender_timing", "surrender"), check=_early_surrender_clash),
 )
 
 SPECS: dict[Game, dict[str, ParamSpec]] = {

@@ -79,6 +79,7 @@ _ACTIONS = {
     round_pb2.DECISION_KIND_DECLINE_INSURANCE: blackjack.Action.DECLINE_INSURANCE,
     round_pb2.DECISION_KIND_EVEN_MONEY: blackjack.Action.EVEN_MONEY,
     round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY: blackjack.Action.DECLINE_EVEN_MONEY,
+    round_pb2.DECISION_KIND_DECLINE_SURRENDER: blackjack.Action.DECLINE_SURRENDER,
 }
 _ACTIONS_PB = {action: pb for pb, action in _ACTIONS.items()}
 

@@ -408,6 +408,13 @@ def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRoun
             seats=("1000:100",), shoe=shoe, decisions="split split", returns=(200, 200, 200)
         )
         return (refused, resplit) if a is False else (resplit, refused)
+    if (game, name) == (Game.BLACKJACK, "surrender_timing"):
+        # Document A peeks under a ten: TS 6D against KH, hole AC. Late: the look ends the
+        # round, 0 back. Early: asked before the look, the hand surrenders: 50 back.
+        shoe = "TS KH 6D AC"
+        late = CaseRound(seats=("1000:100",), shoe=shoe, returns=(0,))
+        early = CaseRound(seats=("1000:100",), shoe=shoe, decisions="surrender", returns=(50,))
+        return (late, early) if a == "late" else (early, late)
     if (game, name) == (Game.BLACKJACK, "hole_card"):
         # TS 6D = 16 against 7H, hole TC, hits 9C: 25, bust, 0 back. Only the state differs:
         # the hole card turned (always) or face down, no hand being compared (showdown).
@@ -465,6 +472,7 @@ def _double_on(a: str, b: str) -> tuple[CaseRound, CaseRound]:
 #: Settings a scenario's value needs beside it (re-split aces need a third hand).
 SCENARIO_CONTEXT: dict[tuple[Game, str], dict[str, Raw]] = {
     (Game.BLACKJACK, "resplit_aces"): {"max_hands": 3},
+    (Game.BLACKJACK, "surrender_timing"): {"surrender": True},
 }
 
 

@@ -19,6 +19,7 @@ from oracle.blackjack import (
     BlackjackState,
     Decision,
     HandStatus,
+    Phase,
     deal,
     decide,
 )
@@ -27,7 +28,8 @@ from oracle.errors import IllegalDecisionError, ProfileError
 from oracle.profile import load_profile_text
 
 HIT, STAND, DOUBLE, SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
-SURRENDER = Action.SURRENDER
+SURRENDER, NO_SURRENDER = Action.SURRENDER, Action.DECLINE_SURRENDER
+INSURANCE, NO_INSURANCE = Action.INSURANCE, Action.DECLINE_INSURANCE
 
 
 def lab(base: str, **values: object) -> BlackjackRules:
@@ -46,6 +48,7 @@ _CLAUSE = {
     "max_hands": "VAR.bj.resplit",
     "resplit_aces": "VAR.bj.resplit",
     "hole_card": "VAR.bj.hole-card",
+    "surrender_timing": "VAR.bj.surrender",
 }
 
 
@@ -288,3 +291,87 @@ def test_VAR_bj_hole_card_showdown_cannot_go_with_a_dealer_who_always_draws() ->
     with pytest.raises(ProfileError) as info:
         lab("blackjack-a", hole_card="showdown", dealer_draws_when_not_needed=True)
     assert info.value.metadata["key"] == "parameters.hole_card"
+
+
+# --- VAR.bj.surrender ----------------------------------------------------------------------
+
+EARLY = {"surrender": True, "surrender_timing": "early"}
+
+
+def test_VAR_bj_surrender_none_is_never_offered() -> None:
+    # Document A: no surrender (A.surrender), before or after the look.
+    state = start(lab("blackjack-a"), "TS KH 6D 9C")
+    assert SURRENDER not in state.legal
+    assert NO_SURRENDER not in state.legal
+
+
+def test_VAR_bj_surrender_late_against_a_peeked_blackjack_is_too_late() -> None:
+    # Document A with late surrender: TS 6D against KH, hole AC. The look finds a blackjack
+    # before anyone acts: the round ends, the 16 loses its stake: 0.
+    state = start(lab("blackjack-a", surrender=True), "TS KH 6D AC")
+    assert state.complete
+    assert returned(state) == [0]
+
+
+def test_VAR_bj_surrender_early_keeps_half_against_a_dealer_blackjack() -> None:
+    # The same round with early surrender: asked before the look, during the offers; the
+    # hand surrenders, then the look finds the blackjack: 50 back all the same.
+    state = start(lab("blackjack-a", **EARLY), "TS KH 6D AC")
+    assert (state.phase, state.legal) == (Phase.OFFERS, (SURRENDER, NO_SURRENDER))
+    state = play(state, SURRENDER)
+    assert state.complete
+    assert state.seats[0].hands[0].status is HandStatus.SURRENDERED
+    assert returned(state) == [50]
+    assert "VAR.bj.surrender" in state.settlement[0].clauses
+
+
+def test_VAR_bj_surrender_early_declined_is_not_offered_again_in_play() -> None:
+    # TS 6D against KH, hole 7C: decline; the look finds no blackjack; in play the hand may
+    # hit or stand but not surrender (asked once, before the look). Stand: 16 against 17: 0.
+    state = play(start(lab("blackjack-a", **EARLY), "TS KH 6D 7C"), NO_SURRENDER)
+    assert state.phase is Phase.PLAY
+    assert SURRENDER not in state.legal
+    assert refusal(state, SURRENDER).clause == "VAR.bj.surrender"
+    assert returned(play(state, STAND)) == [0]
+
+
+def test_VAR_bj_surrender_early_comes_before_insurance_seat_by_seat() -> None:
+    # Two seats against an ace: seat 0 TS 6D, seat 1 9S 7D; up AH, hole KC (blackjack).
+    # Seat 0 is asked to surrender (yes: no insurance offer follows), seat 1 is asked (no),
+    # then offered insurance of 50 (yes). The look: blackjack. Seat 0: 50; seat 1: hand 0,
+    # insurance 50 at 2:1: 150.
+    rules = lab("blackjack-a", **EARLY)
+    seats = [BlackjackSeat(balance=1000, stake=100)] * 2
+    state = deal(rules, parse_cards("TS 9S AH 6D 7D KC"), seats)
+    assert state.turn is not None
+    assert (state.turn.seat, state.legal) == (0, (SURRENDER, NO_SURRENDER))
+    state = play(state, SURRENDER)
+    assert state.turn is not None
+    assert (state.turn.seat, state.legal) == (1, (SURRENDER, NO_SURRENDER))
+    state = play(state, NO_SURRENDER)
+    assert state.turn is not None
+    assert (state.turn.seat, state.legal) == (1, (INSURANCE, NO_INSURANCE))
+    state = play(state, INSURANCE)
+    assert state.complete
+    assert returned(state) == [50, 0, 150]
+
+
+def test_VAR_bj_surrender_early_under_an_up_card_without_a_look_is_offered_in_play() -> None:
+    # Under a 9 nobody looks: surrender is a play decision as late surrender is: 50.
+    state = start(lab("blackjack-a", **EARLY), "TS 9H 6D 8C")
+    assert state.phase is Phase.PLAY
+    assert SURRENDER in state.legal
+    assert NO_SURRENDER not in state.legal
+    assert returned(play(state, SURRENDER)) == [50]
+
+
+def test_VAR_bj_surrender_decline_is_no_decision_of_a_late_profile() -> None:
+    state = start(lab("blackjack-c"), "TS 9H 6D 8C")
+    assert refusal(state, NO_SURRENDER).clause == "VAR.bj.surrender"
+    assert "legal_decisions[decline-surrender]" not in state.citations()
+
+
+def test_VAR_bj_surrender_early_needs_surrender() -> None:
+    with pytest.raises(ProfileError) as info:
+        lab("blackjack-a", surrender_timing="early")
+    assert info.value.metadata["key"] == "parameters.surrender_timing"

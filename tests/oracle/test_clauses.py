@@ -169,7 +169,6 @@ VARIANTS_NOT_YET_PARAMETERS = {
     "VAR.bac.ez",
     "VAR.bj.double-for-less",
     "VAR.bj.insurance-stake",
-    "VAR.bj.surrender",
     "VAR.rou.bets-offered",
     "VAR.rou.en-prison",
 }

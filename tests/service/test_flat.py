@@ -49,6 +49,7 @@ def test_a_blackjack_state_as_paths() -> None:
         "legal_decisions[decline-insurance]": "(none)",
         "legal_decisions[even-money]": "(none)",
         "legal_decisions[decline-even-money]": "(none)",
+        "legal_decisions[decline-surrender]": "(none)",
         "blackjack": "(set)",
         "blackjack.seats[0]": "(set)",
         f"{hand}": "(set)",

@@ -146,7 +146,9 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     DECISION_KIND_SPLIT: _DecisionKind.ValueType  # 4
     """Split a pair into two hands, each with a stake equal to the first."""
     DECISION_KIND_SURRENDER: _DecisionKind.ValueType  # 5
-    """Give up the hand for half its stake back."""
+    """Give up the hand for half its stake back. Under early surrender (VAR.bj.surrender) it is
+    also the answer to the question asked during the offers.
+    """
     DECISION_KIND_INSURANCE: _DecisionKind.ValueType  # 6
     """Take insurance for half the original stake against a dealer ace."""
     DECISION_KIND_DECLINE_INSURANCE: _DecisionKind.ValueType  # 7
@@ -155,6 +157,10 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     """Take 1:1 at once for a blackjack against a dealer ace."""
     DECISION_KIND_DECLINE_EVEN_MONEY: _DecisionKind.ValueType  # 9
     """Refuse the even-money offer."""
+    DECISION_KIND_DECLINE_SURRENDER: _DecisionKind.ValueType  # 10
+    """Keep the hand when early surrender is asked (VAR.bj.surrender); a decision only of a
+    profile whose `surrender_timing` is "early", refused with ILLEGAL_DECISION elsewhere.
+    """
 
 class DecisionKind(_DecisionKind, metaclass=_DecisionKindEnumTypeWrapper):
     """A blackjack player decision; also used for the offers made before play."""
@@ -170,7 +176,9 @@ DECISION_KIND_DOUBLE: DecisionKind.ValueType  # 3
 DECISION_KIND_SPLIT: DecisionKind.ValueType  # 4
 """Split a pair into two hands, each with a stake equal to the first."""
 DECISION_KIND_SURRENDER: DecisionKind.ValueType  # 5
-"""Give up the hand for half its stake back."""
+"""Give up the hand for half its stake back. Under early surrender (VAR.bj.surrender) it is
+also the answer to the question asked during the offers.
+"""
 DECISION_KIND_INSURANCE: DecisionKind.ValueType  # 6
 """Take insurance for half the original stake against a dealer ace."""
 DECISION_KIND_DECLINE_INSURANCE: DecisionKind.ValueType  # 7
@@ -179,6 +187,10 @@ DECISION_KIND_EVEN_MONEY: DecisionKind.ValueType  # 8
 """Take 1:1 at once for a blackjack against a dealer ace."""
 DECISION_KIND_DECLINE_EVEN_MONEY: DecisionKind.ValueType  # 9
 """Refuse the even-money offer."""
+DECISION_KIND_DECLINE_SURRENDER: DecisionKind.ValueType  # 10
+"""Keep the hand when early surrender is asked (VAR.bj.surrender); a decision only of a
+profile whose `surrender_timing` is "early", refused with ILLEGAL_DECISION elsewhere.
+"""
 Global___DecisionKind: _TypeAlias = DecisionKind  # noqa: Y015
 
 class _RoundPhase:
@@ -194,7 +206,11 @@ class _RoundPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RoundPhase
     seats with an offer are visited (see Seat.balance); the turn names the seat, hand 0, and
     the legal decisions are the offer's two answers. If no seat has an offer the round goes
     straight to PLAY. Meanwhile every hand shows HAND_STATUS_PLAYING, or
-    HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden.
+    HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden. Under early
+    surrender (VAR.bj.surrender) and an up card the dealer looks under, each seat in turn
+    whose hand is not a blackjack is first asked SURRENDER or DECLINE_SURRENDER (before its
+    insurance offer, if any); a hand surrendered there shows HAND_STATUS_SURRENDERED and is
+    offered nothing more.
     """
     ROUND_PHASE_PLAY: _RoundPhase.ValueType  # 2
     """Blackjack: the hands are played, seat by seat, hand by hand."""
@@ -211,7 +227,11 @@ ROUND_PHASE_OFFERS: RoundPhase.ValueType  # 1
 seats with an offer are visited (see Seat.balance); the turn names the seat, hand 0, and
 the legal decisions are the offer's two answers. If no seat has an offer the round goes
 straight to PLAY. Meanwhile every hand shows HAND_STATUS_PLAYING, or
-HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden.
+HAND_STATUS_BLACKJACK for a blackjack, and the hole card stays hidden. Under early
+surrender (VAR.bj.surrender) and an up card the dealer looks under, each seat in turn
+whose hand is not a blackjack is first asked SURRENDER or DECLINE_SURRENDER (before its
+insurance offer, if any); a hand surrendered there shows HAND_STATUS_SURRENDERED and is
+offered nothing more.
 """
 ROUND_PHASE_PLAY: RoundPhase.ValueType  # 2
 """Blackjack: the hands are played, seat by seat, hand by hand."""
