@@ -14,13 +14,16 @@ the sequence number and chain head reached (``round.proto`` defines the bytes
 signed). Only the key's holder can write a valid one.
 
 A writer never loses a log: opening an existing log continues its chain and its
-sequence; a log it cannot continue is refused, never truncated or overwritten.
+sequence; a log it cannot continue is refused, never truncated or overwritten. A writer
+with a key continues only a log that ends with a closing checkpoint its own key signed,
+sealing the log's last record: continuing anything else would seal records nobody can vouch
+for (a tail edited after a crash, a log cut short, a round appended). Each checkpoint it
+writes counts the restarts of the log before it, so that no restart can be hidden.
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
 import fcntl
 import hashlib
 import json
@@ -73,6 +76,7 @@ def signed_bytes(checkpoint: round_pb2.AuditCheckpoint) -> bytes:
         + head
         + (b"\x01" if checkpoint.closing else b"\x00")
         + struct.pack(">qI", checkpoint.signed_at.seconds, checkpoint.signed_at.nanos)
+        + (struct.pack(">I", checkpoint.restarts) if checkpoint.restarts else b"")
     )
 
 
@@ -386,10 +390,16 @@ def _backwards_binary(path: Path) -> Iterator[Entry]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Tail:
-    """Where an existing log ends: its last record (if any) and whether it was closed."""
+    """Where an existing log ends: its last record (if any) and the checkpoint after it."""
 
     record: round_pb2.RoundRecord | None
-    closed: bool
+    #: The log's last entry, if it is a checkpoint (the last of those after the last record).
+    checkpoint: round_pb2.AuditCheckpoint | None
+
+    @property
+    def closed(self) -> bool:
+        """The log ends with a closing checkpoint."""
+        return self.checkpoint is not None and self.checkpoint.closing
 
 
 def _tail(path: Path, fmt: str) -> _Tail:
@@ -401,7 +411,8 @@ def _tail(path: Path, fmt: str) -> _Tail:
             f"own format (--audit-format {found}), or start a new log (--audit-new-log)"
         )
     entries = _backwards_jsonl(path) if fmt == "jsonl" else _backwards_binary(path)
-    closed: bool | None = None
+    last: round_pb2.AuditCheckpoint | None = None
+    seen_checkpoint = False
     for examined, entry in enumerate(entries):
         if entry.error:
             first = next(read_log(path, fmt))
@@ -418,7 +429,8 @@ def _tail(path: Path, fmt: str) -> _Tail:
                 "(--audit-new-log keeps it under another name)"
             )
         if entry.checkpoint is not None:
-            closed = entry.checkpoint.closing if closed is None else closed
+            if not seen_checkpoint:
+                last, seen_checkpoint = entry.checkpoint, True
             continue
         assert entry.record is not None  # noqa: S101 - an entry without error is one of the two
         if not entry.record.sequence:
@@ -427,13 +439,56 @@ def _tail(path: Path, fmt: str) -> _Tail:
                 "older writer wrote it); start a new log (--audit-new-log keeps it under "
                 "another name)"
             )
-        return _Tail(record=entry.record, closed=bool(closed))
-    if closed is None:
+        return _Tail(record=entry.record, checkpoint=last)
+    if not seen_checkpoint:
         raise AuditLogError(
             f"{path} is not a Croupier audit log (it holds no record and no checkpoint); "
             "choose another file, or start a new log (--audit-new-log keeps it under another name)"
         )
-    return _Tail(record=None, closed=closed)
+    return _Tail(record=None, checkpoint=last)
+
+
+def _sealed_restarts(path: Path, tail: _Tail, key: Ed25519PrivateKey) -> int:
+    """The restarts a signing writer continues from; raises unless the log ends sealed by it.
+
+    A writer cannot know that records no checkpoint seals were not edited, nor that records
+    were not cut off after a checkpoint that is not the closing one: it continues only a log
+    whose last entry is a closing checkpoint its own key signed over the log's last record.
+    """
+    public = key.public_key()
+    checkpoint, record = tail.checkpoint, tail.record
+    sequence = record.sequence if record is not None else 0
+    head = link(record) if record is not None else b""
+    why = ""
+    if checkpoint is None:
+        why = (
+            f"its last record (sequence {sequence}) comes after its last checkpoint: its "
+            "writer crashed, or the log was cut short, edited or added to since; nothing "
+            "proves the records after that checkpoint are as written, and continuing would "
+            "seal them"
+        )
+    elif not checkpoint.closing:
+        why = (
+            f"it ends with a checkpoint (sequence {checkpoint.sequence}) that is not a "
+            "closing one: its writer crashed, or the records after it were cut off"
+        )
+    elif bytes(checkpoint.public_key_sha256) != key_id(public):
+        named = bytes(checkpoint.public_key_sha256).hex()[:16] or "no key"
+        why = f"its closing checkpoint was signed by another key ({named}), not this writer's"
+    elif checkpoint_error(checkpoint, {key_id(public): public}):
+        why = "its closing checkpoint's signature does not verify under this writer's key"
+    elif checkpoint.sequence != sequence or bytes(checkpoint.chain_head_sha256) != head:
+        why = (
+            f"its closing checkpoint seals sequence {checkpoint.sequence}, not its last record "
+            f"as it now reads (sequence {sequence}): the log was changed after it was sealed"
+        )
+    if why:
+        raise AuditLogError(
+            f"{path} cannot be continued with a signing key: {why}. Keep the file for the "
+            "audit and start a new log (--audit-new-log keeps it under another name)"
+        )
+    assert checkpoint is not None  # noqa: S101 - a closing checkpoint, checked above
+    return checkpoint.restarts + 1
 
 
 def _keep_aside(path: Path, now: datetime) -> Path:
@@ -461,7 +516,10 @@ class AuditWriter:
     """Appends records to a log: fills each one's link, sequence number and time; signs.
 
     Each entry is written whole in one write, then flushed to disk (``durable``): a crash
-    leaves a record whole or absent. A write that fails is undone before the error is raised.
+    leaves a record whole or absent. A record and the checkpoint that follows it are one
+    write. A write that fails is undone before the error is raised, so a record is in the log
+    if and only if ``append`` returned; if it cannot be undone, the writer refuses every later
+    write rather than let a retry log the round twice.
     """
 
     def __init__(
@@ -475,6 +533,7 @@ class AuditWriter:
         checkpoint_every: int = CHECKPOINT_EVERY,
         durable: bool = True,
         clock: Callable[[], datetime] = _utc_now,
+        restarts: int = 0,
     ) -> None:
         self._fd: int | None = fd
         self.path = path
@@ -486,11 +545,14 @@ class AuditWriter:
         self.count = 0
         #: What opening the log did, for the operator: continued it, or kept an old file aside.
         self.notice = ""
+        #: How many times a writer continued this log before this one (its checkpoints say so).
+        self.restarts = restarts
         self._key = key
         self._key_id = key_id(key.public_key()) if key is not None else b""
         self._every = checkpoint_every
         self._durable = durable
         self._clock = clock
+        self._broken = ""
 
     @classmethod
     def open(
@@ -507,7 +569,8 @@ class AuditWriter:
         """A writer that continues ``path``, or creates it.
 
         An existing log is continued: its chain and sequence go on from its last record. One
-        that cannot be continued (a damaged end, another format, no sequence numbers) raises
+        that cannot be continued (a damaged end, another format, no sequence numbers, or, for
+        a writer with a key, an end its key did not seal with a closing checkpoint) raises
         ``AuditLogError``, unless ``new_log``: then the file is kept under a new name
         (``PATH.<UTC time>``) and a new log started. Nothing is ever truncated or overwritten.
         ``durable=False`` skips the flush to disk: for throwaway logs only (tests, benchmarks).
@@ -519,6 +582,7 @@ class AuditWriter:
         fd = _open_locked(path)
         try:
             notice = ""
+            restarts = 0
             last: round_pb2.RoundRecord | None = None
             if os.fstat(fd).st_size and new_log:
                 kept = _keep_aside(path, clock())
@@ -528,11 +592,11 @@ class AuditWriter:
                 notice = f"kept the existing {path} as {kept.name}; started a new log"
             elif os.fstat(fd).st_size:
                 tail = _tail(path, fmt)
+                if key is not None:
+                    restarts = _sealed_restarts(path, tail, key)
                 last = tail.record
                 notice = f"continuing {path} after record {last.sequence if last else 0}" + (
-                    ""
-                    if tail.closed or key is None
-                    else " (it does not end with a closing checkpoint)"
+                    f" (restart {restarts} of this log)" if restarts else ""
                 )
         except BaseException:
             if fd >= 0:
@@ -547,47 +611,55 @@ class AuditWriter:
             checkpoint_every=checkpoint_every,
             durable=durable,
             clock=clock,
+            restarts=restarts,
         )
         writer.notice = notice
         return writer
 
     def append(self, record: round_pb2.RoundRecord) -> round_pb2.RoundRecord:
-        """Chain, number and time the record (a time already set is kept), write it; return it."""
+        """Chain, number and time the record (a time already set is kept), write it; return it.
+
+        When the record is due a checkpoint, the two are written as one: both are in the log,
+        or neither is (the error is raised).
+        """
         record.previous_record_sha256 = self._previous
         record.sequence = self.sequence + 1
         if not record.HasField("recorded_at"):
             record.recorded_at.FromDatetime(self._clock())
-        self._write(encode_entry(record, self.format))
+        own = link(record)
+        data = encode_entry(record, self.format)
+        if self._key is not None and record.sequence % self._every == 0:
+            data += self._checkpoint_entry(record.sequence, own, closing=False)
+        self._write(data)
         self.sequence += 1
-        self._previous = link(record)
+        self._previous = own
         self.count += 1
-        if self._key is not None and self.sequence % self._every == 0:
-            self.checkpoint()
         return record
 
-    def checkpoint(self, *, closing: bool = False) -> round_pb2.AuditCheckpoint:
-        """Write a checkpoint that seals every record so far, signed with the writer's key."""
+    def _checkpoint_entry(self, sequence: int, head: bytes, *, closing: bool) -> bytes:
         if self._key is None:
             raise AuditLogError("a checkpoint needs a signing key: this writer has none")
         checkpoint = round_pb2.AuditCheckpoint(
-            sequence=self.sequence,
-            chain_head_sha256=self._previous,
+            sequence=sequence,
+            chain_head_sha256=head,
             closing=closing,
             public_key_sha256=self._key_id,
+            restarts=self.restarts,
         )
         checkpoint.signed_at.FromDatetime(self._clock())
         checkpoint.signature = self._key.sign(signed_bytes(checkpoint))
-        self._write(
-            encode_entry(round_pb2.AuditCheckpointEntry(checkpoint=checkpoint), self.format)
-        )
-        return checkpoint
+        return encode_entry(round_pb2.AuditCheckpointEntry(checkpoint=checkpoint), self.format)
+
+    def checkpoint(self, *, closing: bool = False) -> None:
+        """Write a checkpoint that seals every record so far, signed with the writer's key."""
+        self._write(self._checkpoint_entry(self.sequence, self._previous, closing=closing))
 
     def close(self) -> None:
         """Seal the log with a closing checkpoint (when signing), and close it."""
         if self._fd is None:
             return
         try:
-            if self._key is not None:
+            if self._key is not None and not self._broken:
                 self.checkpoint(closing=True)
         finally:
             os.close(self._fd)  # releases the lock
@@ -596,6 +668,8 @@ class AuditWriter:
     def _write(self, data: bytes) -> None:
         if self._fd is None:
             raise AuditLogError(f"the audit log {self.path} is closed")
+        if self._broken:
+            raise AuditLogError(self._broken)
         size = os.fstat(self._fd).st_size
         try:
             view = memoryview(data)
@@ -603,10 +677,18 @@ class AuditWriter:
                 view = view[os.write(self._fd, view) :]
             if self._durable:
                 os.fsync(self._fd)
-        except OSError:
-            # Leave no part of the entry behind: the next one must follow a whole entry.
-            with contextlib.suppress(OSError):
+        except OSError as failed:
+            # Leave no part of the entry behind: the next one must follow a whole entry, and
+            # a record whose write failed must not be in the log when its round is retried.
+            try:
                 os.ftruncate(self._fd, size)
+                if self._durable:
+                    os.fsync(self._fd)
+            except OSError as exc:
+                self._broken = (
+                    f"the audit log {self.path} could not be restored after a failed write "
+                    f"({failed.strerror}; then {exc.strerror}): it takes no more records"
+                )
             raise
 
 

@@ -55,6 +55,15 @@ LINK_WINDOW = 64
 
 #: The findings of the hash chain; every other problem of the log's order is a log problem.
 CHAIN_KINDS = ("broken", "missing", "reordered")
+#: The findings that leave a signed log short of sealed.
+SEAL_KINDS = (
+    "checkpoint-mismatch",
+    "checkpoint-invalid",
+    "checkpoint-duplicate",
+    "restart-mismatch",
+    "unsealed",
+    "truncated",
+)
 #: What a record's discrepancies with itself are called, by the clause they cite.
 _OWN_KINDS = {"TABLE.currency": "mixed-currency", "CONTRACT.settlement": "totals"}
 
@@ -490,8 +499,17 @@ class _RoundIds:
         self.db.close()
 
 
+#: Restarts the report lists one by one; past that, only their count.
+MAX_RESTARTS_LISTED = 1000
+
+
 class _Seals:
-    """Signed checkpoints: each must seal the records before it; with keys, each must verify."""
+    """Signed checkpoints: each must seal the records before it; with keys, each must verify.
+
+    A closing checkpoint followed by more entries is a restart of the log's writer; each
+    checkpoint counts the restarts before it (``restarts``), so a closing checkpoint removed
+    from the middle of the log, or copied into it, is reported.
+    """
 
     def __init__(self, keys: Mapping[bytes, Ed25519PublicKey]) -> None:
         self.keys = keys
@@ -502,24 +520,64 @@ class _Seals:
         self.first_unsealed = 0
         self.last_entry = 0
         self.closed = False
+        #: The closing checkpoint just read (entry number, checkpoint), until an entry follows.
+        self.closing: tuple[int, round_pb2.AuditCheckpoint] | None = None
+        #: Restarts seen; the count a checkpoint of an older writer (0) started again from.
+        self.restart_count = 0
+        self.restart_base = 0
+        self.restarts: list[dict[str, Any]] = []
+        #: The signatures of the checkpoints since the last record: a copy is a duplicate.
+        self.since_record: set[bytes] = set()
 
     def entry(self, number: int) -> None:
         """Any entry: a log ends closed only if its last entry is a closing checkpoint."""
         self.last_entry = number
         self.closed = False
 
+    def _restart(self, number: int) -> None:
+        """An entry after a closing checkpoint: the writer restarted on the log."""
+        closing, self.closing = self.closing, None
+        if closing is None:
+            return
+        self.restart_count += 1
+        if len(self.restarts) < MAX_RESTARTS_LISTED:
+            at, checkpoint = closing
+            self.restarts.append(
+                {
+                    "record": number,
+                    "closing_checkpoint": at,
+                    "after_sequence": checkpoint.sequence,
+                    "closed_at": _when((checkpoint.signed_at.seconds, checkpoint.signed_at.nanos)),
+                }
+            )
+
     def record(self, number: int, record: round_pb2.RoundRecord, own: bytes) -> None:
         """A record: the head the next checkpoint must seal."""
+        self._restart(number)
+        self.since_record.clear()
         self.last = (record.sequence, own)
         if not self.unsealed:
             self.first_unsealed = number
         self.unsealed += 1
 
     def checkpoint(self, number: int, checkpoint: round_pb2.AuditCheckpoint) -> list[Problem]:
-        """A checkpoint's problems: sealing other records than those before it, or not signed."""
+        """A checkpoint's problems: it seals other records, is unsigned, copied, or miscounts.
+
+        Miscounts: its ``restarts`` differs from the restarts the log shows before it.
+        """
         self.checkpoints += 1
         self.closed = checkpoint.closing
         problem = functools.partial(Problem, record=number, round_id="")
+        signature = bytes(checkpoint.signature)
+        if signature in self.since_record:
+            return [
+                problem(
+                    kind="checkpoint-duplicate",
+                    message="the same checkpoint as one just before it, again: a copy",
+                )
+            ]
+        self.since_record.add(signature)
+        self._restart(number)
         sequence, head = self.last
         if checkpoint.sequence != sequence or bytes(checkpoint.chain_head_sha256) != head:
             return [
@@ -534,13 +592,28 @@ class _Seals:
                     ),
                 )
             ]
-        if not self.keys:
-            return []
-        error = checkpoint_error(checkpoint, self.keys)
-        if error:
-            return [problem(kind="checkpoint-invalid", message=error)]
-        self.valid += 1
-        self.unsealed = 0
+        if self.keys:
+            error = checkpoint_error(checkpoint, self.keys)
+            if error:
+                return [problem(kind="checkpoint-invalid", message=error)]
+            self.valid += 1
+            self.unsealed = 0
+        if checkpoint.closing:
+            self.closing = (number, checkpoint)
+        shown = self.restart_count - self.restart_base
+        if not checkpoint.restarts:
+            self.restart_base = self.restart_count  # an older writer's, or the first run's
+        elif checkpoint.restarts != shown:
+            return [
+                problem(
+                    kind="restart-mismatch",
+                    message=(
+                        f"the checkpoint counts {checkpoint.restarts} restart(s) of the log's "
+                        f"writer before it, and the log shows {shown}: a closing checkpoint "
+                        "was removed from the log, or copied into it"
+                    ),
+                )
+            ]
         return []
 
     def finish(self) -> list[Problem]:
@@ -921,6 +994,10 @@ SEALED = (
     "ends with its closing checkpoint: no record was changed, added, removed, re-chained or "
     "cut off the end since it was signed."
 )
+RESTARTS = (
+    "restarts: the log's writer restarted {count} time(s) on it, each after a closing "
+    "checkpoint: {where}."
+)
 LEGACY = (
     "legacy: {count} record(s) carry no sequence number or no time (an older writer): their "
     "order and completeness rest on the hash chain alone."
@@ -967,10 +1044,7 @@ def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
     seals, order = checks.seals, checks.order
     keys = ", ".join(key_ids)
     if key_ids:
-        problems = any(
-            kind in checks.spools.kinds
-            for kind in ("checkpoint-mismatch", "checkpoint-invalid", "unsealed", "truncated")
-        )
+        problems = any(kind in checks.spools.kinds for kind in SEAL_KINDS)
         signing = (
             CHECKED.format(checkpoints=seals.checkpoints, valid=seals.valid, keys=keys)
             if problems
@@ -981,7 +1055,14 @@ def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
     else:
         signing = UNSIGNED
     legacy = max(order.unnumbered, order.untimed)
-    return (signing,) + ((LEGACY.format(count=legacy),) if legacy else ())
+    restarts: tuple[str, ...] = ()
+    if seals.restart_count:
+        where = ", ".join(
+            f"after sequence {r['after_sequence']} (record {r['record']})"
+            for r in seals.restarts[:5]
+        ) + (", ..." if seals.restart_count > 5 else "")
+        restarts = (RESTARTS.format(count=seals.restart_count, where=where),)
+    return (signing, *restarts) + ((LEGACY.format(count=legacy),) if legacy else ())
 
 
 def audit_log(
@@ -1111,6 +1192,7 @@ def _summarize(
             "statement": statements[0],
         },
         "statements": list(statements),
+        "restarts": {"count": checks.seals.restart_count, "listed": checks.seals.restarts},
     }
     return AuditSummary(
         verdict=verdict,

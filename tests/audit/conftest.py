@@ -379,7 +379,7 @@ def signed_log(
         finally:
             served.stop()
     first_run = SIGNED_ROUNDS * len(PROFILE_IDS)
-    assert notices == ["", f"continuing {path} after record {first_run}"]
+    assert notices == ["", f"continuing {path} after record {first_run} (restart 1 of this log)"]
     entries = []
     for entry in read_log(path):
         assert not entry.error, entry.error

@@ -10,9 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-import signal
-import subprocess
-import sys
+import resource
 from pathlib import Path
 
 import grpc
@@ -23,54 +21,9 @@ from clients import adapter
 from clients.audit import AuditLogError, AuditWriter, read_log
 from clients.client import CroupierClient, CroupierError
 from clients.demo_engine import DemoEngine
+from tests.audit.engines import run_engine, settle, stop
 from tests.audit.support import invoke, read_lines, write_lines
 from tests.clients.conftest import baccarat_deal
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _settle(address: str, round_ids: list[str]) -> None:
-    with CroupierClient.connect(address, timeout=30) as client:
-        for round_id in round_ids:
-            client.deal(baccarat_deal(round_id))
-            client.settle(round_id)
-
-
-def _run_engine(args: list[object], stderr: Path) -> subprocess.Popen[bytes]:
-    """The demo engine as a process; returns once it prints its ready line.
-
-    Run with faulthandler: a stop that hangs shows every thread's stack in ``stderr``.
-    """
-    with stderr.open("wb") as errors:
-        process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-X", "faulthandler", "-m", "clients.demo_engine", *map(str, args)],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            cwd=REPO,
-        )
-    assert process.stdout is not None
-    line = process.stdout.readline().decode()
-    if not line.startswith("CROUPIER_ENGINE "):
-        process.kill()
-        process.wait(30)
-        pytest.fail(f"the engine did not start: {line!r} {stderr.read_text()}")
-    process.address = line.split()[1]  # type: ignore[attr-defined]
-    return process
-
-
-def _stop(process: subprocess.Popen[bytes], stderr: Path) -> int:
-    """SIGTERM, as an operator stops the engine; its exit code."""
-    process.terminate()
-    try:
-        return process.wait(60)
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGABRT)  # faulthandler writes the stacks, then it dies
-        process.wait(30)
-        pytest.fail(f"the engine did not stop on SIGTERM:\n{stderr.read_text()}")
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(30)
 
 
 def test_restarting_the_demo_engine_continues_its_signed_log(tmp_path: Path) -> None:
@@ -84,21 +37,23 @@ def test_restarting_the_demo_engine_continues_its_signed_log(tmp_path: Path) -> 
         "--audit-checkpoint-every",
         2,
     ]
-    first = _run_engine(args, tmp_path / "first.err")
+    first = run_engine(args, tmp_path / "first.err")
     try:
-        _settle(first.address, ["r1", "r2", "r3"])  # type: ignore[attr-defined]
+        settle(first.address, ["r1", "r2", "r3"])  # type: ignore[attr-defined]
     finally:
-        assert _stop(first, tmp_path / "first.err") == 0
+        assert stop(first, tmp_path / "first.err") == 0
     written = log.read_bytes()
 
-    second = _run_engine(args, tmp_path / "second.err")
+    second = run_engine(args, tmp_path / "second.err")
     try:
-        _settle(second.address, ["r4", "r5"])  # type: ignore[attr-defined]
+        settle(second.address, ["r4", "r5"])  # type: ignore[attr-defined]
     finally:
-        assert _stop(second, tmp_path / "second.err") == 0
+        assert stop(second, tmp_path / "second.err") == 0
 
     assert (tmp_path / "first.err").read_text() == ""
-    assert f"audit: continuing {log} after record 3\n" in (tmp_path / "second.err").read_text()
+    assert f"audit: continuing {log} after record 3 (restart 1 of this log)\n" in (
+        (tmp_path / "second.err").read_text()
+    )
     # Nothing of the first run is lost: the second run's entries follow its bytes.
     assert log.read_bytes().startswith(written)
     lines = [json.loads(line) for line in read_lines(log)]
@@ -113,6 +68,11 @@ def test_restarting_the_demo_engine_continues_its_signed_log(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "sealed: every record is sealed" in result.output
     assert "5 records, 5 rounds (baccarat-c: 5), 4 checkpoints\n" in result.output
+    # The first run closed its log at record 3 and checkpoint 5 (every 2): record 6 restarts.
+    assert (
+        "restarts: the log's writer restarted 1 time(s) on it, each after a closing "
+        "checkpoint: after sequence 3 (record 6)." in " ".join(result.output.split())
+    )
 
 
 @pytest.fixture
@@ -121,7 +81,7 @@ def log(tmp_path: Path) -> Path:
     path = tmp_path / "rounds.jsonl"
     served = adapter.serve(DemoEngine(), port=0, audit_log=path)
     try:
-        _settle(f"127.0.0.1:{served.port}", ["a", "b", "c"])
+        settle(f"127.0.0.1:{served.port}", ["a", "b", "c"])
     finally:
         served.stop(grace=0)
     return path
@@ -205,7 +165,7 @@ def test_a_new_log_keeps_the_old_file(log: Path) -> None:
     try:
         assert served.adapter.audit is not None
         notice = served.adapter.audit.notice
-        _settle(f"127.0.0.1:{served.port}", ["d"])
+        settle(f"127.0.0.1:{served.port}", ["d"])
     finally:
         served.stop(grace=0)
     (kept,) = (p for p in log.parent.iterdir() if p.name.startswith(f"{log.name}."))
@@ -264,10 +224,11 @@ def test_every_entry_is_flushed_to_disk_before_the_next(
         audit_key=tmp_path / "k.key",
         audit_checkpoint_every=2,
     )
-    _settle(f"127.0.0.1:{served.port}", ["a", "b", "c"])
+    settle(f"127.0.0.1:{served.port}", ["a", "b", "c"])
     served.stop(grace=0)
-    # Three records, a checkpoint after the second, a closing one: each synced once, in order.
-    assert len(synced) == 5
+    # Three records, a checkpoint after the second (written with it, as one), a closing one:
+    # each write synced once, in order.
+    assert len(synced) == 4
     assert synced == sorted(set(synced))
     assert synced[-1] == (tmp_path / "rounds.bin").stat().st_size
 
@@ -343,3 +304,44 @@ def test_a_round_settled_after_the_log_is_sealed_is_refused(tmp_path: Path) -> N
     ]
     result = invoke("audit", "verify", log, "--public-key", tmp_path / "k.pub")
     assert result.exit_code == 0, result.output
+
+
+def test_a_record_whose_checkpoint_does_not_fit_is_undone_and_settles_once(
+    tmp_path: Path,
+) -> None:
+    """A file size limit on the engine process leaves room for a record, not its checkpoint.
+
+    The record and its checkpoint are one write: Settle fails with nothing logged, the round
+    stays open, and once the limit is lifted it settles and is logged once.
+    """
+    assert invoke("audit", "keygen", tmp_path / "operator").exit_code == 0
+    log = tmp_path / "rounds.jsonl"
+    options: list[object] = ["--audit-log", log, "--audit-key", tmp_path / "operator.key"]
+    engine = run_engine([*options, "--audit-checkpoint-every", 2], tmp_path / "engine.err")
+    try:
+        with CroupierClient.connect(engine.address, timeout=30) as client:  # type: ignore[attr-defined]
+            client.deal(baccarat_deal("r1"))
+            client.settle("r1")
+            first = log.stat().st_size
+            # The second record is the first's size and its link (under 100 bytes more); a
+            # checkpoint is over 200 bytes.
+            limit = 2 * first + 150
+            resource.prlimit(engine.pid, resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+            client.deal(baccarat_deal("r2"))
+            with pytest.raises(CroupierError) as failed:
+                client.settle("r2")
+            assert failed.value.code is grpc.StatusCode.INTERNAL
+            assert "File too large" in str(failed.value)
+            assert log.stat().st_size == first, "the record without its checkpoint was undone"
+            resource.prlimit(
+                engine.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+            )
+            settled = client.settle("r2")
+    finally:
+        assert stop(engine, tmp_path / "engine.err") == 0
+    assert settled.settlement.total_returned.minor_units == 195
+    rounds = [e.record.round_id for e in read_log(log) if e.record is not None]
+    assert rounds == ["r1", "r2"]
+    result = invoke("audit", "verify", log, "--public-key", tmp_path / "operator.pub")
+    assert result.exit_code == 0, result.output
+    assert "sealed: every record is sealed" in " ".join(result.output.split())

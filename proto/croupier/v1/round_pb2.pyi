@@ -1006,7 +1006,13 @@ class AuditCheckpoint(_message.Message):
     bytes, in order: the 27 ASCII bytes "croupier.v1.AuditCheckpoint", one 0x00 byte,
     `sequence` as 8 bytes big-endian, `chain_head_sha256` (32 bytes; 32 zero bytes when empty),
     one byte 0x01 if `closing` else 0x00, `signed_at.seconds` as 8 bytes big-endian two's
-    complement and `signed_at.nanos` as 4 bytes big-endian.
+    complement and `signed_at.nanos` as 4 bytes big-endian, then, only when `restarts` is not
+    0, `restarts` as 4 bytes big-endian.
+
+    A writer with a key continues a log only if its last entry is a closing checkpoint that
+    the same key signed over the log's last record; it refuses any other end (records after
+    the last checkpoint, a checkpoint that is not closing, another key, a seal that no longer
+    matches), since it cannot know that what no checkpoint seals was not edited or cut.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -1017,6 +1023,7 @@ class AuditCheckpoint(_message.Message):
     CLOSING_FIELD_NUMBER: _builtins.int
     PUBLIC_KEY_SHA256_FIELD_NUMBER: _builtins.int
     SIGNATURE_FIELD_NUMBER: _builtins.int
+    RESTARTS_FIELD_NUMBER: _builtins.int
     sequence: _builtins.int
     """The sequence number of the last record before the checkpoint; 0 if the log has none."""
     chain_head_sha256: _builtins.bytes
@@ -1031,6 +1038,14 @@ class AuditCheckpoint(_message.Message):
     """The SHA-256 of the signing key's raw 32-byte Ed25519 public key: which key signed."""
     signature: _builtins.bytes
     """The 64-byte Ed25519 signature of the signed bytes."""
+    restarts: _builtins.int
+    """How many times a writer continued the log before this checkpoint: 0 in the first run,
+    then one more in each run that continues the log after its closing checkpoint. A
+    closing checkpoint followed by more entries is a restart; a checkpoint whose count
+    differs from the restarts the log shows before it is reported (a closing checkpoint was
+    removed or copied). 0 also in logs of writers older than this field: the count then
+    starts again from that checkpoint.
+    """
     @_builtins.property
     def signed_at(self) -> _timestamp_pb2.Timestamp:
         """When the checkpoint was written, in UTC."""
@@ -1044,10 +1059,11 @@ class AuditCheckpoint(_message.Message):
         closing: _builtins.bool = ...,
         public_key_sha256: _builtins.bytes = ...,
         signature: _builtins.bytes = ...,
+        restarts: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["signed_at", b"signed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain_head_sha256", b"chain_head_sha256", "closing", b"closing", "public_key_sha256", b"public_key_sha256", "sequence", b"sequence", "signature", b"signature", "signed_at", b"signed_at"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain_head_sha256", b"chain_head_sha256", "closing", b"closing", "public_key_sha256", b"public_key_sha256", "restarts", b"restarts", "sequence", b"sequence", "signature", b"signature", "signed_at", b"signed_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
