@@ -11,22 +11,38 @@ selected vectors run, one per item, through the conformance runner.
 the same channel). ``--croupier-known-failures FILE`` reads certify's ``--known-failures``
 file: a listed vector that fails is an xfail with the file's reason, one that passes a
 failure (UNEXPECTED_PASS), and a pattern that matches no vector of the corpus fails the run.
+
+The session ends with certify's summary line: "conformant" only when every vector of the
+corpus for every profile the engine claims was played; a session cut by -k, -m, -x or an
+interruption says what it ran ("passed N of the M vectors selected").
 """
 
 from __future__ import annotations
 
 import asyncio
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from croupier.conformance.v1 import vector_pb2
+from croupier.v1 import engine_service_pb2
 
 from conformance.cli.common import DEFAULT_TIMEOUT, EngineChoice, engine_choice
 from conformance.invocation import croupier_command
 from conformance.known import read_known_failures
-from conformance.results import BAD, ConfigError, KnownFailure, Result, VectorOutcome
+from conformance.report import summary_line
+from conformance.results import (
+    BAD,
+    ConfigError,
+    KnownFailure,
+    Result,
+    RunReport,
+    VectorOutcome,
+    claimed_count,
+    covers,
+)
 from conformance.runner import (
     EngineUnavailableError,
     RunConfig,
@@ -152,16 +168,31 @@ def pytest_collection_modifyitems(
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
-    """Name the known-failure patterns that match no vector, as certify does."""
+    """The run's verdict line, as certify prints it, and the stale known-failure patterns.
+
+    Only a session that played every vector of the corpus for every profile the engine claims
+    (no -k, -m, -x or interruption cut it) may say "conformant"; a part says what it ran.
+    """
     engine = config.stash.get(_KEY, None)
-    if engine is None or not engine.stale:
+    if engine is None:
         return
-    terminalreporter.section("croupier known failures", red=True)
-    for entry in engine.stale:
-        terminalreporter.write_line(
-            f"known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector",
-            red=True,
-        )
+    if engine.stale:
+        terminalreporter.section("croupier known failures", red=True)
+        for entry in engine.stale:
+            terminalreporter.write_line(
+                f"known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector",
+                red=True,
+            )
+    report = engine.report()
+    if report is None:
+        return
+    terminalreporter.section("croupier")
+    terminalreporter.write_line(
+        f"croupier {summary_line(report)}",
+        green=report.conformant,
+        yellow=report.passed and not report.conformant,
+        red=not report.passed,
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -270,6 +301,9 @@ class _Engine:
         self.session: RunSession | None = None
         self.claimed: set[str] = set()
         self.gone: EngineUnavailableError | None = None
+        self.described = engine_service_pb2.DescribeResponse()
+        self.results: list[Result] = []
+        self.started = time.time()
 
     def play(self, loaded: LoadedVector) -> Result:
         """One vector's result; the engine is started at the first."""
@@ -285,12 +319,32 @@ class _Engine:
     async def _play(self, loaded: LoadedVector) -> Result:
         session = self.session or await self._start()
         results = await session.play([loaded], self.claimed)
+        self.results.append(results[0])
         return results[0]
 
     async def _start(self) -> RunSession:
-        self.session, info = await start_session(self.config)
-        self.claimed = set(info.profile_ids)
+        self.started = time.time()
+        self.session, self.described = await start_session(self.config)
+        self.claimed = set(self.described.profile_ids)
         return self.session
+
+    def report(self) -> RunReport | None:
+        """The vectors played so far as one run, or None when none was."""
+        if not self.results:
+            return None
+        corpus = [loaded.vector for loaded in self.vectors]
+        engine = self.session.engine if self.session is not None else None
+        return RunReport(
+            describe=self.described,
+            results=tuple(self.results),
+            unmatched_patterns=self.stale,
+            certify=False,
+            started=self.started,
+            seconds=time.time() - self.started,
+            restarts=engine.restarts if engine is not None else 0,
+            corpus=claimed_count(corpus, self.claimed),
+            whole=covers(corpus, self.claimed, self.results),
+        )
 
     def close(self) -> None:
         """Close the channel and stop a launched engine."""

@@ -18,32 +18,60 @@ from conformance.results import Result, RunReport, VectorOutcome
 SUITE_VERSION = "1.0.0"
 
 
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, with an s unless there is one: "1 vector", "2 vectors"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def summary_line(report: RunReport) -> str:
-    """One line: the verdict and the count of every outcome that occurred."""
+    """One line: the verdict and the count of every outcome that occurred.
+
+    Only a whole run (every vector of the shipped corpus for every profile the engine claims)
+    may say "conformant"; a passing part of it says what it ran ("passed 3 of the 5 vectors
+    selected"), and no more.
+    """
     counts = ", ".join(
         f"{report.count(outcome)} {outcome.value.lower().replace('_', ' ')}"
         for outcome in VectorOutcome
         if report.count(outcome)
     )
-    if report.conformant:
-        verdict = "conformant"
-    elif report.passed:
-        verdict = f"passed with {report.waived} known failure(s) waived, not conformant"
-    elif not report.applicable:
-        verdict = "NOT conformant (no vector applies to the engine)"
+    total = len(report.results)
+    waived = f"{plural(report.waived, 'known failure')} waived" if report.waived else ""
+    if not report.passed:
+        none = " (no vector applies to the engine)" if not report.applicable else ""
+        verdict = f"NOT conformant{none}: {plural(total, 'vector')}"
+    elif report.whole:
+        verdict = (
+            f"passed with {waived}, not conformant: {plural(total, 'vector')}"
+            if waived
+            else f"conformant: {plural(total, 'vector')}"
+        )
     else:
-        verdict = "NOT conformant"
+        verdict = (
+            f"passed {report.count(VectorOutcome.PASS)} of the {plural(total, 'vector')} selected"
+        )
+        verdict += f", {waived}" if waived else ""
     mode = "certify" if report.certify else "run"
-    extra = f", {report.restarts} engine restart(s)" if report.restarts else ""
+    extra = f", {plural(report.restarts, 'engine restart')}" if report.restarts else ""
     unmatched = (
-        f", {len(report.unmatched_patterns)} known-failure pattern(s) matched nothing"
+        f", {plural(len(report.unmatched_patterns), 'known-failure pattern')} matched nothing"
         if report.unmatched_patterns
         else ""
     )
     return (
-        f"{mode}: {verdict}: {len(report.results)} vectors ({counts}){unmatched}{extra} "
-        f"in {report.seconds:.1f} s"
+        f"{mode}: {verdict} ({counts}){unmatched}{extra} in {report.seconds:.1f} s{_scope(report)}"
     )
+
+
+def _scope(report: RunReport) -> str:
+    """What a run that is not whole left out, and that it has no verdict when it passed."""
+    if report.whole:
+        return ""
+    if report.corpus is None:
+        scope = "; vector files other than the shipped corpus"
+    else:
+        scope = f"; the corpus holds {plural(report.corpus, 'vector')} for the engine's profiles"
+    return f"{scope}: a partial run, no verdict" if report.passed else scope
 
 
 def _result_dict(result: Result) -> dict[str, object]:
@@ -116,6 +144,9 @@ class JsonlReport:
             "complete": not stopped,
             "conformant": report.conformant and not stopped,
             "passed": report.passed and not stopped,
+            # A run of every vector of the shipped corpus for every profile the engine claims.
+            "whole_corpus": report.whole and not stopped,
+            "corpus_vectors": report.corpus,
             "waived": report.waived,
             "counts": {o.value: report.count(o) for o in VectorOutcome},
             "unmatched_known_failures": [
@@ -139,12 +170,20 @@ def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
     stream.finish(report)
 
 
-def write_junit(path: Path, report: RunReport) -> None:
+def write_junit(path: Path, report: RunReport, *, stopped: str = "") -> None:
     """JUnit XML: one testsuite per profile, one testcase per vector, totals on the root.
 
     Times are wall clock: vectors run concurrently, so a suite's time is the span from its
-    first vector's start to its last one's end, and the root's is the whole run's.
+    first vector's start to its last one's end, and the root's is the whole run's. Each suite's
+    properties carry the run's verdict as the JSONL trailer does: ``croupier.summary``, and
+    ``croupier.conformant``, "true" only for a whole run that passed and waived nothing
+    (``stopped`` says why a run ended early: it is then never conformant).
     """
+    verdict = {
+        "croupier.suite_version": SUITE_VERSION,
+        "croupier.summary": stopped or summary_line(report),
+        "croupier.conformant": "true" if report.conformant and not stopped else "false",
+    }
     by_profile: dict[str, list[Result]] = defaultdict(list)
     for result in report.results:
         by_profile[result.profile_id].append(result)
@@ -169,6 +208,9 @@ def write_junit(path: Path, report: RunReport) -> None:
             time=f"{span:.3f}",
             timestamp=_timestamp(report.started + first),
         )
+        properties = ET.SubElement(suite, "properties")
+        for prop, text in verdict.items():
+            ET.SubElement(properties, "property", name=prop, value=text)
         for key, value in counts.items():
             totals[key] += value
         for result in results:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
 
@@ -95,6 +97,12 @@ class RunReport:
     started: float
     seconds: float
     restarts: int
+    #: How many vectors the shipped corpus holds for the profiles the engine claims, or None
+    #: when the run's vectors are not the shipped corpus (a lab's own files).
+    corpus: int | None = None
+    #: Every one of those vectors has a result: the run is not filtered, cut short or stopped
+    #: early. Only such a run may be conformant.
+    whole: bool = False
 
     def count(self, outcome: VectorOutcome) -> int:
         """How many vectors ended with this outcome."""
@@ -130,8 +138,23 @@ class RunReport:
 
     @property
     def conformant(self) -> bool:
-        """Passed, and waived nothing: only such a run may say "conformant"."""
-        return self.passed and not self.waived
+        """Passed a whole corpus run and waived nothing: only such a run may say "conformant"."""
+        return self.whole and self.passed and not self.waived
+
+
+def claimed_count(corpus: Sequence[vector_pb2.Vector], claimed: Iterable[str]) -> int:
+    """How many vectors of ``corpus`` are of a profile in ``claimed``."""
+    profiles = set(claimed)
+    return sum(v.profile_id in profiles for v in corpus)
+
+
+def covers(
+    corpus: Sequence[vector_pb2.Vector], claimed: Iterable[str], results: Iterable[Result]
+) -> bool:
+    """Whether ``results`` hold every vector of ``corpus`` of a profile in ``claimed``."""
+    profiles = set(claimed)
+    done = {r.vector_id for r in results}
+    return all(v.id in done for v in corpus if v.profile_id in profiles)
 
 
 class ConfigError(Exception):

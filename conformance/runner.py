@@ -42,6 +42,8 @@ from conformance.results import (
     Result,
     RunReport,
     VectorOutcome,
+    claimed_count,
+    covers,
 )
 from conformance.vectors import LoadedVector
 from oracle.provenance import ABSENT, Difference, cite, first_difference
@@ -537,6 +539,10 @@ class RunConfig:
     on_start: Callable[[engine_service_pb2.DescribeResponse], None] | None = None
     #: Stop starting vectors after this many bad outcomes (``--fail-fast``: 1); 0 never stops.
     stop_after: int = 0
+    #: The shipped corpus when ``vectors`` are taken from it (filtered or not), None when they
+    #: are not (a lab's own files): only a run that plays all of it, for every profile the
+    #: engine claims, may be conformant.
+    corpus: Sequence[LoadedVector] | None = None
 
 
 async def run(config: RunConfig) -> RunReport:
@@ -554,6 +560,7 @@ async def run(config: RunConfig) -> RunReport:
         if config.on_start is not None:
             config.on_start(info)
         results = await session.play(config.vectors, set(info.profile_ids))
+        corpus = None if config.corpus is None else [v.vector for v in config.corpus]
         return RunReport(
             describe=info,
             results=tuple(results),
@@ -562,6 +569,8 @@ async def run(config: RunConfig) -> RunReport:
             started=started,
             seconds=time.monotonic() - clock,
             restarts=engine.restarts if engine else 0,
+            corpus=None if corpus is None else claimed_count(corpus, info.profile_ids),
+            whole=corpus is not None and covers(corpus, info.profile_ids, results),
         )
     finally:
         await session.close()

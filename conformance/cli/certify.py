@@ -34,7 +34,7 @@ from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
-from conformance.report import JsonlReport, summary_line, write_junit
+from conformance.report import JsonlReport, plural, summary_line, write_junit
 from conformance.runner import (
     BAD,
     ConfigError,
@@ -71,14 +71,16 @@ from oracle.profile import shipped_profiles
     "profile_filter",
     multiple=True,
     metavar="ID",
-    help="Run only vectors of this profile (repeatable).",
+    help="Run only vectors of this profile (repeatable; leaving out a profile the engine claims "
+    "makes a partial run, never conformant).",
 )
 @click.option(
     "--vector",
     "vector_filter",
     multiple=True,
     metavar="PATTERN",
-    help="Run only vectors whose id or name matches this glob (repeatable).",
+    help="Run only vectors whose id or name matches this glob (repeatable; a partial run, "
+    "never conformant).",
 )
 @click.option(
     "--known-failures",
@@ -164,8 +166,12 @@ def certify(
 ) -> None:
     """Run the conformance vectors against an engine and give a verdict.
 
-    Exit codes: 0 conformant (or, without --certify, passed with known failures waived: the
-    summary says how many), 1 failures or no vector applies, 2 usage or configuration error,
+    Only a run of the whole shipped corpus, for every profile the engine claims, may be
+    conformant: a filtered run, your own --vectors files or a run cut short says "passed N of
+    the M vectors selected" instead, and its reports never set conformant.
+
+    Exit codes: 0 passed (conformant, or a partial run, or, without --certify, passed with
+    known failures waived: the summary says which), 1 failures or no vector applies, 2 usage or configuration error,
     3 engine unreachable, failed to start or stopped listening, 130 and 143 interrupted by SIGINT and SIGTERM
     (a launched engine is stopped; the reports hold the vectors that finished).
 
@@ -188,6 +194,9 @@ def certify(
     except (VectorFileError, ConfigError) as exc:
         fail(str(exc))
     corpus = loaded
+    digest = _vectors_hash(vector_paths)
+    # Only the shipped corpus (its very bytes, however named) can make a run conformant.
+    shipped = corpus if not vector_paths or digest == corpus_hash(CORPUS_DIR) else None
     if not certify_mode:
         loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
     if not loaded:
@@ -209,11 +218,7 @@ def certify(
         os.close(handle)
         jsonl = Path(name)
     try:
-        stream = (
-            JsonlReport(jsonl, _vectors_hash(vector_paths), certify=certify_mode)
-            if jsonl is not None
-            else None
-        )
+        stream = JsonlReport(jsonl, digest, certify=certify_mode) if jsonl is not None else None
     except OSError as exc:
         fail(f"cannot write the report {jsonl}: {exc.strerror}")
     recorder = _Recorder(
@@ -234,6 +239,7 @@ def certify(
         timeout=timeout,
         known=known,
         known_scope=corpus,
+        corpus=shipped,
         certify=certify_mode,
         stop_after=1 if fail_fast and not certify_mode else 0,
         reproduce=reproduce,
@@ -323,7 +329,7 @@ class _Recorder:
             else ""
         )
         console.print(
-            f"[bold red]interrupted by {name}: {finished} of {self.watch.total} vectors "
+            f"[bold red]interrupted by {name}: {finished} of {plural(self.watch.total, 'vector')} "
             f"finished, no verdict{kept}[/]",
             soft_wrap=True,
         )
@@ -350,7 +356,7 @@ class _Recorder:
             self.stream.finish(report, stopped=stopped)
         if self.junit is not None:
             try:
-                write_junit(self.junit, report)
+                write_junit(self.junit, report, stopped=stopped)
             except OSError as exc:
                 fail(f"cannot write the JUnit report {self.junit}: {exc.strerror}")
         if self.html is None or self.stream is None:

@@ -18,6 +18,7 @@ from croupier.v1 import engine_service_pb2
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from conformance.cli.common import console, errors
+from conformance.report import plural
 from conformance.results import Result
 
 _T = TypeVar("_T")
@@ -125,7 +126,7 @@ class Watch:
             name = " ".join(part for part in (info.name, info.version) if part) or "(no name)"
             console.print(
                 f"certify: engine {name}, profiles {', '.join(info.profile_ids) or '(none)'}: "
-                f"{self.total} vectors",
+                f"{plural(self.total, 'vector')}",
                 highlight=False,
                 soft_wrap=True,
             )

@@ -6,7 +6,8 @@ holds is escaped: an engine names itself, and its answers are quoted.
 
 Stable hooks for browser tests:
 
-- ``#verdict``: the verdict, ``CONFORMANT``, ``NOT CONFORMANT`` or ``INCOMPLETE``;
+- ``#verdict``: the verdict, ``CONFORMANT``, ``NOT CONFORMANT``, ``PARTIAL RUN`` (a filtered
+  run that passed: not the whole corpus) or ``INCOMPLETE``;
 - ``#engine``: the engine's identity (its Describe) as a table;
 - ``#run``: suite version, corpus digest, date and mode as a table;
 - ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
@@ -156,6 +157,9 @@ def _verdict(trailer: Record | None) -> tuple[str, str]:
         return "INCOMPLETE", "incomplete"
     if trailer.get("conformant") is True:
         return "CONFORMANT", "pass"
+    if trailer.get("passed") is True and trailer.get("whole_corpus") is False:
+        # Passed, but not the whole corpus for every profile claimed: no verdict either way.
+        return "PARTIAL RUN", "incomplete"
     return "NOT CONFORMANT", "fail"
 
 

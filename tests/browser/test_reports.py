@@ -21,6 +21,7 @@ from conformance.zoo import launch_command
 from oracle.shoe import seeded_spins
 from tests.audit.rounds import RED, STRAIGHT, blackjack_rounds, roulette_rounds, write_rounds
 from tests.browser.chromium import Chromium
+from tests.conformance.engines import command
 
 WHITE = "rgb(255, 255, 255)"
 
@@ -46,9 +47,19 @@ def mutant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def conformant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def partial_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo engine passes six vectors: a part of the corpus, which certifies nothing."""
     launch = f"{sys.executable} -m clients.demo_engine"
     return _certify(tmp_path_factory.mktemp("engine"), launch, code=0)
+
+
+@pytest.fixture(scope="module")
+def conformant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole shipped corpus against the reference rules claiming roulette-c alone."""
+    page = tmp_path_factory.mktemp("whole") / "certificate.html"
+    launch = command("--claim", "roulette-c")
+    _croupier("certify", "--launch", launch, "--certify", "--html", page, code=0)
+    return page
 
 
 def _pay_one_more(n: int, record: round_pb2.RoundRecord) -> None:
@@ -133,14 +144,21 @@ def test_the_matrix_renders_a_failing_cell_that_links_to_its_vectors(
     assert "bja-h0" in browser.text(cell)
 
 
-def test_the_demo_engine_certificate_says_conformant(
-    browser: Chromium, conformant_page: Path
-) -> None:
+def test_a_whole_run_certificate_says_conformant(browser: Chromium, conformant_page: Path) -> None:
     browser.open(conformant_page)
     assert browser.text("#verdict") == "CONFORMANT"
     assert browser.style("#verdict", "color") == WHITE
     assert browser.count(".failure") == 0
     assert browser.visible("#matrix")
+
+
+def test_a_partial_run_certificate_never_says_conformant(
+    browser: Chromium, partial_page: Path
+) -> None:
+    browser.open(partial_page)
+    assert browser.text("#verdict") == "PARTIAL RUN"
+    assert browser.style("#verdict", "color") == WHITE
+    assert "conformant" not in browser.text("body").lower()
 
 
 def test_the_audit_page_shows_the_finding_and_the_returns(

@@ -23,6 +23,7 @@ def test_the_demo_engine_certifies_conformant_on_the_shipped_corpus() -> None:
         run(
             RunConfig(
                 vectors=corpus,
+                corpus=corpus,
                 launch=shlex.join([sys.executable, "-m", "clients.demo_engine"]),
                 certify=True,
             )

@@ -198,20 +198,27 @@ def read_report(path: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]], 
 
 
 SUMMARY = re.compile(
-    r"(run|certify): (conformant|NOT conformant|passed with \d+ known failure\(s\) waived, not "
-    r"conformant|NOT conformant \(no vector applies to the engine\)): (\d+) vectors \(([^)]*)\)"
+    r"(run|certify): (?:(conformant|NOT conformant|passed with \d+ known failures? waived, not "
+    r"conformant|NOT conformant \(no vector applies to the engine\)): (\d+) vectors?"
+    r"|(passed \d+ of the (\d+) vectors? selected(?:, \d+ known failures? waived)?)) \(([^)]*)\)"
 )
 
 
 def summary(output: str) -> tuple[str, str, int, dict[str, int]]:
-    """The summary line's mode, verdict, vector count and outcome counts."""
+    """The summary line's mode, verdict, vector count and outcome counts.
+
+    The verdict of a run that is not the whole corpus is its "passed N of the M vectors
+    selected" phrase, and the count is M.
+    """
     found = SUMMARY.search(output)
     assert found, output
     counts = {}
-    for part in found.group(4).split(", "):
+    for part in found.group(6).split(", "):
         number, _, name = part.partition(" ")
         counts[name.upper().replace(" ", "_")] = int(number)
-    return found.group(1), found.group(2), int(found.group(3)), counts
+    verdict = found.group(2) or found.group(4)
+    total = found.group(3) or found.group(5)
+    return found.group(1), verdict, int(total), counts
 
 
 def free_port() -> int:

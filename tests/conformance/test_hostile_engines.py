@@ -163,6 +163,8 @@ def test_a_signal_stops_the_engine_keeps_the_reports_and_exits_128_plus_it(
     assert process.returncode == 128 + signum, stdout + stderr
     assert "Traceback" not in stderr
     assert f"interrupted by {signum.name}: {total - 1} of {total} vectors finished" in stdout
+    # A run cut short says nothing of conformance, anywhere.
+    assert "conformant" not in stdout.lower()
     # The progress lines of a run without a terminal.
     assert stdout.count(f"/{total} vectors (") >= 2, stdout
     assert not _alive(engine_pid)
@@ -176,6 +178,9 @@ def test_a_signal_stops_the_engine_keeps_the_reports_and_exits_128_plus_it(
     assert trailer["counts"]["PASS"] == total - 1
     root = ET.parse(junit_path).getroot()  # noqa: S314 - our own report
     assert root.get("tests") == str(total - 1)
+    properties = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert properties["croupier.conformant"] == "false"
+    assert properties["croupier.summary"] == f"interrupted by {signum.name}"
 
 
 def _lines(path: Path) -> int:

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 import trustme
 
+from conformance.vectors import CORPUS_DIR
 from conformance.zoo import launch_command
+from tests.conformance.engines import command
 from tests.conformance.support import CROUPIER, start_engine
 
 pytest_plugins = ["pytester"]
@@ -36,6 +38,13 @@ def test_selected_vectors_pass_against_the_demo_engine(pytester: pytest.Pytester
             "*croupier::rou-h003 PASSED*",
         ]
     )
+    # Three vectors of the corpus are not the corpus: the summary says what ran, and no more.
+    result.stdout.fnmatch_lines(
+        [
+            "croupier run: passed 3 of the 3 vectors selected (3 pass) in *: a partial run, no verdict"
+        ]
+    )
+    assert "conformant" not in result.stdout.str().lower()
 
 
 def test_an_engine_already_running_is_reached_at_its_address(pytester: pytest.Pytester) -> None:
@@ -258,3 +267,23 @@ def test_a_timeout_certify_would_refuse_is_a_usage_error(
     result = _run(pytester, "--croupier-target", "127.0.0.1:1", "--croupier-timeout", seconds)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--croupier-timeout: * s is under 0.01 s*"])
+
+
+def test_the_whole_corpus_for_the_profiles_claimed_says_conformant(
+    pytester: pytest.Pytester,
+) -> None:
+    """No -k, -m or -x: every vector of the one profile the engine claims is played."""
+    claimed = "roulette-c"
+    count = sum(
+        len(path.read_text(encoding="utf-8").splitlines())
+        for path in CORPUS_DIR.glob(f"{claimed}.*.jsonl")
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-q", "--croupier-launch", command("--claim", claimed)
+    )  # fmt: skip
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] == count, outcomes
+    assert "failed" not in outcomes
+    result.stdout.fnmatch_lines(
+        [f"croupier run: conformant: * vectors ({count} pass, * not applicable) in *"]
+    )
