@@ -238,7 +238,8 @@ _STAKES = (1, 5, 10, 15, 25, 50, 75, 100, 150, 250, 333, 500)
 
 def _campaign_seats(profile: Profile, stream: SeededStream) -> list[round_pb2.Seat]:
     seats = []
-    for _ in range(1 + stream.uniform(3)):
+    # One to three seats, never more than the table takes (TABLE.seats).
+    for _ in range(1 + stream.uniform(min(3, profile.integer("max_seats")))):
         stake = _STAKES[stream.uniform(len(_STAKES))]
         # Balances from the bare stake to four stakes: the funds rule bites often.
         balance = stake * (1 + stream.uniform(4)) + stream.uniform(stake)
@@ -267,7 +268,9 @@ def _roulette_bets(
     profile: Profile, stream: SeededStream, stake: int
 ) -> list[roulette.RouletteBet]:
     wheel = roulette.Wheel(profile.choice("wheel"))
-    kinds = [k for k in roulette.BetKind if roulette.shapes(wheel, k)]
+    # The kinds the layout has and the table offers (VAR.rou.bets-offered).
+    offered = profile.words("bets_offered")
+    kinds = [k for k in roulette.BetKind if roulette.shapes(wheel, k) and k.value in offered]
     bets = []
     for _ in range(1 + stream.uniform(4)):
         kind = kinds[stream.uniform(len(kinds))]

@@ -164,13 +164,8 @@ def test_rules_md_is_the_shared_spec() -> None:
 #: (issue 24). No shipped profile chooses a variant: the lab profiles of docs/examples/ that
 #: choose one cite it. Each leaves this set when its parameter lands with such a profile.
 VARIANTS_NOT_YET_PARAMETERS = {
-    "TABLE.seats",
-    "VAR.bac.banker-six",
-    "VAR.bac.ez",
     "VAR.bj.double-for-less",
     "VAR.bj.insurance-stake",
-    "VAR.rou.bets-offered",
-    "VAR.rou.en-prison",
 }
 
 EXAMPLES = ROOT / "docs" / "examples"
