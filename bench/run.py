@@ -112,7 +112,7 @@ def _plays(profile: Profile, rounds: int) -> list[Play]:
     return [
         (
             convert.round_request_from(vr.deal),
-            [convert.decision_from(s.decision) for s in vr.steps],
+            [convert.decision_from(s.decision, vr.deal.currency_code) for s in vr.steps],
         )
         for v in campaign(profile, "bench", rounds, "b")
         for vr in v.rounds
@@ -252,7 +252,8 @@ def write_log(path: Path, records: int) -> None:
             for vr in vector.rounds:
                 current = start_round(profile, convert.round_request_from(vr.deal), board)
                 for step in vr.steps:
-                    current = apply_decision(current, convert.decision_from(step.decision))
+                    decision = convert.decision_from(step.decision, vr.deal.currency_code)
+                    current = apply_decision(current, decision)
                 board = current.history or board
                 base.append(convert.round_record(current))
     writer = AuditWriter.open(path, "binary", durable=False)  # a throwaway log: no fsync per record

@@ -12,7 +12,9 @@ Text forms:
   ``"1000:player=100,tie=10"`` for baccarat; ``"500:straight 17=10,split 0-1=5,red=20,dozen 2=10"``
   for roulette (kind, then pockets joined by ``-`` or a group, ``=`` stake).
 - decisions: ``"hit stand 1/0:double"``: a bare decision goes to the hand whose
-  turn it is; ``seat/hand:decision`` addresses one explicitly (to test refusals).
+  turn it is; ``seat/hand:decision`` addresses one explicitly (to test refusals);
+  ``double=40`` and ``insurance=20`` carry an amount (VAR.bj.double-for-less,
+  VAR.bj.insurance-stake).
 """
 
 from __future__ import annotations
@@ -183,16 +185,23 @@ def seats_message(
     return out
 
 
-def decisions_message(text: str) -> list[round_pb2.Decision]:
-    """Decision messages from the text form; seat and hand -1 mean "whoever's turn it is"."""
+def decisions_message(text: str, currency: str) -> list[round_pb2.Decision]:
+    """Decision messages from the text form; seat and hand -1 mean "whoever's turn it is".
+
+    ``double=50`` and ``insurance=20`` carry an amount, in ``currency``.
+    """
     out = []
     for token in text.split():
         where, _, kind = token.rpartition(":")
+        kind, _, amount = kind.partition("=")
         seat, hand = (-1, -1)
         if where:
             s, _, h = where.partition("/")
             seat, hand = int(s), int(h)
-        out.append(round_pb2.Decision(seat=seat, hand=hand, kind=_DECISIONS[kind]))
+        decision = round_pb2.Decision(seat=seat, hand=hand, kind=_DECISIONS[kind])
+        if amount:
+            decision.amount.CopyFrom(convert.amount(int(amount), currency))
+        out.append(decision)
     return out
 
 
@@ -227,11 +236,13 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
         else:
             deal.shoe.cards.extend(cround.shoe.split())
         script: list[round_pb2.Decision | vector_pb2.VectorStep] = list(
-            _resolve_turns(profile, deal, decisions_message(cround.decisions), board)
+            _resolve_turns(
+                profile, deal, decisions_message(cround.decisions, cround.currency), board
+            )
         )
         script.extend(
             vector_pb2.VectorStep(decision=stray, round_id=f"{case.id}-none")
-            for stray in decisions_message(cround.stray_decision)
+            for stray in decisions_message(cround.stray_decision, cround.currency)
         )
         outcome = play_round(profile, deal, script, board, taken=set(ids))
         ids.append(round_id)
@@ -257,7 +268,10 @@ def _resolve_turns(
         partial = play_round(profile, deal, resolved, board)
         states = [s.expected_state for s in partial.round.steps] or [partial.round.expected_state]
         turn = states[-1].turn
-        resolved.append(round_pb2.Decision(seat=turn.seat, hand=turn.hand, kind=decision.kind))
+        addressed = round_pb2.Decision()
+        addressed.CopyFrom(decision)
+        addressed.seat, addressed.hand = turn.seat, turn.hand
+        resolved.append(addressed)
     return resolved
 
 

@@ -123,14 +123,14 @@ def play_round(
         try:
             if step.round_id and step.round_id != deal.round_id:
                 raise RoundNotFoundError(f"no open round {step.round_id!r}", round_id=step.round_id)
-            current = apply_decision(current, convert.decision_from(step.decision))
+            decision = convert.decision_from(step.decision, deal.currency_code)
+            current = apply_decision(current, decision)
         except OracleError as exc:
             refused(exc, step.citations)
             return PlayedRound(round=out, history=board)
         step.expected_state.CopyFrom(convert.round_state(current))
         # Why the decision is not refused: the option the rules recorded for it before.
-        action = convert.decision_from(step.decision).action
-        legal = before.get(f"legal_decisions[{action.value}]", ())
+        legal = before.get(f"legal_decisions[{decision.action.value}]", ())
         _cite(
             step.citations,
             prefixed(current.citations(), "state"),

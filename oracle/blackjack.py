@@ -106,6 +106,7 @@ class BlackjackRules:
     dealer_hits_soft_17: bool
     blackjack_pays: Odds
     insurance: bool
+    insurance_up_to_half: bool
     insurance_pays: Odds
     blackjack_vs_ace: BlackjackVsAce
     no_double_split_after_insurance: bool
@@ -113,6 +114,7 @@ class BlackjackRules:
     natural_paid_at_once: bool
     dealer_blackjack_takes_all: bool
     double_on: DoubleOn
+    double_for_less: bool
     double_after_split: bool
     split_pairs: SplitPairs
     max_hands: int
@@ -145,6 +147,7 @@ class BlackjackRules:
             dealer_hits_soft_17=profile.flag("dealer_hits_soft_17"),
             blackjack_pays=profile.odds("blackjack_pays"),
             insurance=profile.flag("insurance"),
+            insurance_up_to_half=profile.choice("insurance_stake") == "up-to-half",
             insurance_pays=profile.odds("insurance_pays"),
             blackjack_vs_ace=BlackjackVsAce(profile.choice("blackjack_vs_ace")),
             no_double_split_after_insurance=profile.flag("no_double_split_after_insurance"),
@@ -152,6 +155,7 @@ class BlackjackRules:
             natural_paid_at_once=profile.flag("natural_paid_at_once"),
             dealer_blackjack_takes_all=profile.choice("dealer_blackjack_takes") == "all-stakes",
             double_on=DoubleOn(profile.choice("double_on")),
+            double_for_less=profile.flag("double_for_less"),
             double_after_split=profile.flag("double_after_split"),
             split_pairs=SplitPairs(profile.choice("split_pairs")),
             max_hands=profile.integer("max_hands"),
@@ -543,7 +547,7 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
         insurance = Option(open=False, why=insurance_rule)
     elif cost <= 0:
         insurance = Option(open=False, why=half_is_nothing)
-    elif not _funds_cover(state, seat, cost):
+    elif not _funds_cover(state, seat, 1 if rules.insurance_up_to_half else cost):
         insurance = Option(
             open=False, why=(*rules.cite("extra_stakes_need_funds"), *insurance_rule)
         )
@@ -599,6 +603,8 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
     two_cards = len(hand.cards) == 2 and not hand.doubled
     insured = rules.no_double_split_after_insurance and seat_state.insurance > 0
     funds = _funds_cover(state, seat, hand.stake)
+    # A double for less needs one unit free at least (VAR.bj.double-for-less).
+    double_funds = _funds_cover(state, seat, 1 if rules.double_for_less else hand.stake)
     double_rule, split_rule = rules.cite("double_after_split"), rules.cite("split_pairs")
     surrender_rule = rules.cite("surrender")
     double_on = rules.cite("double_on")
@@ -628,7 +634,7 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
                 (hand.from_split and not rules.double_after_split, double_rule),
                 (insured, rules.cite("no_double_split_after_insurance")),
                 (no_hits, rules.cite("hit_split_aces")),
-                (not funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
+                (not double_funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
             ],
             double_opened,
         ),
@@ -957,7 +963,8 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             legal=_names(legal),
             clause=_withheld_by(state, decision.action),
         )
-    return _advance(_apply(state, turn.seat, turn.hand, decision.action))
+    amount = _amount(state, decision)
+    return _advance(_apply(state, turn.seat, turn.hand, decision.action, amount))
 
 
 def _withheld_by(state: BlackjackState, action: Action) -> str:
@@ -970,15 +977,62 @@ def _names(actions: Sequence[Action]) -> str:
     return ",".join(action.value for action in actions)
 
 
-def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> BlackjackState:
-    """The round right after a legal decision: what it changed, logged, and nothing moved on yet."""
+def _amount(state: BlackjackState, decision: Decision) -> int:
+    """The stake a legal double or insurance puts down; an amount the rules refuse raises.
+
+    VAR.bj.double-for-less: a double's extra stake is 1 unit to the hand's stake;
+    VAR.bj.insurance-stake: an insurance stake 1 unit to half the stake. No amount is the full
+    one; an amount on any other decision, or where the profile lets none be chosen, is refused.
+    """
+    rules, turn = state.rules, state.turn
+    assert turn is not None  # noqa: S101 - decide checked the turn
+    seat_state = state.seats[turn.seat]
+    hand = seat_state.hands[turn.hand]
+    if decision.action is Action.DOUBLE:
+        full, variant, chosen = hand.stake, rules.cite("double_for_less"), rules.double_for_less
+    elif decision.action is Action.INSURANCE:
+        full, variant = _insurance_stake(state, turn.seat), rules.cite("insurance_stake")
+        chosen = rules.insurance_up_to_half
+    elif decision.amount is None:
+        return 0
+    else:
+        full, variant, chosen = 0, ("CONTRACT.request",), False
+    amount = full if decision.amount is None else decision.amount
+    if decision.amount is not None and not chosen:
+        problem, clause = "this profile takes no amount on it", variant[0]
+    elif not 1 <= amount <= full:
+        problem, clause = f"the amount must be 1 to {full}", variant[0]
+    elif not _funds_cover(state, turn.seat, amount):
+        free = seat_state.free_funds
+        problem, clause = f"the seat has {free} free", rules.cite("extra_stakes_need_funds")[0]
+    else:
+        return amount
+    raise IllegalDecisionError(
+        f"{decision.action.value} for {amount} is not legal for seat {turn.seat} hand "
+        f"{turn.hand}: {problem}; legal: {_names(state.legal)}",
+        action=decision.action.value,
+        seat=turn.seat,
+        hand=turn.hand,
+        amount=amount,
+        legal=_names(state.legal),
+        clause=clause,
+    )
+
+
+def _apply(
+    state: BlackjackState, seat: int, index: int, action: Action, amount: int
+) -> BlackjackState:
+    """The round right after a legal decision: what it changed, logged, and nothing moved on yet.
+
+    ``amount`` is the stake a double or an insurance puts down (``_amount``).
+    """
     rules = state.rules
     seat_state = state.seats[seat]
     hand = seat_state.hands[index]
     where = f"seat {seat} hand {index}"
     match action:
         case Action.INSURANCE:
-            cost = _insurance_stake(state, seat)
+            cost = amount
             seat_state = evolve(seat_state, insurance=cost, offer_done=True)
             return _step(
                 state,
@@ -1055,7 +1109,7 @@ def _apply(state: BlackjackState, seat: int, index: int, action: Action) -> Blac
             return _drawn(state, seat, index, hand, ("hit", ("BJ.values",), "draws"), card=card)
         case Action.DOUBLE:
             card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
-            hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake * 2, doubled=True)
+            hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake + amount, doubled=True)
             # A doubled hand takes exactly one card (A.double, C.bj.double).
             if hand.total > 21:
                 hand = evolve(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
@@ -1369,6 +1423,8 @@ def citations(state: BlackjackState) -> dict[str, Why]:
     out["*.from_split"] = split_rule
     out["*.even_money"] = rules.cite("blackjack_vs_ace")
     out["*.insurance"] = ("BJ.half-stakes", *rules.cite("insurance"))
+    if rules.insurance_up_to_half:
+        out["*.insurance"] = (*rules.cite("insurance_stake"), *out["*.insurance"])
     for i, seat in enumerate(state.seats):
         base = f"blackjack.seats[{i}]"
         out[f"{base}.hands"] = split_rule
@@ -1391,7 +1447,9 @@ def citations(state: BlackjackState) -> dict[str, Why]:
             if hand.from_split and is_two_card_21(hand.cards):
                 # A two-card 21 on a split hand is not a blackjack (A.split, C.bj.split).
                 out[f"{path}.status=blackjack"] = rules.cite("split_21_is_blackjack")
-            if hand.doubled:
+            if hand.doubled and rules.double_for_less:
+                out[f"{path}.stake"] = rules.cite("double_for_less", "double_after_split")
+            elif hand.doubled:
                 out[f"{path}.stake"] = rules.cite("double_after_split")
             elif hand.from_split:
                 out[f"{path}.stake"] = split_rule

@@ -34,3 +34,6 @@ class Decision:
     seat: int
     hand: int
     action: Action
+    #: The extra stake a double for less puts down (VAR.bj.double-for-less), or an insurance
+    #: stake below half (VAR.bj.insurance-stake), in minor units; None for the full amount.
+    amount: int | None = None

@@ -194,6 +194,14 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         help="Net odds of insurance.",
     ),
     ParamSpec(
+        name="insurance_stake",
+        clauses=("VAR.bj.insurance-stake",),
+        kind=Kind.CHOICE,
+        default="half",
+        choices=("half", "up-to-half"),
+        help="The insurance stake: half the original stake, or any whole amount up to that half.",
+    ),
+    ParamSpec(
         name="blackjack_vs_ace",
         clauses=("A.even-money",),
         kind=Kind.CHOICE,
@@ -238,6 +246,13 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         default="any-two",
         choices=("any-two", "nine-to-eleven", "ten-eleven", "any-cards"),
         help="Which hands may double: any two cards, a two-card 9-11 or 10-11, or any hand.",
+    ),
+    ParamSpec(
+        name="double_for_less",
+        clauses=("VAR.bj.double-for-less",),
+        kind=Kind.BOOL,
+        default=False,
+        help="A double's extra stake may be any whole amount up to the hand's stake.",
     ),
     ParamSpec(
         name="double_after_split",
@@ -593,11 +608,18 @@ def _early_surrender_clash(value: Lookup) -> str | None:
     return None
 
 
+def _insurance_stake_clash(value: Lookup) -> str | None:
+    if value("insurance_stake") == "up-to-half" and value("insurance") is False:
+        return "an insurance stake up to half needs insurance = true (VAR.bj.insurance-stake)"
+    return None
+
+
 BLACKJACK_CLASHES: tuple[Clash, ...] = (
     _LIMITS_CLASH,
     Clash(names=("resplit_aces", "max_hands"), check=_resplit_aces_clash),
     Clash(names=("hole_card", "dealer_draws_when_not_needed"), check=_showdown_clash),
     Clash(names=("surrender_timing", "surrender"), check=_early_surrender_clash),
+    Clash(names=("insurance_stake", "insurance"), check=_insurance_stake_clash),
 )
 
 SPECS: dict[Game, dict[str, ParamSpec]] = {

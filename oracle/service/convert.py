@@ -225,14 +225,19 @@ def round_request_from(request: engine_service_pb2.DealRequest) -> RoundRequest:
     )
 
 
-def decision_from(decision: round_pb2.Decision) -> blackjack.Decision:
-    """A Decision message as a domain decision."""
+def decision_from(decision: round_pb2.Decision, currency: str) -> blackjack.Decision:
+    """A Decision message as a domain decision; its amount, if any, in the round's currency."""
     action = _ACTIONS.get(decision.kind)
     if action is None:
         raise IllegalDecisionError(
             f"decision kind {decision.kind} is not a decision", kind=decision.kind, legal=""
         )
-    return blackjack.Decision(seat=decision.seat, hand=decision.hand, action=action)
+    amount = (
+        amount_from(decision.amount, currency, "decision.amount")
+        if decision.HasField("amount")
+        else None
+    )
+    return blackjack.Decision(seat=decision.seat, hand=decision.hand, action=action, amount=amount)
 
 
 def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
@@ -266,7 +271,7 @@ def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
         )
     return RecordedRound(
         request=request,
-        decisions=tuple(decision_from(d) for d in record.decisions),
+        decisions=tuple(decision_from(d, currency) for d in record.decisions),
         lines=lines,
         history=history,
     )
@@ -397,11 +402,14 @@ def round_state(current: Round) -> round_pb2.RoundState:
     return state
 
 
-def decision(decision: blackjack.Decision) -> round_pb2.Decision:
-    """A Decision message."""
-    return round_pb2.Decision(
+def decision(decision: blackjack.Decision, currency: str) -> round_pb2.Decision:
+    """A Decision message; its amount, if any, in the round's currency."""
+    message = round_pb2.Decision(
         seat=decision.seat, hand=decision.hand, kind=_ACTIONS_PB[decision.action]
     )
+    if decision.amount is not None:
+        message.amount.CopyFrom(amount(decision.amount, currency))
+    return message
 
 
 def bet(wager: Wager, currency: str) -> round_pb2.Bet:
@@ -461,7 +469,7 @@ def round_record(current: Round, previous_sha256: bytes = b"") -> round_pb2.Roun
         seats=seats(request.seats, request.currency),
         cards_dealt=_cards(current.cards_dealt),
         pocket=roulette.pocket_text(request.pocket) if request.pocket is not None else "",
-        decisions=[decision(d) for d in current.decisions],
+        decisions=[decision(d, current.request.currency) for d in current.decisions],
         final_state=round_state(current),
         settlement=settlement(current.settlement, request.currency),
         previous_record_sha256=previous_sha256,

@@ -170,11 +170,13 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
 
     def _decision(self, request: engine_service_pb2.DecideRequest) -> Decision:
         """The request's decision; a kind that is not one still names the round's legal ones."""
+        # ROUND_NOT_FOUND comes first; an amount is in the round's currency (TABLE.currency).
+        current = self._rounds.get(request.round_id)
         try:
-            return convert.decision_from(request.decision)
+            return convert.decision_from(request.decision, current.request.currency)
         except IllegalDecisionError as exc:
-            # ROUND_NOT_FOUND comes first; else the error lists what the hand may do now.
-            legal = ",".join(a.value for a in self._rounds.get(request.round_id).legal)
+            # The error lists what the hand may do now.
+            legal = ",".join(a.value for a in current.legal)
             raise IllegalDecisionError(
                 f"{exc.message}; legal: {legal or 'none'}", **{**exc.metadata, "legal": legal}
             ) from None

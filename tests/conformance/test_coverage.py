@@ -415,6 +415,20 @@ def scenario(game: Game, name: str, a: Raw, b: Raw) -> tuple[CaseRound, CaseRoun
         late = CaseRound(seats=("1000:100",), shoe=shoe, returns=(0,))
         early = CaseRound(seats=("1000:100",), shoe=shoe, decisions="surrender", returns=(50,))
         return (late, early) if a == "late" else (early, late)
+    if (game, name) == (Game.BLACKJACK, "double_for_less"):
+        # 5S 6D = 11 against 7H, hole TC (17): double for 50, TS: 21; the stake 150 wins:
+        # 300. Without the variant the amount is refused.
+        shoe, decisions = "5S 7H 6D TC TS", "double=50"
+        less = CaseRound(seats=("1000:100",), shoe=shoe, decisions=decisions, returns=(300,))
+        refused = CaseRound(seats=("1000:100",), shoe=shoe, decisions=decisions, error=ILLEGAL)
+        return (refused, less) if a is False else (less, refused)
+    if (game, name) == (Game.BLACKJACK, "insurance_stake"):
+        # 9S 8D against AH, hole KC: insure for 20; the blackjack takes the hand (0) and pays
+        # the insurance 2:1 (60). Half only: the amount is refused.
+        shoe, decisions = "9S AH 8D KC", "insurance=20"
+        less = CaseRound(seats=("1000:100",), shoe=shoe, decisions=decisions, returns=(0, 60))
+        refused = CaseRound(seats=("1000:100",), shoe=shoe, decisions=decisions, error=ILLEGAL)
+        return (refused, less) if a == "half" else (less, refused)
     if (game, name) == (Game.BLACKJACK, "hole_card"):
         # TS 6D = 16 against 7H, hole TC, hits 9C: 25, bust, 0 back. Only the state differs:
         # the hole card turned (always) or face down, no hand being compared (showdown).

@@ -49,6 +49,8 @@ _CLAUSE = {
     "resplit_aces": "VAR.bj.resplit",
     "hole_card": "VAR.bj.hole-card",
     "surrender_timing": "VAR.bj.surrender",
+    "double_for_less": "VAR.bj.double-for-less",
+    "insurance_stake": "VAR.bj.insurance-stake",
 }
 
 
@@ -80,12 +82,21 @@ def returned(state: BlackjackState) -> list[int]:
     return [line.payout.returned for line in state.settlement]
 
 
-def refusal(state: BlackjackState, action: Action) -> IllegalDecisionError:
+def refusal(
+    state: BlackjackState, action: Action, amount: int | None = None
+) -> IllegalDecisionError:
     turn = state.turn
     assert turn is not None
     with pytest.raises(IllegalDecisionError) as info:
-        decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action))
+        decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action, amount=amount))
     return info.value
+
+
+def take(state: BlackjackState, action: Action, amount: int | None) -> BlackjackState:
+    """One decision carrying an amount (or none: the full one)."""
+    turn = state.turn
+    assert turn is not None
+    return decide(state, Decision(seat=turn.seat, hand=turn.hand, action=action, amount=amount))
 
 
 # --- VAR.bj.double-on ----------------------------------------------------------------------
@@ -375,3 +386,122 @@ def test_VAR_bj_surrender_early_needs_surrender() -> None:
     with pytest.raises(ProfileError) as info:
         lab("blackjack-a", surrender_timing="early")
     assert info.value.metadata["key"] == "parameters.surrender_timing"
+
+
+# --- VAR.bj.double-for-less -----------------------------------------------------------------
+
+DFL = {"double_for_less": True}
+
+
+@pytest.mark.parametrize(
+    ("amount", "stake", "back"), [(40, 140, 280), (1, 101, 202), (None, 200, 400)]
+)
+def test_VAR_bj_double_for_less_stakes_the_amount_chosen(
+    amount: int | None, stake: int, back: int
+) -> None:
+    # 5S 6D = 11 against 7H, hole TC (17). Double for the amount (none: the full 100), TS:
+    # 21 beats 17: the hand's stake, 100 plus the amount, comes back twice.
+    state = take(start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS"), DOUBLE, amount)
+    hand = state.seats[0].hands[0]
+    assert (hand.stake, hand.doubled, len(hand.cards)) == (stake, True, 3)
+    assert returned(state) == [back]
+
+
+@pytest.mark.parametrize(
+    ("amount", "clause"),
+    [
+        (0, "VAR.bj.double-for-less"),
+        (101, "VAR.bj.double-for-less"),
+        (-5, "VAR.bj.double-for-less"),
+    ],
+)
+def test_VAR_bj_double_for_less_refuses_an_amount_out_of_range(amount: int, clause: str) -> None:
+    state = start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS")
+    error = refusal(state, DOUBLE, amount)
+    assert error.clause == clause
+    assert error.metadata["amount"] == str(amount)
+
+
+def test_VAR_bj_double_for_less_needs_only_the_amount_free() -> None:
+    # Balance 130, stake 100: 30 free. Without the variant no double (BJ.funds); with it the
+    # double is open, for 30 at most: 31 is refused by the funds rule, 30 is taken.
+    assert DOUBLE not in start(lab("blackjack-a"), "5S 7H 6D TC TS", balance=130).legal
+    state = start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS", balance=130)
+    assert DOUBLE in state.legal
+    assert refusal(state, DOUBLE, 31).clause == "BJ.funds"
+    assert refusal(state, DOUBLE).clause == "BJ.funds"  # the full 100 is not free
+    assert returned(take(state, DOUBLE, 30)) == [260]
+
+
+def test_VAR_bj_double_for_less_an_amount_without_the_variant_is_refused() -> None:
+    state = start(lab("blackjack-a"), "5S 7H 6D TC TS")
+    assert refusal(state, DOUBLE, 100).clause == "VAR.bj.double-for-less"
+    assert refusal(state, HIT, 10).clause == "CONTRACT.request"
+
+
+def test_VAR_bj_double_for_less_late_dealer_blackjack_takes_the_original_only() -> None:
+    # Document C lab, a late blackjack taking the original stake only: 5S 6D against KH (no
+    # peek under a ten), double for 40, TS: 21; the hole card AC makes a blackjack: the
+    # original 100 is lost, the 40 comes back.
+    rules = lab("blackjack-c", dealer_blackjack_takes="original-stake", **DFL)
+    state = take(start(rules, "5S KH 6D AC TS"), DOUBLE, 40)
+    assert returned(state) == [40]
+
+
+def test_VAR_bj_double_for_less_stake_cites_the_variant() -> None:
+    state = take(start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS"), DOUBLE, 40)
+    assert state.citations()["blackjack.seats[0].hands[0].stake"][0] == "VAR.bj.double-for-less"
+
+
+# --- VAR.bj.insurance-stake ------------------------------------------------------------------
+
+UP_TO_HALF = {"insurance_stake": "up-to-half"}
+
+
+@pytest.mark.parametrize(
+    ("hole", "amount", "back"),
+    [
+        # Dealer blackjack: the 9S 8D loses 100; insurance 20 pays 2:1: 60.
+        pytest.param("KC", 20, [0, 60], id="blackjack-20"),
+        pytest.param("KC", 1, [0, 3], id="blackjack-1"),
+        # No amount: the full half, 50: 150 (example A4).
+        pytest.param("KC", None, [0, 150], id="blackjack-full"),
+        # No blackjack: insurance 20 lost; 17 stands against AH 7C, soft 18: 0.
+        pytest.param("7C", 20, [0, 0], id="no-blackjack"),
+    ],
+)
+def test_VAR_bj_insurance_stake_up_to_half(hole: str, amount: int | None, back: list[int]) -> None:
+    state = take(start(lab("blackjack-a", **UP_TO_HALF), f"9S AH 8D {hole}"), INSURANCE, amount)
+    if not state.complete:
+        state = play(state, STAND)
+    assert state.seats[0].insurance == (50 if amount is None else amount)
+    assert returned(state) == back
+
+
+@pytest.mark.parametrize("amount", [0, 51])
+def test_VAR_bj_insurance_stake_refuses_more_than_half_or_nothing(amount: int) -> None:
+    state = start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D KC")
+    assert refusal(state, INSURANCE, amount).clause == "VAR.bj.insurance-stake"
+
+
+def test_VAR_bj_insurance_stake_half_takes_no_amount() -> None:
+    state = start(lab("blackjack-a"), "9S AH 8D KC")
+    assert refusal(state, INSURANCE, 20).clause == "VAR.bj.insurance-stake"
+
+
+def test_VAR_bj_insurance_stake_up_to_half_is_offered_with_a_unit_free() -> None:
+    # Balance 110, stake 100: 10 free, short of the half (50): insurance offered up to half,
+    # for 10 at most. A 1-unit stake still gets no offer: its half rounds to 0 (BJ.half-stakes).
+    state = start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D KC", balance=110)
+    assert INSURANCE in state.legal
+    assert refusal(state, INSURANCE, 11).clause == "BJ.funds"
+    assert returned(take(state, INSURANCE, 10)) == [0, 30]
+    assert start(lab("blackjack-a"), "9S AH 8D KC", balance=110).phase is Phase.COMPLETE
+    one = start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D KC", stake=1)
+    assert INSURANCE not in one.legal
+
+
+def test_VAR_bj_insurance_stake_up_to_half_needs_insurance() -> None:
+    with pytest.raises(ProfileError) as info:
+        lab("blackjack-a", insurance=False, insurance_stake="up-to-half")
+    assert info.value.metadata["key"] == "parameters.insurance_stake"

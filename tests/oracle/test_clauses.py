@@ -163,10 +163,7 @@ def test_rules_md_is_the_shared_spec() -> None:
 #: Variant clauses (RULES.md "Variants a lab may choose") whose parameter is not built yet
 #: (issue 24). No shipped profile chooses a variant: the lab profiles of docs/examples/ that
 #: choose one cite it. Each leaves this set when its parameter lands with such a profile.
-VARIANTS_NOT_YET_PARAMETERS = {
-    "VAR.bj.double-for-less",
-    "VAR.bj.insurance-stake",
-}
+VARIANTS_NOT_YET_PARAMETERS: set[str] = set()
 
 EXAMPLES = ROOT / "docs" / "examples"
 

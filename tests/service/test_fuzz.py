@@ -313,7 +313,9 @@ def check_decide(model: Model, request: engine_service_pb2.DecideRequest, got: O
         assert got.reason == "ILLEGAL_DECISION"
         return
     expected, reason = oracle_outcome(
-        lambda: apply_decision(current, convert.decision_from(request.decision))
+        lambda: apply_decision(
+            current, convert.decision_from(request.decision, current.request.currency)
+        )
     )
     assert got.reason == reason
     if expected is not None:
@@ -360,7 +362,8 @@ def decide_request(
     return engine_service_pb2.DecideRequest(
         round_id=round_id,
         decision=convert.decision(
-            blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action)
+            blackjack.Decision(seat=turn.seat, hand=turn.hand, action=action),
+            current.request.currency,
         ),
     )
 
@@ -428,7 +431,7 @@ def decide_race(target: Target, model: Model, round_id: str, copies: int, action
     taken = [got for got in outcomes if got.reason is None]
     chain: list[Round] = []
     refusal: str | None = None
-    decision = convert.decision_from(request.decision)
+    decision = convert.decision_from(request.decision, current.request.currency)
     state = current
     while len(chain) < len(taken) + 1:
         try:

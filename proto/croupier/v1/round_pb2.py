@@ -26,25 +26,25 @@ from croupier.v1 import common_pb2 as croupier_dot_v1_dot_common__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63roupier/v1/round.proto\x12\x0b\x63roupier.v1\x1a\x18\x63roupier/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x0e\n\x0c\x42lackjackBet\"9\n\x0b\x42\x61\x63\x63\x61ratBet\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.croupier.v1.BaccaratBetKind\"Y\n\x0bRouletteBet\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.croupier.v1.RouletteBetKind\x12\x0f\n\x07pockets\x18\x02 \x03(\t\x12\r\n\x05group\x18\x03 \x01(\x05\"\xbd\x01\n\x03\x42\x65t\x12\"\n\x05stake\x18\x01 \x01(\x0b\x32\x13.croupier.v1.Amount\x12.\n\tblackjack\x18\x02 \x01(\x0b\x32\x19.croupier.v1.BlackjackBetH\x00\x12,\n\x08\x62\x61\x63\x63\x61rat\x18\x03 \x01(\x0b\x32\x18.croupier.v1.BaccaratBetH\x00\x12,\n\x08roulette\x18\x04 \x01(\x0b\x32\x18.croupier.v1.RouletteBetH\x00\x42\x06\n\x04kind\"L\n\x04Seat\x12$\n\x07\x62\x61lance\x18\x01 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\x1e\n\x04\x62\x65ts\x18\x02 \x03(\x0b\x32\x10.croupier.v1.Bet\"O\n\x08\x44\x65\x63ision\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\'\n\x04kind\x18\x03 \x01(\x0e\x32\x19.croupier.v1.DecisionKind\"\"\n\x04Turn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04hand\x18\x02 \x01(\x05\"\xa4\x01\n\rBlackjackHand\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\"\n\x05stake\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\'\n\x06status\x18\x03 \x01(\x0e\x32\x17.croupier.v1.HandStatus\x12\x0f\n\x07\x64oubled\x18\x04 \x01(\x08\x12\x12\n\nfrom_split\x18\x05 \x01(\x08\x12\x12\n\neven_money\x18\x06 \x01(\x08\"b\n\rBlackjackSeat\x12)\n\x05hands\x18\x01 \x03(\x0b\x32\x1a.croupier.v1.BlackjackHand\x12&\n\tinsurance\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\":\n\x0f\x42lackjackDealer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x18\n\x10hole_card_hidden\x18\x02 \x01(\x08\"i\n\x0e\x42lackjackTable\x12)\n\x05seats\x18\x01 \x03(\x0b\x32\x1a.croupier.v1.BlackjackSeat\x12,\n\x06\x64\x65\x61ler\x18\x02 \x01(\x0b\x32\x1c.croupier.v1.BlackjackDealer\"\x96\x01\n\rBaccaratTable\x12\x14\n\x0cplayer_cards\x18\x01 \x03(\t\x12\x14\n\x0c\x62\x61nker_cards\x18\x02 \x03(\t\x12\x14\n\x0cplayer_total\x18\x03 \x01(\x05\x12\x14\n\x0c\x62\x61nker_total\x18\x04 \x01(\x05\x12-\n\x07outcome\x18\x05 \x01(\x0e\x32\x1c.croupier.v1.BaccaratOutcome\"m\n\rImprisonedBet\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x04kind\x18\x02 \x01(\x0e\x32\x1c.croupier.v1.RouletteBetKind\x12\"\n\x05stake\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount\"\\\n\rRouletteTable\x12\x0e\n\x06pocket\x18\x01 \x01(\t\x12\x0f\n\x07history\x18\x02 \x03(\t\x12*\n\x06prison\x18\x03 \x03(\x0b\x32\x1a.croupier.v1.ImprisonedBet\"\xdf\x02\n\nRoundState\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12&\n\x05phase\x18\x03 \x01(\x0e\x32\x17.croupier.v1.RoundPhase\x12\x13\n\x0b\x63\x61rds_dealt\x18\x04 \x01(\x05\x12\x1f\n\x04turn\x18\x05 \x01(\x0b\x32\x11.croupier.v1.Turn\x12\x32\n\x0flegal_decisions\x18\x06 \x03(\x0e\x32\x19.croupier.v1.DecisionKind\x12\x30\n\tblackjack\x18\x07 \x01(\x0b\x32\x1b.croupier.v1.BlackjackTableH\x00\x12.\n\x08\x62\x61\x63\x63\x61rat\x18\x08 \x01(\x0b\x32\x1a.croupier.v1.BaccaratTableH\x00\x12.\n\x08roulette\x18\t \x01(\x0b\x32\x1a.croupier.v1.RouletteTableH\x00\x42\x07\n\x05table\"A\n\x0e\x45ngineIdentity\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x10\n\x08instance\x18\x03 \x01(\t\"\xca\x03\n\x0bRoundRecord\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x15\n\rcurrency_code\x18\x04 \x01(\t\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.croupier.v1.Seat\x12\x13\n\x0b\x63\x61rds_dealt\x18\x06 \x03(\t\x12\x0e\n\x06pocket\x18\x07 \x01(\t\x12(\n\tdecisions\x18\x08 \x03(\x0b\x32\x15.croupier.v1.Decision\x12,\n\x0b\x66inal_state\x18\t \x01(\x0b\x32\x17.croupier.v1.RoundState\x12+\n\nsettlement\x18\n \x01(\x0b\x32\x17.croupier.v1.Settlement\x12\x1e\n\x16previous_record_sha256\x18\x0b \x01(\x0c\x12\x10\n\x08sequence\x18\x0c \x01(\x04\x12/\n\x0brecorded_at\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x06\x65ngine\x18\x0e \x01(\x0b\x32\x1b.croupier.v1.EngineIdentityJ\x04\x08\x0f\x10\x10R\ncheckpoint\"\xbe\x01\n\x0f\x41uditCheckpoint\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12\x19\n\x11\x63hain_head_sha256\x18\x02 \x01(\x0c\x12-\n\tsigned_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x63losing\x18\x04 \x01(\x08\x12\x19\n\x11public_key_sha256\x18\x05 \x01(\x0c\x12\x11\n\tsignature\x18\x06 \x01(\x0c\x12\x10\n\x08restarts\x18\x07 \x01(\r\"H\n\x14\x41uditCheckpointEntry\x12\x30\n\ncheckpoint\x18\x0f \x01(\x0b\x32\x1c.croupier.v1.AuditCheckpoint*\x8b\x01\n\x0f\x42\x61\x63\x63\x61ratBetKind\x12!\n\x1d\x42\x41\x43\x43\x41RAT_BET_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42\x41\x43\x43\x41RAT_BET_KIND_PLAYER\x10\x01\x12\x1c\n\x18\x42\x41\x43\x43\x41RAT_BET_KIND_BANKER\x10\x02\x12\x19\n\x15\x42\x41\x43\x43\x41RAT_BET_KIND_TIE\x10\x03*\xec\x03\n\x0fRouletteBetKind\x12!\n\x1dROULETTE_BET_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aROULETTE_BET_KIND_STRAIGHT\x10\x01\x12\x1b\n\x17ROULETTE_BET_KIND_SPLIT\x10\x02\x12\x1c\n\x18ROULETTE_BET_KIND_STREET\x10\x03\x12\x1c\n\x18ROULETTE_BET_KIND_CORNER\x10\x04\x12 \n\x1cROULETTE_BET_KIND_FIRST_FOUR\x10\x05\x12\x1e\n\x1aROULETTE_BET_KIND_TOP_LINE\x10\x06\x12\x1a\n\x16ROULETTE_BET_KIND_LINE\x10\x07\x12\x1c\n\x18ROULETTE_BET_KIND_COLUMN\x10\x08\x12\x1b\n\x17ROULETTE_BET_KIND_DOZEN\x10\t\x12\x19\n\x15ROULETTE_BET_KIND_RED\x10\n\x12\x1b\n\x17ROULETTE_BET_KIND_BLACK\x10\x0b\x12\x1a\n\x16ROULETTE_BET_KIND_EVEN\x10\x0c\x12\x19\n\x15ROULETTE_BET_KIND_ODD\x10\r\x12\x19\n\x15ROULETTE_BET_KIND_LOW\x10\x0e\x12\x1a\n\x16ROULETTE_BET_KIND_HIGH\x10\x0f*\xd8\x02\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44\x45\x43ISION_KIND_HIT\x10\x01\x12\x17\n\x13\x44\x45\x43ISION_KIND_STAND\x10\x02\x12\x18\n\x14\x44\x45\x43ISION_KIND_DOUBLE\x10\x03\x12\x17\n\x13\x44\x45\x43ISION_KIND_SPLIT\x10\x04\x12\x1b\n\x17\x44\x45\x43ISION_KIND_SURRENDER\x10\x05\x12\x1b\n\x17\x44\x45\x43ISION_KIND_INSURANCE\x10\x06\x12#\n\x1f\x44\x45\x43ISION_KIND_DECLINE_INSURANCE\x10\x07\x12\x1c\n\x18\x44\x45\x43ISION_KIND_EVEN_MONEY\x10\x08\x12$\n DECISION_KIND_DECLINE_EVEN_MONEY\x10\t\x12#\n\x1f\x44\x45\x43ISION_KIND_DECLINE_SURRENDER\x10\n*q\n\nRoundPhase\x12\x1b\n\x17ROUND_PHASE_UNSPECIFIED\x10\x00\x12\x16\n\x12ROUND_PHASE_OFFERS\x10\x01\x12\x14\n\x10ROUND_PHASE_PLAY\x10\x02\x12\x18\n\x14ROUND_PHASE_COMPLETE\x10\x03*\xc0\x01\n\nHandStatus\x12\x1b\n\x17HAND_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13HAND_STATUS_WAITING\x10\x01\x12\x17\n\x13HAND_STATUS_PLAYING\x10\x02\x12\x15\n\x11HAND_STATUS_STOOD\x10\x03\x12\x14\n\x10HAND_STATUS_BUST\x10\x04\x12\x19\n\x15HAND_STATUS_BLACKJACK\x10\x05\x12\x1b\n\x17HAND_STATUS_SURRENDERED\x10\x06*\x87\x01\n\x0f\x42\x61\x63\x63\x61ratOutcome\x12 \n\x1c\x42\x41\x43\x43\x41RAT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x42\x41\x43\x43\x41RAT_OUTCOME_PLAYER\x10\x01\x12\x1b\n\x17\x42\x41\x43\x43\x41RAT_OUTCOME_BANKER\x10\x02\x12\x18\n\x14\x42\x41\x43\x43\x41RAT_OUTCOME_TIE\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63roupier/v1/round.proto\x12\x0b\x63roupier.v1\x1a\x18\x63roupier/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x0e\n\x0c\x42lackjackBet\"9\n\x0b\x42\x61\x63\x63\x61ratBet\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.croupier.v1.BaccaratBetKind\"Y\n\x0bRouletteBet\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.croupier.v1.RouletteBetKind\x12\x0f\n\x07pockets\x18\x02 \x03(\t\x12\r\n\x05group\x18\x03 \x01(\x05\"\xbd\x01\n\x03\x42\x65t\x12\"\n\x05stake\x18\x01 \x01(\x0b\x32\x13.croupier.v1.Amount\x12.\n\tblackjack\x18\x02 \x01(\x0b\x32\x19.croupier.v1.BlackjackBetH\x00\x12,\n\x08\x62\x61\x63\x63\x61rat\x18\x03 \x01(\x0b\x32\x18.croupier.v1.BaccaratBetH\x00\x12,\n\x08roulette\x18\x04 \x01(\x0b\x32\x18.croupier.v1.RouletteBetH\x00\x42\x06\n\x04kind\"L\n\x04Seat\x12$\n\x07\x62\x61lance\x18\x01 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\x1e\n\x04\x62\x65ts\x18\x02 \x03(\x0b\x32\x10.croupier.v1.Bet\"t\n\x08\x44\x65\x63ision\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\'\n\x04kind\x18\x03 \x01(\x0e\x32\x19.croupier.v1.DecisionKind\x12#\n\x06\x61mount\x18\x04 \x01(\x0b\x32\x13.croupier.v1.Amount\"\"\n\x04Turn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04hand\x18\x02 \x01(\x05\"\xa4\x01\n\rBlackjackHand\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\"\n\x05stake\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\'\n\x06status\x18\x03 \x01(\x0e\x32\x17.croupier.v1.HandStatus\x12\x0f\n\x07\x64oubled\x18\x04 \x01(\x08\x12\x12\n\nfrom_split\x18\x05 \x01(\x08\x12\x12\n\neven_money\x18\x06 \x01(\x08\"b\n\rBlackjackSeat\x12)\n\x05hands\x18\x01 \x03(\x0b\x32\x1a.croupier.v1.BlackjackHand\x12&\n\tinsurance\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\":\n\x0f\x42lackjackDealer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x18\n\x10hole_card_hidden\x18\x02 \x01(\x08\"i\n\x0e\x42lackjackTable\x12)\n\x05seats\x18\x01 \x03(\x0b\x32\x1a.croupier.v1.BlackjackSeat\x12,\n\x06\x64\x65\x61ler\x18\x02 \x01(\x0b\x32\x1c.croupier.v1.BlackjackDealer\"\x96\x01\n\rBaccaratTable\x12\x14\n\x0cplayer_cards\x18\x01 \x03(\t\x12\x14\n\x0c\x62\x61nker_cards\x18\x02 \x03(\t\x12\x14\n\x0cplayer_total\x18\x03 \x01(\x05\x12\x14\n\x0c\x62\x61nker_total\x18\x04 \x01(\x05\x12-\n\x07outcome\x18\x05 \x01(\x0e\x32\x1c.croupier.v1.BaccaratOutcome\"m\n\rImprisonedBet\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x04kind\x18\x02 \x01(\x0e\x32\x1c.croupier.v1.RouletteBetKind\x12\"\n\x05stake\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount\"\\\n\rRouletteTable\x12\x0e\n\x06pocket\x18\x01 \x01(\t\x12\x0f\n\x07history\x18\x02 \x03(\t\x12*\n\x06prison\x18\x03 \x03(\x0b\x32\x1a.croupier.v1.ImprisonedBet\"\xdf\x02\n\nRoundState\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12&\n\x05phase\x18\x03 \x01(\x0e\x32\x17.croupier.v1.RoundPhase\x12\x13\n\x0b\x63\x61rds_dealt\x18\x04 \x01(\x05\x12\x1f\n\x04turn\x18\x05 \x01(\x0b\x32\x11.croupier.v1.Turn\x12\x32\n\x0flegal_decisions\x18\x06 \x03(\x0e\x32\x19.croupier.v1.DecisionKind\x12\x30\n\tblackjack\x18\x07 \x01(\x0b\x32\x1b.croupier.v1.BlackjackTableH\x00\x12.\n\x08\x62\x61\x63\x63\x61rat\x18\x08 \x01(\x0b\x32\x1a.croupier.v1.BaccaratTableH\x00\x12.\n\x08roulette\x18\t \x01(\x0b\x32\x1a.croupier.v1.RouletteTableH\x00\x42\x07\n\x05table\"A\n\x0e\x45ngineIdentity\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x10\n\x08instance\x18\x03 \x01(\t\"\xca\x03\n\x0bRoundRecord\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x15\n\rcurrency_code\x18\x04 \x01(\t\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.croupier.v1.Seat\x12\x13\n\x0b\x63\x61rds_dealt\x18\x06 \x03(\t\x12\x0e\n\x06pocket\x18\x07 \x01(\t\x12(\n\tdecisions\x18\x08 \x03(\x0b\x32\x15.croupier.v1.Decision\x12,\n\x0b\x66inal_state\x18\t \x01(\x0b\x32\x17.croupier.v1.RoundState\x12+\n\nsettlement\x18\n \x01(\x0b\x32\x17.croupier.v1.Settlement\x12\x1e\n\x16previous_record_sha256\x18\x0b \x01(\x0c\x12\x10\n\x08sequence\x18\x0c \x01(\x04\x12/\n\x0brecorded_at\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x06\x65ngine\x18\x0e \x01(\x0b\x32\x1b.croupier.v1.EngineIdentityJ\x04\x08\x0f\x10\x10R\ncheckpoint\"\xbe\x01\n\x0f\x41uditCheckpoint\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12\x19\n\x11\x63hain_head_sha256\x18\x02 \x01(\x0c\x12-\n\tsigned_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x63losing\x18\x04 \x01(\x08\x12\x19\n\x11public_key_sha256\x18\x05 \x01(\x0c\x12\x11\n\tsignature\x18\x06 \x01(\x0c\x12\x10\n\x08restarts\x18\x07 \x01(\r\"H\n\x14\x41uditCheckpointEntry\x12\x30\n\ncheckpoint\x18\x0f \x01(\x0b\x32\x1c.croupier.v1.AuditCheckpoint*\x8b\x01\n\x0f\x42\x61\x63\x63\x61ratBetKind\x12!\n\x1d\x42\x41\x43\x43\x41RAT_BET_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42\x41\x43\x43\x41RAT_BET_KIND_PLAYER\x10\x01\x12\x1c\n\x18\x42\x41\x43\x43\x41RAT_BET_KIND_BANKER\x10\x02\x12\x19\n\x15\x42\x41\x43\x43\x41RAT_BET_KIND_TIE\x10\x03*\xec\x03\n\x0fRouletteBetKind\x12!\n\x1dROULETTE_BET_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aROULETTE_BET_KIND_STRAIGHT\x10\x01\x12\x1b\n\x17ROULETTE_BET_KIND_SPLIT\x10\x02\x12\x1c\n\x18ROULETTE_BET_KIND_STREET\x10\x03\x12\x1c\n\x18ROULETTE_BET_KIND_CORNER\x10\x04\x12 \n\x1cROULETTE_BET_KIND_FIRST_FOUR\x10\x05\x12\x1e\n\x1aROULETTE_BET_KIND_TOP_LINE\x10\x06\x12\x1a\n\x16ROULETTE_BET_KIND_LINE\x10\x07\x12\x1c\n\x18ROULETTE_BET_KIND_COLUMN\x10\x08\x12\x1b\n\x17ROULETTE_BET_KIND_DOZEN\x10\t\x12\x19\n\x15ROULETTE_BET_KIND_RED\x10\n\x12\x1b\n\x17ROULETTE_BET_KIND_BLACK\x10\x0b\x12\x1a\n\x16ROULETTE_BET_KIND_EVEN\x10\x0c\x12\x19\n\x15ROULETTE_BET_KIND_ODD\x10\r\x12\x19\n\x15ROULETTE_BET_KIND_LOW\x10\x0e\x12\x1a\n\x16ROULETTE_BET_KIND_HIGH\x10\x0f*\xd8\x02\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44\x45\x43ISION_KIND_HIT\x10\x01\x12\x17\n\x13\x44\x45\x43ISION_KIND_STAND\x10\x02\x12\x18\n\x14\x44\x45\x43ISION_KIND_DOUBLE\x10\x03\x12\x17\n\x13\x44\x45\x43ISION_KIND_SPLIT\x10\x04\x12\x1b\n\x17\x44\x45\x43ISION_KIND_SURRENDER\x10\x05\x12\x1b\n\x17\x44\x45\x43ISION_KIND_INSURANCE\x10\x06\x12#\n\x1f\x44\x45\x43ISION_KIND_DECLINE_INSURANCE\x10\x07\x12\x1c\n\x18\x44\x45\x43ISION_KIND_EVEN_MONEY\x10\x08\x12$\n DECISION_KIND_DECLINE_EVEN_MONEY\x10\t\x12#\n\x1f\x44\x45\x43ISION_KIND_DECLINE_SURRENDER\x10\n*q\n\nRoundPhase\x12\x1b\n\x17ROUND_PHASE_UNSPECIFIED\x10\x00\x12\x16\n\x12ROUND_PHASE_OFFERS\x10\x01\x12\x14\n\x10ROUND_PHASE_PLAY\x10\x02\x12\x18\n\x14ROUND_PHASE_COMPLETE\x10\x03*\xc0\x01\n\nHandStatus\x12\x1b\n\x17HAND_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13HAND_STATUS_WAITING\x10\x01\x12\x17\n\x13HAND_STATUS_PLAYING\x10\x02\x12\x15\n\x11HAND_STATUS_STOOD\x10\x03\x12\x14\n\x10HAND_STATUS_BUST\x10\x04\x12\x19\n\x15HAND_STATUS_BLACKJACK\x10\x05\x12\x1b\n\x17HAND_STATUS_SURRENDERED\x10\x06*\x87\x01\n\x0f\x42\x61\x63\x63\x61ratOutcome\x12 \n\x1c\x42\x41\x43\x43\x41RAT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x42\x41\x43\x43\x41RAT_OUTCOME_PLAYER\x10\x01\x12\x1b\n\x17\x42\x41\x43\x43\x41RAT_OUTCOME_BANKER\x10\x02\x12\x18\n\x14\x42\x41\x43\x43\x41RAT_OUTCOME_TIE\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'croupier.v1.round_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BACCARATBETKIND']._serialized_start=2594
-  _globals['_BACCARATBETKIND']._serialized_end=2733
-  _globals['_ROULETTEBETKIND']._serialized_start=2736
-  _globals['_ROULETTEBETKIND']._serialized_end=3228
-  _globals['_DECISIONKIND']._serialized_start=3231
-  _globals['_DECISIONKIND']._serialized_end=3575
-  _globals['_ROUNDPHASE']._serialized_start=3577
-  _globals['_ROUNDPHASE']._serialized_end=3690
-  _globals['_HANDSTATUS']._serialized_start=3693
-  _globals['_HANDSTATUS']._serialized_end=3885
-  _globals['_BACCARATOUTCOME']._serialized_start=3888
-  _globals['_BACCARATOUTCOME']._serialized_end=4023
+  _globals['_BACCARATBETKIND']._serialized_start=2631
+  _globals['_BACCARATBETKIND']._serialized_end=2770
+  _globals['_ROULETTEBETKIND']._serialized_start=2773
+  _globals['_ROULETTEBETKIND']._serialized_end=3265
+  _globals['_DECISIONKIND']._serialized_start=3268
+  _globals['_DECISIONKIND']._serialized_end=3612
+  _globals['_ROUNDPHASE']._serialized_start=3614
+  _globals['_ROUNDPHASE']._serialized_end=3727
+  _globals['_HANDSTATUS']._serialized_start=3730
+  _globals['_HANDSTATUS']._serialized_end=3922
+  _globals['_BACCARATOUTCOME']._serialized_start=3925
+  _globals['_BACCARATOUTCOME']._serialized_end=4060
   _globals['_BLACKJACKBET']._serialized_start=99
   _globals['_BLACKJACKBET']._serialized_end=113
   _globals['_BACCARATBET']._serialized_start=115
@@ -56,31 +56,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEAT']._serialized_start=457
   _globals['_SEAT']._serialized_end=533
   _globals['_DECISION']._serialized_start=535
-  _globals['_DECISION']._serialized_end=614
-  _globals['_TURN']._serialized_start=616
-  _globals['_TURN']._serialized_end=650
-  _globals['_BLACKJACKHAND']._serialized_start=653
-  _globals['_BLACKJACKHAND']._serialized_end=817
-  _globals['_BLACKJACKSEAT']._serialized_start=819
-  _globals['_BLACKJACKSEAT']._serialized_end=917
-  _globals['_BLACKJACKDEALER']._serialized_start=919
-  _globals['_BLACKJACKDEALER']._serialized_end=977
-  _globals['_BLACKJACKTABLE']._serialized_start=979
-  _globals['_BLACKJACKTABLE']._serialized_end=1084
-  _globals['_BACCARATTABLE']._serialized_start=1087
-  _globals['_BACCARATTABLE']._serialized_end=1237
-  _globals['_IMPRISONEDBET']._serialized_start=1239
-  _globals['_IMPRISONEDBET']._serialized_end=1348
-  _globals['_ROULETTETABLE']._serialized_start=1350
-  _globals['_ROULETTETABLE']._serialized_end=1442
-  _globals['_ROUNDSTATE']._serialized_start=1445
-  _globals['_ROUNDSTATE']._serialized_end=1796
-  _globals['_ENGINEIDENTITY']._serialized_start=1798
-  _globals['_ENGINEIDENTITY']._serialized_end=1863
-  _globals['_ROUNDRECORD']._serialized_start=1866
-  _globals['_ROUNDRECORD']._serialized_end=2324
-  _globals['_AUDITCHECKPOINT']._serialized_start=2327
-  _globals['_AUDITCHECKPOINT']._serialized_end=2517
-  _globals['_AUDITCHECKPOINTENTRY']._serialized_start=2519
-  _globals['_AUDITCHECKPOINTENTRY']._serialized_end=2591
+  _globals['_DECISION']._serialized_end=651
+  _globals['_TURN']._serialized_start=653
+  _globals['_TURN']._serialized_end=687
+  _globals['_BLACKJACKHAND']._serialized_start=690
+  _globals['_BLACKJACKHAND']._serialized_end=854
+  _globals['_BLACKJACKSEAT']._serialized_start=856
+  _globals['_BLACKJACKSEAT']._serialized_end=954
+  _globals['_BLACKJACKDEALER']._serialized_start=956
+  _globals['_BLACKJACKDEALER']._serialized_end=1014
+  _globals['_BLACKJACKTABLE']._serialized_start=1016
+  _globals['_BLACKJACKTABLE']._serialized_end=1121
+  _globals['_BACCARATTABLE']._serialized_start=1124
+  _globals['_BACCARATTABLE']._serialized_end=1274
+  _globals['_IMPRISONEDBET']._serialized_start=1276
+  _globals['_IMPRISONEDBET']._serialized_end=1385
+  _globals['_ROULETTETABLE']._serialized_start=1387
+  _globals['_ROULETTETABLE']._serialized_end=1479
+  _globals['_ROUNDSTATE']._serialized_start=1482
+  _globals['_ROUNDSTATE']._serialized_end=1833
+  _globals['_ENGINEIDENTITY']._serialized_start=1835
+  _globals['_ENGINEIDENTITY']._serialized_end=1900
+  _globals['_ROUNDRECORD']._serialized_start=1903
+  _globals['_ROUNDRECORD']._serialized_end=2361
+  _globals['_AUDITCHECKPOINT']._serialized_start=2364
+  _globals['_AUDITCHECKPOINT']._serialized_end=2554
+  _globals['_AUDITCHECKPOINTENTRY']._serialized_start=2556
+  _globals['_AUDITCHECKPOINTENTRY']._serialized_end=2628
 # @@protoc_insertion_point(module_scope)

@@ -477,6 +477,7 @@ class Decision(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     HAND_FIELD_NUMBER: _builtins.int
     KIND_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat's position (0-based); it must be the seat of the current turn."""
     hand: _builtins.int
@@ -486,16 +487,28 @@ class Decision(_message.Message):
     """
     kind: Global___DecisionKind.ValueType
     """What the player does."""
+    @_builtins.property
+    def amount(self) -> _common_pb2.Amount:
+        """The stake the decision puts down, where the profile lets the player choose it: the extra
+        stake of a double for less (VAR.bj.double-for-less) or an insurance stake up to half
+        (VAR.bj.insurance-stake), from 1 minor unit up to the full amount (the hand's stake, half
+        the original stake) and within the seat's free funds (BJ.funds). Absent: the full amount,
+        as under every other profile. An amount on another decision, or under a profile that lets
+        no amount be chosen, or out of that range, is refused with ILLEGAL_DECISION; one in
+        another currency than the round's with INVALID_ROUND (TABLE.currency).
+        """
+
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         hand: _builtins.int = ...,
         kind: Global___DecisionKind.ValueType = ...,
+        amount: _common_pb2.Amount | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "kind", b"kind", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "hand", b"hand", "kind", b"kind", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
