@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -41,6 +42,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 FORMATS = ("jsonl", "binary")
@@ -235,6 +237,52 @@ def _json_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return value
 
 
+@functools.cache
+def _json_names(descriptor: Descriptor) -> dict[str, FieldDescriptor]:
+    """A message's fields by every name protobuf's JSON parser takes: the field's and its JSON one."""
+    names = {field.name: field for field in descriptor.fields}
+    names.update({field.json_name: field for field in descriptor.fields})
+    return names
+
+
+def _two_spellings(value: object, descriptor: Descriptor, path: str = "") -> str:
+    """Why a JSON object names one field twice (``roundId`` and ``round_id``); empty if not.
+
+    protobuf's JSON parser takes a field under either name, and the last one read wins: a
+    decoy under the other name would leave the record (and its hash) as it was while a
+    reader of the JSON (``jq``) takes the decoy. A repeated key is refused as a line that says
+    two things; so is a field under two names, at any depth.
+    """
+    if not isinstance(value, dict) or descriptor.full_name.startswith("google.protobuf."):
+        return ""
+    seen: dict[str, str] = {}
+    for key, item in value.items():
+        field = _json_names(descriptor).get(key)
+        if field is None:
+            continue  # the parser refuses an unknown field
+        if field.name in seen:
+            return (
+                f"the field {path}{field.name} appears twice, as {seen[field.name]!r} and {key!r}"
+            )
+        seen[field.name] = key
+        kind = field.message_type
+        if kind is None:
+            continue
+        elements: list[tuple[str, object]] = [(field.name, item)]
+        if kind.GetOptions().map_entry:
+            kind = kind.fields_by_name["value"].message_type
+            pairs = item.items() if isinstance(item, dict) else ()
+            elements = [(f"{field.name}[{k}]", v) for k, v in pairs]
+        elif field.is_repeated:
+            listed = item if isinstance(item, list) else []
+            elements = [(f"{field.name}[{i}]", v) for i, v in enumerate(listed)]
+        for where, element in elements:
+            why = "" if kind is None else _two_spellings(element, kind, f"{path}{where}.")
+            if why:
+                return why
+    return ""
+
+
 def _json_entry(number: int, offset: int, raw: bytes) -> Entry:
     """A JSON line as an entry; ``raw`` without a newline is a line cut short while written."""
 
@@ -248,6 +296,10 @@ def _json_entry(number: int, offset: int, raw: bytes) -> Entry:
         return bad(exc)
     if not isinstance(value, dict):
         return bad("a log line holds one JSON object")
+    kind = round_pb2.AuditCheckpointEntry if "checkpoint" in value else round_pb2.RoundRecord
+    twice = _two_spellings(value, kind.DESCRIPTOR)
+    if twice:
+        return bad(twice)
     try:
         if "checkpoint" in value:
             entry = round_pb2.AuditCheckpointEntry()

@@ -1044,7 +1044,11 @@ def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
     seals, order = checks.seals, checks.order
     keys = ", ".join(key_ids)
     if key_ids:
-        problems = any(kind in checks.spools.kinds for kind in SEAL_KINDS)
+        # Sealed means every record is as written: no entry unreadable, no link or order off.
+        spools = checks.spools
+        problems = any(kind in spools.kinds for kind in SEAL_KINDS) or bool(
+            spools.chain.count or spools.log.count or spools.malformed.count
+        )
         signing = (
             CHECKED.format(checkpoints=seals.checkpoints, valid=seals.valid, keys=keys)
             if problems

@@ -19,6 +19,7 @@ from rich.table import Table
 from clients.audit import AuditLogError, generate_key_pair, load_public_key
 from conformance.audit import AuditSummary, audit_log, recall
 from conformance.cli.common import (
+    check_outputs_apart,
     check_writable,
     console,
     errors,
@@ -161,6 +162,12 @@ def audit_verify(
     """
     for path in profile_files:
         load_profile(path)
+    inputs = [
+        ("the log", log),
+        *(("a public key", path) for path in public_keys),
+        *(("a profile file", Path(name)) for name in profile_files if Path(name).exists()),
+    ]
+    check_outputs_apart({"the report": report, "the page": html}, inputs)
     check_writable(report, "the report")
     check_writable(html, "the page")
     try:
@@ -238,6 +245,7 @@ def _write_html(report: dict[str, Any], html: Path, source: str = "the report") 
 )
 def audit_html(report: Path, output: Path) -> None:
     """Make the HTML page of a saved JSON report (croupier audit verify --report)."""
+    check_outputs_apart({"the page": output}, [("the report", report)])
     try:
         data = json.loads(report.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

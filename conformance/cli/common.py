@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,6 +55,32 @@ def check_writable(path: Path | None, what: str) -> None:
     target = path if path.exists() else folder
     if not os.access(target, os.W_OK):
         fail(f"cannot write {what} {path}: permission denied")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:  # one of them does not exist yet: compare the names they resolve to
+        return one.resolve() == other.resolve()
+
+
+def check_outputs_apart(
+    outputs: dict[str, Path | None], inputs: Iterable[tuple[str, Path]]
+) -> None:
+    """Exit 2 now if an output names an input, or two outputs name one file.
+
+    An output is written over: one that named the log being audited would destroy the
+    evidence (a hard link or a symbolic link to it is the same file).
+    """
+    inputs = list(inputs)
+    given = [(what, path) for what, path in outputs.items() if path is not None]
+    for index, (what, path) in enumerate(given):
+        for source, used in inputs:
+            if _same_file(path, used):
+                fail(f"{what} {path} is {source}: an output never overwrites an input")
+        for other, earlier in given[:index]:
+            if _same_file(path, earlier):
+                fail(f"{what} {path} is also {other}: give each output its own file")
 
 
 def load_profile(id_or_path: str) -> Profile:

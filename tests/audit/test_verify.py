@@ -271,3 +271,47 @@ def test_an_empty_log_verifies_nothing(tmp_path: Path, content: bytes) -> None:
     allowed = invoke("audit", "verify", log, "--allow-empty")
     assert allowed.exit_code == 0, allowed.output
     assert "audit: nothing verified: " in allowed.output
+
+
+@pytest.mark.parametrize(
+    ("option", "target", "named"),
+    [
+        ("--report", "log", "the report {path} is the log"),
+        ("--html", "log", "the page {path} is the log"),
+        ("--report", "link", "the report {path} is the log"),
+        ("--html", "key", "the page {path} is a public key"),
+    ],
+)
+def test_no_output_overwrites_an_input(
+    audit_logs: AuditLogs, tmp_path: Path, option: str, target: str, named: str
+) -> None:
+    """The issue's case: ``--report`` or ``--html`` naming the log overwrote it, exit 0."""
+    log = write_lines(tmp_path / "rounds.jsonl", read_lines(audit_logs.jsonl))
+    (tmp_path / "link.jsonl").symlink_to(log)
+    key = tmp_path / "operator.pub"
+    assert invoke("audit", "keygen", tmp_path / "operator").exit_code == 0
+    path = {"log": log, "link": tmp_path / "link.jsonl", "key": key}[target]
+    before = log.read_bytes(), key.read_bytes()
+    result = invoke("audit", "verify", log, "--public-key", key, option, path)
+    assert result.exit_code == 2, result.output
+    assert f"{named.format(path=path)}: an output never overwrites an input" in (
+        " ".join(result.output.split())
+    )
+    assert (log.read_bytes(), key.read_bytes()) == before
+
+
+def test_two_outputs_never_name_one_file(audit_logs: AuditLogs, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke("audit", "verify", audit_logs.jsonl, "--report", out, "--html", out)
+    assert result.exit_code == 2, result.output
+    assert f"the page {out} is also the report: give each output its own file" in (
+        " ".join(result.output.split())
+    )
+    assert not out.exists()
+    report = tmp_path / "report.json"
+    assert invoke("audit", "verify", audit_logs.jsonl, "--report", report).exit_code == 0
+    saved = report.read_bytes()
+    result = invoke("audit", "html", report, "-o", report)
+    assert result.exit_code == 2, result.output
+    assert "is the report: an output never overwrites an input" in result.output
+    assert report.read_bytes() == saved

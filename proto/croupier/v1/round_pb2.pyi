@@ -910,7 +910,10 @@ class RoundRecord(_message.Message):
     An audit log is a sequence of entries, each a JSON line or a length-delimited binary
     message: RoundRecords and, in a signed log, AuditCheckpointEntry messages between them.
     The two are told apart by field 15, which a checkpoint entry sets and RoundRecord
-    reserves: in JSON, a checkpoint's line holds the one key "checkpoint".
+    reserves: in JSON, a checkpoint's line holds the one key "checkpoint". A JSON line names
+    each field once: a key repeated, or a field under both its JSON and its proto name
+    ("roundId" and "round_id"), at any depth, makes the line malformed, since the parser
+    keeps one reading and a reader of the JSON may take the other.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
