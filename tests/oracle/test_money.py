@@ -15,6 +15,7 @@ from oracle.money import (
     exact_text,
     is_currency,
     lose,
+    money_text,
     portion,
     push,
     returns,
@@ -261,3 +262,72 @@ def test_exact_text_writes_exact_decimals_and_keeps_other_fractions(value: F, te
 def test_a_round_currency_is_an_iso_4217_currency_with_minor_units(code: str, listed: bool) -> None:
     # TABLE.currency: a round is in one ISO 4217 currency; money is counted in minor units.
     assert is_currency(code) is listed
+
+
+# ISO 4217's minor-unit exponents (its table's "minor unit" column): EUR, USD 2; JPY, KRW,
+# ISK 0; KWD, BHD, TND 3; CLF, UYW 4. The texts are worked out by hand from them.
+@pytest.mark.parametrize(
+    ("minor_units", "currency", "text"),
+    [
+        (1250, "EUR", "12.50 EUR"),
+        (5, "EUR", "0.05 EUR"),
+        (1, "USD", "0.01 USD"),
+        (100, "USD", "1.00 USD"),
+        (0, "EUR", "0.00 EUR"),
+        (123456789, "USD", "1234567.89 USD"),
+        (7, "JPY", "7 JPY"),
+        (0, "KRW", "0 KRW"),
+        (1500, "ISK", "1500 ISK"),
+        (1, "BHD", "0.001 BHD"),
+        (1000, "KWD", "1.000 KWD"),
+        (12345, "TND", "12.345 TND"),
+        (10001, "CLF", "1.0001 CLF"),
+        (5, "UYW", "0.0005 UYW"),
+    ],
+)
+def test_money_text_writes_the_major_unit_with_the_currency_s_exponent(
+    minor_units: int, currency: str, text: str
+) -> None:
+    # TABLE.currency: amounts are counted in the currency's minor units; a reader sees the major
+    # unit with as many decimals as ISO 4217 gives the currency, and none when it has none.
+    assert money_text(minor_units, currency) == text
+
+
+@pytest.mark.parametrize(
+    ("minor_units", "currency", "text"),
+    [
+        (-1250, "EUR", "-12.50 EUR"),
+        (-5, "EUR", "-0.05 EUR"),
+        (-1, "EUR", "-0.01 EUR"),
+        (-2, "USD", "-0.02 USD"),
+        (-100, "USD", "-1.00 USD"),
+        (-7, "JPY", "-7 JPY"),
+        (-1, "JPY", "-1 JPY"),
+        (-1, "KWD", "-0.001 KWD"),
+        (-10001, "CLF", "-1.0001 CLF"),
+    ],
+)
+def test_money_text_of_a_loss_puts_the_sign_before_the_whole_amount(
+    minor_units: int, currency: str, text: str
+) -> None:
+    # A net loss (Payout.net) is negative: -5 cents is -0.05 EUR, the sign before the amount's
+    # size; floor division of -5 by 100 would give -1 and 95, which reads -1.95.
+    assert money_text(minor_units, currency) == text
+
+
+@pytest.mark.parametrize(
+    ("minor_units", "currency", "text"),
+    [
+        (3, "ZZZ", "3 ZZZ (minor units)"),
+        (1250, "XAU", "1250 XAU (minor units)"),  # gold: no minor units in ISO 4217
+        (-40, "XXX", "-40 XXX (minor units)"),  # "no currency"
+        (1250, "eur", "1250 eur (minor units)"),  # codes are capitals
+        (0, "", "0  (minor units)"),
+    ],
+)
+def test_money_text_keeps_the_minor_units_of_a_code_that_is_no_currency(
+    minor_units: int, currency: str, text: str
+) -> None:
+    # A log may hold any code: one that is no ISO 4217 currency with minor units is shown as
+    # it came, in minor units, and says so rather than guessing an exponent.
+    assert money_text(minor_units, currency) == text
