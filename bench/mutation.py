@@ -12,8 +12,9 @@ before sampling.
 
 Each sampled mutant is written into one of ``--jobs`` private copies of the tree under
 ``.mutation/`` (the checkout itself is never touched) and the tests/oracle files that import
-its module, directly or through other modules, run with ``pytest -x`` and Hypothesis'
-``mutation`` profile, slow tests excluded. A failing or timed-out run kills the mutant. Mutants that the list's
+its module, directly or through other modules, run with ``pytest -x`` (without the project's
+own plugin) and Hypothesis' ``mutation`` profile, slow tests excluded. A failing or timed-out
+run kills the mutant. Mutants that the list's
 ``[[equivalent]]`` tables name are not run and not counted. The job prints, per module, the
 score (killed / (sampled - equivalent)) and every surviving mutant, and exits 1 when a module
 scores below 95%. ``.mutation/report.json`` has every result, ``.mutation/survivors.toml``
@@ -67,7 +68,23 @@ RATES: dict[str, float] = {
     "money": 0.40,
     "settlement": 1.0,
 }
-PYTEST = ("-m", "pytest", "-x", "-q", "--no-header", "-p", "no:cacheprovider", "-m", "not slow")
+# Without the project's own pytest plugin (entry point `croupier`, which no tests/oracle file
+# uses): loaded at start-up, it imports the oracle, so a mutant that breaks a module's import
+# (`_ALL + {8}` on a frozenset) crashed pytest itself (exit 3, an error) instead of failing the
+# collection of every test that imports it (exit 2, killed).
+PYTEST = (
+    "-m",
+    "pytest",
+    "-x",
+    "-q",
+    "--no-header",
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:croupier",
+    "-m",
+    "not slow",
+)
 STATUSES = ("killed", "timeout", "survived", "equivalent", "error")
 
 
@@ -213,11 +230,15 @@ def _annotations(tree: Any) -> tuple[Span, ...]:
 
 
 def _plain_enums(root: Path) -> frozenset[str]:
-    """The oracle's enum classes: plain ``enum.Enum``, so equality is identity for their members."""
+    """The oracle's enum classes: ``enum.Enum`` or ``Choice``, so equality is identity for their members.
+
+    ``oracle.immutable.Choice`` is an ``enum.Enum`` that sets only ``__hash__`` (to identity):
+    like ``Enum`` it defines no ``__eq__``.
+    """
     found: set[str] = set()
     for path in (root / "oracle").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        found.update(re.findall(r"^class (\w+)\((?:enum\.)?Enum\):", text, re.MULTILINE))
+        found.update(re.findall(r"^class (\w+)\((?:(?:enum\.)?Enum|Choice)\):", text, re.MULTILINE))
     return frozenset(found)
 
 

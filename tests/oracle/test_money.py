@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -331,3 +332,13 @@ def test_money_text_keeps_the_minor_units_of_a_code_that_is_no_currency(
     # A log may hold any code: one that is no ISO 4217 currency with minor units is shown as
     # it came, in minor units, and says so rather than guessing an exponent.
     assert money_text(minor_units, currency) == text
+
+
+def test_odds_and_payouts_are_frozen() -> None:
+    # oracle/ records are immutable: a settled amount cannot be changed after the fact.
+    payout = win(10, EVEN, Rounding.DOWN)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        payout.returned = 25  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        EVEN.per = 2  # type: ignore[misc]
+    assert payout == Payout(stake=10, returned_exact=F(20), returned=20)
