@@ -1222,6 +1222,31 @@ def test_shoe_exhausted_on_a_split_card() -> None:
         play(state, SPLIT)
 
 
+@pytest.mark.parametrize(
+    ("clauses", "cited"),
+    [
+        pytest.param(None, "C.bj.double", id="shipped"),
+        pytest.param('["C.bj.double", "C.bj.split"]', "C.bj.double", id="lab-two-clauses"),
+    ],
+)
+def test_shoe_exhausted_on_a_double_cites_the_double_rule(clauses: str | None, cited: str) -> None:
+    # 6S 5H = 11 against 6D (hole TC) doubles: the double's one card would be the fifth of a
+    # four-card shoe. The card is the double rule's, so the refusal cites the first clause
+    # the profile's double_after_split lists (C.bj.double), however many it lists after it.
+    rules = RULES_C
+    if clauses is not None:
+        text = (
+            'id = "lab"\nextends = "blackjack-c"\ntitle = "t"\n[parameters]\n'
+            f"double_after_split = {{ value = true, clauses = {clauses} }}\n"
+        )
+        rules = BlackjackRules.from_profile(load_profile_text(text))
+    state = start(rules, "6S 6D 5H TC")
+    with pytest.raises(ShoeExhaustedError) as info:
+        play(state, DOUBLE)
+    assert info.value.clause == cited
+    assert "seat 0 hand 0's double needs card 5, but the shoe holds 4" in info.value.message
+
+
 # --- lab values of the profile parameters ----------------------------------------------
 # The shipped profiles use one value of each switch; the values below appear only in lab
 # profiles (oracle/parameters.py lists the choices), so each is pinned here by the exact
@@ -1583,6 +1608,13 @@ def test_natural_and_peek_step_clauses(
 ) -> None:
     state = start(rules, shoe)
     assert [(step.action, step.clauses) for step in state.steps] == steps
+
+
+def test_the_split_step_names_both_cards_of_the_pair() -> None:
+    # C: 8S 8H split against 6D: the step says which two cards were split, each by its suit.
+    state = play(start(RULES_C, "8S 6D 8H TC 3C 2C"), SPLIT)
+    (step,) = [step for step in state.steps if step.action == "split"]
+    assert step.detail == "seat 0 hand 0 splits 8S 8H"
 
 
 def test_the_hole_card_step_shows_the_dealer_two_card_total() -> None:
