@@ -145,11 +145,22 @@ class BaccaratView:
 
 
 @dataclass(slots=True, kw_only=True)
+class Imprisoned:
+    """An even-money bet imprisoned at the table by a zero (VAR.rou.en-prison)."""
+
+    seat: int
+    #: The bet kind as a settlement line names it: ``"red"``.
+    kind: str
+    stake: int
+
+
+@dataclass(slots=True, kw_only=True)
 class RouletteView:
-    """A roulette spin and the table's board after it, oldest first."""
+    """A roulette spin and the table's board after it, oldest first; its imprisoned bets."""
 
     pocket: str
     history: Sequence[str]
+    prison: Sequence[Imprisoned] = ()
 
 
 @dataclass(slots=True, kw_only=True)
@@ -171,6 +182,9 @@ class Line:
     bet: str
     stake: int
     returned: int
+    #: ``"imprisoned"`` for a bet a zero imprisoned, ``"released"`` for one this spin decides
+    #: (stake 0: it was counted when imprisoned), else empty (VAR.rou.en-prison).
+    prison: str = ""
 
 
 class EngineError(StatusError):
@@ -208,6 +222,15 @@ _ROULETTE = {
     value.number: value.name.removeprefix("ROULETTE_BET_KIND_").lower().replace("_", "-")
     for value in round_pb2.DESCRIPTOR.enum_types_by_name["RouletteBetKind"].values
     if value.number
+}
+_ROULETTE_KIND_NUMBERS = {
+    name: round_pb2.RouletteBetKind.Value("ROULETTE_BET_KIND_" + name.upper().replace("-", "_"))
+    for name in _ROULETTE.values()
+}
+_PRISON = {
+    "": common_pb2.PRISON_STATUS_UNSPECIFIED,
+    "imprisoned": common_pb2.PRISON_STATUS_IMPRISONED,
+    "released": common_pb2.PRISON_STATUS_RELEASED,
 }
 _DECISIONS = {
     value.number: value.name.removeprefix("DECISION_KIND_").lower().replace("_", "-")
@@ -424,7 +447,18 @@ def round_state(request: DealInput, view: RoundView) -> round_pb2.RoundState:
         )
     else:
         state.roulette.CopyFrom(
-            round_pb2.RouletteTable(pocket=table.pocket, history=list(table.history))
+            round_pb2.RouletteTable(
+                pocket=table.pocket,
+                history=list(table.history),
+                prison=[
+                    round_pb2.ImprisonedBet(
+                        seat=p.seat,
+                        kind=_ROULETTE_KIND_NUMBERS[p.kind],
+                        stake=_amount(currency, p.stake),
+                    )
+                    for p in table.prison
+                ],
+            )
         )
     return state
 
@@ -438,6 +472,7 @@ def settlement(currency: str, lines: Sequence[Line]) -> common_pb2.Settlement:
                 bet=line.bet,
                 stake=_amount(currency, line.stake),
                 returned=_amount(currency, line.returned),
+                prison=_PRISON[line.prison],
             )
             for line in lines
         ],

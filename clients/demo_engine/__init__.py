@@ -15,6 +15,7 @@ method of a dealer class, so a variant engine changes one of them and nothing el
 from clients.demo_engine.engine import DemoEngine
 from clients.demo_engine.rules import (
     HOUSE_RULES,
+    LAB_TABLES,
     BaccaratRules,
     BlackjackRules,
     RouletteRules,
@@ -24,6 +25,7 @@ from clients.demo_engine.rules import (
 
 __all__ = [
     "HOUSE_RULES",
+    "LAB_TABLES",
     "BaccaratRules",
     "BlackjackRules",
     "DemoEngine",

@@ -103,6 +103,27 @@ class BaccaratDealer(House):
         """A winning banker bet: 1:1 less the commission, taken on the win (0.95:1)."""
         return self.win(stake, rules.banker_payout * (1 - rules.banker_commission))
 
+    def banker_variant_returns(
+        self, rules: BaccaratRules, stake: int, banker: Sequence[str], banker_total: int
+    ) -> int | None:
+        """A winning banker bet a house variant pays apart, else None.
+
+        A 6 at its own odds (Super 6); with no commission (EZ), a three-card 7 pushes.
+        """
+        if rules.banker_six_payout is not None and banker_total == 6:
+            return self.win(stake, rules.banker_six_payout)
+        if rules.no_commission and banker_total == 7 and len(banker) == 3:
+            return stake
+        return None
+
+    def coup_bet_returns(self, rules: BaccaratRules, bet: str, stake: int, coup: Coup) -> int:
+        """What one bet returns on the coup, the house's banker variants first."""
+        if bet == "banker" and coup.outcome == "banker":
+            special = self.banker_variant_returns(rules, stake, coup.banker, coup.banker_total)
+            if special is not None:
+                return special
+        return self.bet_returns(rules, bet, stake, coup.outcome)
+
     def deal_baccarat(
         self, rules: BaccaratRules, seats: Sequence[SeatInput], shoe: tuple[str, ...]
     ) -> Coup:
@@ -128,25 +149,26 @@ class BaccaratDealer(House):
         player, banker = self.play_coup(rules, dealt)
         player_total, banker_total = self.coup_total(player), self.coup_total(banker)
         outcome = self.coup_outcome(player_total, banker_total)
-        lines = [
-            Line(
-                seat=index,
-                bet=bet.kind,
-                stake=bet.stake,
-                returned=self.bet_returns(rules, bet.kind, bet.stake, outcome),
-            )
-            for index, seat in enumerate(seats)
-            for bet in seat.bets
-        ]
-        return Coup(
+        coup = Coup(
             player=player,
             banker=banker,
             player_total=player_total,
             banker_total=banker_total,
             outcome=outcome,
             cards_dealt=dealt.dealt,
-            lines=lines,
+            lines=[],
         )
+        coup.lines.extend(
+            Line(
+                seat=index,
+                bet=bet.kind,
+                stake=bet.stake,
+                returned=self.coup_bet_returns(rules, bet.kind, bet.stake, coup),
+            )
+            for index, seat in enumerate(seats)
+            for bet in seat.bets
+        )
+        return coup
 
     def view_baccarat(self, coup: Coup) -> RoundView:
         """A coup is complete as soon as it is dealt."""

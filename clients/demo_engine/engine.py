@@ -75,8 +75,9 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
         """An ISO 4217 currency with minor units: the kit's list (``clients.adapter.CURRENCIES``)."""
         return code in CURRENCIES
 
-    def check_request(self, request: DealInput, game: str) -> None:
-        """What every round needs: ids, a currency code, seats whose bets are of the profile's game, an outcome."""
+    def check_request(self, request: DealInput, rules: TableRules) -> None:
+        """What every round needs: ids, currency, seats the table takes, bets of its game, an outcome."""
+        game = game_of(rules)
         for name, value in (("round_id", request.round_id), ("table_id", request.table_id)):
             if not _ID.fullmatch(value):
                 raise EngineError(
@@ -95,6 +96,13 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                 "INVALID_ROUND",
                 f"a round takes 1 to {MAX_SEATS} seats, got {len(request.seats)}",
                 field="seats",
+            )
+        if len(request.seats) > rules.max_seats:
+            raise EngineError(
+                "TOO_MANY_SEATS",
+                f"this table takes at most {rules.max_seats} seats, got {len(request.seats)}",
+                field="seats",
+                limit=rules.max_seats,
             )
         for index, seat in enumerate(request.seats):
             if len(seat.bets) > MAX_BETS_PER_SEAT:
@@ -127,7 +135,7 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
                 profile=request.profile_id,
             )
         self.check_format(request)
-        self.check_request(request, game_of(rules))
+        self.check_request(request, rules)
         shoe = tuple(request.shoe or ())
         if isinstance(rules, BlackjackRules):
             return self.deal_blackjack(rules, request.seats, shoe)

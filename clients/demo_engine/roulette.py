@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from clients.adapter import BetInput, EngineError, Line, RouletteView, RoundView, SeatInput
+from clients.adapter import (
+    BetInput,
+    EngineError,
+    Imprisoned,
+    Line,
+    RouletteView,
+    RoundView,
+    SeatInput,
+)
 from clients.demo_engine.house import House
 from clients.demo_engine.rules import RouletteRules, Wheel
 
@@ -109,6 +117,8 @@ class Spin:
     pocket: str
     history: list[str]
     lines: list[Line]
+    #: The bets imprisoned at the table after the spin (en prison).
+    prison: list[Imprisoned]
 
 
 class RouletteCroupier(House):
@@ -117,6 +127,8 @@ class RouletteCroupier(House):
     def __init__(self) -> None:
         #: The board of each table, keyed by profile and table id: its last results, oldest first.
         self.boards: OrderedDict[str, list[str]] = OrderedDict()
+        #: The bets imprisoned at each table (en prison), by the same key, seat by seat.
+        self.prisons: dict[str, list[Imprisoned]] = {}
 
     def bet_label(self, bet: BetInput) -> str:
         """A bet's text form: ``"split 0-1"``, ``"dozen 2"``, ``"red"``."""
@@ -167,6 +179,35 @@ class RouletteCroupier(House):
         """Whether an inside bet's pockets form one of its shapes on the table's layout."""
         return cover in layout(rules.wheel)[kind]
 
+    def check_offered(self, rules: RouletteRules, seat: int, bet: BetInput) -> None:
+        """A table that offers only some kinds refuses the others (``BET_NOT_OFFERED``)."""
+        if rules.offered is not None and bet.kind not in rules.offered:
+            raise EngineError(
+                "BET_NOT_OFFERED",
+                f"seat {seat}: this table does not offer {bet.kind} bets",
+                seat=seat,
+                kind=bet.kind,
+            )
+
+    def imprisons(self, rules: RouletteRules, bet: BetInput, pocket: str) -> bool:
+        """Whether a zero sends this bet to prison: en prison, an even-money bet, a zero."""
+        return (
+            rules.zero_rule == "en-prison"
+            and bet.kind in EVEN_CHANCES
+            and pocket in zeros(rules.wheel)
+        )
+
+    def release(self, prisoner: Imprisoned, pocket: str) -> Line:
+        """The seat's next spin decides an imprisoned bet: its stake back if it wins, else 0."""
+        won = pocket in {str(n) for n in EVEN_CHANCES[prisoner.kind]}
+        return Line(
+            seat=prisoner.seat,
+            bet=prisoner.kind,
+            stake=0,
+            returned=prisoner.stake if won else 0,
+            prison="released",
+        )
+
     def zero_returns(self, rules: RouletteRules, bet: BetInput) -> int:
         """What an outside bet returns when a zero comes up: nothing, or half an even-money stake."""
         if rules.zero_rule == "half-back" and bet.kind in EVEN_CHANCES:
@@ -188,7 +229,8 @@ class RouletteCroupier(House):
         board = [*self.boards.pop(table, []), pocket][-length:]
         self.boards[table] = board
         while len(self.boards) > MAX_TABLES:
-            self.boards.popitem(last=False)
+            gone, _ = self.boards.popitem(last=False)
+            self.prisons.pop(gone, None)
         return list(board)
 
     def spin_roulette(
@@ -204,6 +246,8 @@ class RouletteCroupier(House):
             )
         covers = []
         for index, seat in enumerate(seats):
+            for bet in seat.bets:
+                self.check_offered(rules, index, bet)
             try:
                 covers.append([self.bet_cover(rules, bet) for bet in seat.bets])
             except EngineError as exc:
@@ -217,23 +261,39 @@ class RouletteCroupier(House):
                 [(self.bet_label(bet), bet.stake) for bet in seat.bets],
                 (rules.min_bet, rules.max_bet),
             )
-        lines = [
-            Line(
-                seat=index,
-                bet=self.bet_label(bet),
-                stake=bet.stake,
-                returned=self.roulette_bet_returns(rules, bet, cover, pocket),
-            )
-            for index, seat in enumerate(seats)
-            for bet, cover in zip(seat.bets, covers[index], strict=True)
-        ]
+        waiting = self.prisons.get(table, [])
+        kept = [p for p in waiting if p.seat >= len(seats)]
+        taken: list[Imprisoned] = []
+        lines: list[Line] = []
+        for index, seat in enumerate(seats):
+            lines.extend(self.release(p, pocket) for p in waiting if p.seat == index)
+            for bet, cover in zip(seat.bets, covers[index], strict=True):
+                jailed = self.imprisons(rules, bet, pocket)
+                if jailed:
+                    taken.append(Imprisoned(seat=index, kind=bet.kind, stake=bet.stake))
+                lines.append(
+                    Line(
+                        seat=index,
+                        bet=self.bet_label(bet),
+                        stake=bet.stake,
+                        returned=0
+                        if jailed
+                        else self.roulette_bet_returns(rules, bet, cover, pocket),
+                        prison="imprisoned" if jailed else "",
+                    )
+                )
+        prison = sorted([*kept, *taken], key=lambda p: p.seat)
+        if prison:
+            self.prisons[table] = prison
+        else:
+            self.prisons.pop(table, None)
         history = self.record_result(table, pocket, rules.history_length)
-        return Spin(pocket=pocket, history=history, lines=lines)
+        return Spin(pocket=pocket, history=history, lines=lines, prison=list(prison))
 
     def view_roulette(self, spin: Spin) -> RoundView:
         """A spin is complete as soon as it lands."""
         return RoundView(
             phase="complete",
             cards_dealt=0,
-            table=RouletteView(pocket=spin.pocket, history=spin.history),
+            table=RouletteView(pocket=spin.pocket, history=spin.history, prison=spin.prison),
         )

@@ -16,10 +16,12 @@ from typing import Literal
 PairRule = Literal["same-rank", "same-rank-or-pictures"]
 NaturalVsAce = Literal["even-money", "insurance"]
 Wheel = Literal["european", "american"]
-ZeroRule = Literal["loses", "half-back"]
+ZeroRule = Literal["loses", "half-back", "en-prison"]
 
 MIN_BET = 1
 MAX_BET = 1_000_000
+#: The most seats a round may have: the contract's 16, unless a table takes fewer.
+MAX_SEATS = 16
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,6 +56,7 @@ class BlackjackRules:
     late_blackjack_takes_all: bool = True
     min_bet: int = MIN_BET
     max_bet: int = MAX_BET
+    max_seats: int = MAX_SEATS
 
 
 #: For banker totals 3 to 6, the values of the player's third card on which the banker draws
@@ -90,8 +93,13 @@ class BaccaratRules:
     tie_payout: Fraction = Fraction(8)
     #: Whether player and banker bets get their stake back on a tie.
     tie_pushes: bool = True
+    #: No commission ("EZ"): a banker win pays in full, but on three cards totalling 7 pushes.
+    no_commission: bool = False
+    #: What a banker win on a total of 6 pays (net), where it pays other than the rest.
+    banker_six_payout: Fraction | None = None
     min_bet: int = MIN_BET
     max_bet: int = MAX_BET
+    max_seats: int = MAX_SEATS
 
 
 def _roulette_payouts(**extra: int) -> dict[str, Fraction]:
@@ -121,12 +129,15 @@ class RouletteRules:
     wheel: Wheel = "european"
     #: Net odds by bet kind; a kind missing here is not offered on this table.
     payouts: Mapping[str, Fraction] = field(default_factory=_roulette_payouts)
-    #: What 0 (and 00) does to the outside bets.
+    #: What 0 (and 00) does to the outside bets; en prison keeps the even-money ones.
     zero_rule: ZeroRule = "loses"
     #: How many results the table's board shows.
     history_length: int = 13
+    #: The bet kinds the table takes (None: every kind of its layout); others are refused.
+    offered: frozenset[str] | None = None
     min_bet: int = MIN_BET
     max_bet: int = MAX_BET
+    max_seats: int = MAX_SEATS
 
 
 TableRules = BlackjackRules | BaccaratRules | RouletteRules
@@ -154,8 +165,34 @@ HOUSE_RULES: Mapping[str, TableRules] = {
 }
 
 
+_EUROPEAN = _roulette_payouts(**{"first-four": 8})
+
+#: The tables of the lab profiles in docs/examples/ the engine also plays, by their ids
+#: (``python -m clients.demo_engine --lab-tables``): a vendor sets its house up for a lab.
+LAB_TABLES: Mapping[str, TableRules] = {
+    "ez-baccarat": BaccaratRules(
+        decks=8, banker_commission=Fraction(0), no_commission=True, max_seats=7
+    ),
+    "super-six-baccarat": BaccaratRules(
+        decks=6, banker_commission=Fraction(0), banker_six_payout=Fraction(1, 2)
+    ),
+    "french-roulette": RouletteRules(wheel="european", payouts=_EUROPEAN, zero_rule="en-prison"),
+    "outside-bets-five-seats": RouletteRules(
+        wheel="european",
+        payouts=_EUROPEAN,
+        offered=frozenset({"column", "dozen", "red", "black", "even", "odd", "low", "high"}),
+        max_seats=5,
+    ),
+}
+
+
 def variant(profile_id: str, **changes: object) -> dict[str, TableRules]:
-    """The house rules with one table's settings changed, e.g. ``variant("blackjack-c", surrender=False)``."""
+    """The house rules with one table's settings changed, e.g. ``variant("blackjack-c", surrender=False)``.
+
+    A lab table's variant comes with every lab table (``LAB_TABLES``).
+    """
     tables = dict(HOUSE_RULES)
+    if profile_id in LAB_TABLES:
+        tables.update(LAB_TABLES)
     tables[profile_id] = replace(tables[profile_id], **changes)  # type: ignore[arg-type]
     return tables

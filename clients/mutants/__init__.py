@@ -688,4 +688,68 @@ _ZOO: tuple[Mutant, ...] = (
 #: Every mutant, by name.
 MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _ZOO}
 
-__all__ = ["MUTANTS", "Mutant"]
+
+# --- lab profiles' variants (issue 24): baccarat, roulette and the seats of a table -------
+#
+# Each plays one lab profile of docs/examples/ (``LAB_TABLES``, the profile's id) and gets
+# one VAR.* or TABLE.seats rule wrong. The shipped corpus has no vector of these profiles:
+# vectors built for the lab profile kill them (tests/conformance/test_lab_variants.py).
+
+_LAB_ZOO: tuple[Mutant, ...] = (
+    Mutant(
+        name="ez-three-card-seven-pays",
+        clause="VAR.bac.ez",
+        profile="ez-baccarat",
+        description="No-commission baccarat pays a banker win on three cards totalling 7 at 1:1 "
+        "instead of pushing it.",
+        factory=_settings("ez-baccarat", no_commission=False),
+    ),
+    Mutant(
+        name="ez-takes-commission",
+        clause="VAR.bac.ez",
+        profile="ez-baccarat",
+        description="No-commission baccarat still takes 5% of a banker win.",
+        factory=_settings("ez-baccarat", banker_commission=Fraction(5, 100)),
+    ),
+    Mutant(
+        name="super-six-pays-in-full",
+        clause="VAR.bac.banker-six",
+        profile="super-six-baccarat",
+        description="A banker win on 6 pays 1:1 instead of the table's 1:2.",
+        factory=_settings("super-six-baccarat", banker_six_payout=None),
+    ),
+    Mutant(
+        name="inside-bets-taken",
+        clause="VAR.rou.bets-offered",
+        profile="outside-bets-five-seats",
+        description="An outside-bets-only table takes inside bets too.",
+        factory=_settings("outside-bets-five-seats", offered=None),
+    ),
+    Mutant(
+        name="sixth-seat-taken",
+        clause="TABLE.seats",
+        profile="outside-bets-five-seats",
+        description="A table of five seats deals a round of six.",
+        factory=_settings("outside-bets-five-seats", max_seats=16),
+    ),
+    Mutant(
+        name="prison-is-a-loss",
+        clause="VAR.rou.en-prison",
+        profile="french-roulette",
+        description="En prison is played as 'zero loses': an imprisoned bet is lost at once.",
+        factory=_settings("french-roulette", zero_rule="loses"),
+    ),
+    Mutant(
+        name="prison-pays-winnings",
+        clause="VAR.rou.en-prison",
+        profile="french-roulette",
+        description="An imprisoned bet that wins on the seat's next spin is paid 1:1, not just "
+        "its stake back.",
+        factory=bugs.PrisonPaysWinnings,
+    ),
+)
+
+#: The mutants of the lab profiles' variants, by name.
+LAB_MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _LAB_ZOO}
+
+__all__ = ["LAB_MUTANTS", "MUTANTS", "Mutant"]

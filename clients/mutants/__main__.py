@@ -8,17 +8,17 @@ from __future__ import annotations
 import sys
 
 from clients import adapter
-from clients.mutants import MUTANTS
+from clients.mutants import LAB_MUTANTS, MUTANTS
 
 
 def main(argv: list[str]) -> None:
     """Serve the mutant named first on the command line; the rest goes to the adapter kit."""
     if not argv or argv[0] in ("-h", "--help", "--list"):
-        for listed in MUTANTS.values():
+        for listed in (*MUTANTS.values(), *LAB_MUTANTS.values()):
             print(f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}")  # noqa: T201
         sys.exit(0 if argv else 2)
     name, rest = argv[0], argv[1:]
-    mutant = MUTANTS.get(name)
+    mutant = MUTANTS.get(name) or LAB_MUTANTS.get(name)
     if mutant is None:
         print(f"no mutant {name!r}; python -m clients.mutants --list names them", file=sys.stderr)  # noqa: T201
         sys.exit(2)

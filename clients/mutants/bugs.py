@@ -14,8 +14,15 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from clients.adapter import BetInput, DecisionInput
-from clients.demo_engine import BaccaratRules, BlackjackRules, DemoEngine, RouletteRules
+from clients.adapter import BetInput, DecisionInput, Imprisoned, Line
+from clients.demo_engine import (
+    HOUSE_RULES,
+    LAB_TABLES,
+    BaccaratRules,
+    BlackjackRules,
+    DemoEngine,
+    RouletteRules,
+)
 from clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
 from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
 from clients.demo_engine.roulette import EVEN_CHANCES, Shape, layout
@@ -517,3 +524,20 @@ class HoleCardTurnedForABlackjack(DemoEngine):
         hands = [box.hands[0].status for box in game.boxes]
         if game.peeked and "blackjack" in hands and "playing" in hands:
             game.hole_shown = True
+
+
+# --- lab profiles' variants (issue 24) ------------------------------------------------------
+
+
+class PrisonPaysWinnings(DemoEngine):
+    """An imprisoned bet that wins is paid 1:1 on its stake (VAR.rou.en-prison: stake back only)."""
+
+    def __init__(self) -> None:
+        super().__init__({**HOUSE_RULES, **LAB_TABLES})
+
+    def release(self, prisoner: Imprisoned, pocket: str) -> Line:
+        """The stake back, and as much again, for an imprisoned bet that wins."""
+        line = super().release(prisoner, pocket)
+        if line.returned:
+            line.returned = 2 * prisoner.stake
+        return line

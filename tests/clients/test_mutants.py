@@ -18,7 +18,7 @@ from rich.console import Console
 
 from clients.demo_engine import HOUSE_RULES, DemoEngine
 from clients.demo_engine.engine import game_of
-from clients.mutants import MUTANTS
+from clients.mutants import LAB_MUTANTS, MUTANTS
 from conformance.runner import BAD
 from conformance.vectors import load_corpus
 from conformance.zoo import AT_LEAST, MutantVerdict, run_zoo, split_corpus, verdict_table
@@ -94,7 +94,8 @@ def test_the_command_line_lists_and_refuses() -> None:
         timeout=60,
     )
     assert listed.returncode == 0
-    assert [line.split()[0] for line in listed.stdout.splitlines()] == list(MUTANTS)
+    # The zoo, then the mutants of the lab profiles' variants.
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [*MUTANTS, *LAB_MUTANTS]
     unknown = subprocess.run(
         [sys.executable, "-m", "clients.mutants", "no-such-bug"],
         capture_output=True,
