@@ -99,6 +99,9 @@ class DecisionInput:
     seat: int
     hand: int
     kind: str
+    #: The stake a double or insurance puts down when the player chooses it (Decision.amount),
+    #: in minor units of the round's currency; None for the full one.
+    amount: int | None = None
 
 
 # --- what the vendor returns ------------------------------------------------------------------
@@ -619,8 +622,13 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                     "the decision kind is not set",
                     legal=",".join(self.engine.view(entry.game).legal),
                 )
+            amount = (
+                _units(request.decision.amount, entry.request.currency, "decision.amount")
+                if request.decision.HasField("amount")
+                else None
+            )
             decision = DecisionInput(
-                seat=request.decision.seat, hand=request.decision.hand, kind=kind
+                seat=request.decision.seat, hand=request.decision.hand, kind=kind, amount=amount
             )
             # The vendor works on a copy: a refusal halfway through leaves the round untouched.
             entry.game = self.engine.decide(copy.deepcopy(entry.game), decision)

@@ -39,6 +39,7 @@ DECISION_ORDER = (
     "decline-insurance",
     "even-money",
     "decline-even-money",
+    "decline-surrender",
 )
 
 _POINTS = {r: 1 if r == "A" else 10 if r in TEN_VALUED else int(r) for r in "A23456789TJQK"}
@@ -63,6 +64,13 @@ class Hand:
     even_money: bool = False
     #: A blackjack paid before the dealer needed the hole card (no look was due).
     paid_at_once: bool = False
+    #: How many hands splitting this one has made: the next one goes after them.
+    splits: int = 0
+
+    @property
+    def split_aces(self) -> bool:
+        """Whether the hand came from splitting aces."""
+        return self.from_split and rank(self.cards[0]) == "A"
 
 
 @dataclass(slots=True)
@@ -74,6 +82,8 @@ class Box:
     hands: list[Hand]
     insurance: int = 0
     answered_offer: bool = False
+    #: The seat answered early surrender, asked before the dealer's look.
+    surrender_asked: bool = False
 
     @property
     def free_funds(self) -> int:
@@ -112,9 +122,11 @@ class BlackjackDealer(House):
         return len(cards) == 2 and self.hand_value(cards).total == 21
 
     def is_pair(self, rules: BlackjackRules, first: str, second: str) -> bool:
-        """Two cards that may be split: the same rank, or (where the house says so) two pictures."""
+        """Two cards that may be split: the same rank, or (where the house says so) two pictures, or any two of one value."""
         if rank(first) == rank(second):
             return True
+        if rules.pair_rule == "same-value":
+            return _POINTS[rank(first)] == _POINTS[rank(second)]
         pictures = rank(first) in PICTURES and rank(second) in PICTURES
         return rules.pair_rule == "same-rank-or-pictures" and pictures
 
@@ -170,7 +182,9 @@ class BlackjackDealer(House):
         """Move on until the round waits for a decision or is complete."""
         if game.phase == "offers":
             for seat in range(len(game.boxes)):
-                if not game.boxes[seat].answered_offer and self.offers(game, seat):
+                if self.early_surrender_due(game, seat) or (
+                    not game.boxes[seat].answered_offer and self.offers(game, seat)
+                ):
                     game.turn = (seat, 0)
                     return
             self.close_offers(game)
@@ -197,10 +211,21 @@ class BlackjackDealer(House):
                     box.hands[0].paid_at_once = True
 
     def dealer_peeks(self, rules: BlackjackRules, up: str) -> bool:
-        """Whether the dealer looks for a blackjack before play: always under an ace, under a ten if the house says so."""
+        """Whether the dealer looks for a blackjack before play: under an ace or a ten where the house says so."""
         if rank(up) == "A":
-            return True
+            return rules.peek_under_ace
         return rank(up) in TEN_VALUED and rules.peek_under_ten
+
+    def early_surrender_due(self, game: BlackjackRound, seat: int) -> bool:
+        """Early surrender is asked of each seat, before the dealer looks, where the dealer looks."""
+        box = game.boxes[seat]
+        return (
+            game.rules.surrender
+            and game.rules.early_surrender
+            and not box.surrender_asked
+            and box.hands[0].status == "playing"
+            and self.dealer_peeks(game.rules, game.dealer[0])
+        )
 
     def next_turn(self, game: BlackjackRound) -> bool:
         """Find the next hand to play, from the current one on; False when every hand is done."""
@@ -220,9 +245,18 @@ class BlackjackDealer(House):
 
     def start_split_hand(self, game: BlackjackRound, seat: int, index: int) -> None:
         """A split hand receives its second card when its turn comes; a 21 there is not a blackjack."""
-        hand = game.boxes[seat].hands[index]
+        box = game.boxes[seat]
+        hand = box.hands[index]
         hand.cards.append(game.shoe.draw())
         self.update_status(hand)
+        # Split aces that take no more cards stand, unless they may split again.
+        if (
+            hand.status == "playing"
+            and hand.split_aces
+            and not game.rules.hit_split_aces
+            and not self.can_split(game, box, hand)
+        ):
+            hand.status = "stood"
 
     def update_status(self, hand: Hand) -> None:
         """After a card: over 21 the hand is bust, on 21 it stands, otherwise it plays on."""
@@ -236,11 +270,13 @@ class BlackjackDealer(House):
         if rank(game.dealer[0]) != "A":
             return []
         box = game.boxes[seat]
+        if box.hands[0].status == "surrendered":
+            return []
         # Half of a 1-unit stake rounds to nothing: no offer at all, even money included.
         cost = self.half_stake(box.bet)
         if box.hands[0].status == "blackjack" and game.rules.natural_vs_ace == "even-money":
             return ["even-money", "decline-even-money"] if cost > 0 else []
-        if cost > 0 and self.can_afford(box, cost):
+        if cost > 0 and self.can_afford(box, 1 if game.rules.insure_for_less else cost):
             return ["insurance", "decline-insurance"]
         return []
 
@@ -249,37 +285,47 @@ class BlackjackDealer(House):
         return amount <= box.free_funds
 
     def can_double(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
-        """Double on any first two cards, split hands included, funds permitting."""
+        """Double on the hands the house allows, split hands included, funds permitting."""
         rules = game.rules
+        cards = not hand.doubled if rules.double_on == "any-cards" else len(hand.cards) == 2
+        totals = {"nine-to-eleven": (9, 10, 11), "ten-eleven": (10, 11)}.get(rules.double_on)
         return (
-            len(hand.cards) == 2
-            and not hand.doubled
+            cards
+            and (totals is None or self.hand_value(hand.cards).total in totals)
             and (rules.double_after_split or not hand.from_split)
             and (rules.double_after_insurance or box.insurance == 0)
-            and self.can_afford(box, hand.stake)
+            and (rules.hit_split_aces or not hand.split_aces)
+            and self.can_afford(box, 1 if rules.double_for_less else hand.stake)
         )
 
     def can_split(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
-        """Split a pair once (no re-split), funds permitting."""
+        """Split a pair while the seat holds fewer hands than the house allows, funds permitting."""
         rules = game.rules
         return (
             len(hand.cards) == 2
             and len(box.hands) < rules.max_hands
             and self.is_pair(rules, hand.cards[0], hand.cards[1])
+            and (rules.resplit_aces or not hand.split_aces)
             and (rules.split_after_insurance or box.insurance == 0)
             and self.can_afford(box, hand.stake)
         )
 
     def can_surrender(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
-        """Surrender where the house offers it: first two cards only, never a split hand."""
-        del box
-        return game.rules.surrender and len(hand.cards) == 2 and not hand.from_split
+        """Surrender where the house offers it: first two cards only, never a split hand, not after early surrender was asked."""
+        return (
+            game.rules.surrender
+            and len(hand.cards) == 2
+            and not hand.from_split
+            and not box.surrender_asked
+        )
 
     def play_options(self, game: BlackjackRound, seat: int, index: int) -> list[str]:
         """What a playing hand may do now."""
         box = game.boxes[seat]
         hand = box.hands[index]
         options = ["hit", "stand"]
+        if hand.split_aces and not game.rules.hit_split_aces:
+            options = ["stand"]
         if self.can_double(game, box, hand):
             options.append("double")
         if self.can_split(game, box, hand):
@@ -293,11 +339,12 @@ class BlackjackDealer(House):
         if game.turn is None:
             return []
         seat, index = game.turn
-        options = (
-            self.offers(game, seat)
-            if game.phase == "offers"
-            else self.play_options(game, seat, index)
-        )
+        if game.phase == "offers" and self.early_surrender_due(game, seat):
+            options = ["surrender", "decline-surrender"]
+        elif game.phase == "offers":
+            options = self.offers(game, seat)
+        else:
+            options = self.play_options(game, seat, index)
         return sorted(options, key=DECISION_ORDER.index)
 
     def decide_blackjack(self, game: BlackjackRound, decision: DecisionInput) -> BlackjackRound:
@@ -318,20 +365,57 @@ class BlackjackDealer(House):
                 hand=index,
                 legal=",".join(legal),
             )
-        actions: dict[str, Callable[[BlackjackRound, int, int], None]] = {
-            "hit": self.hit,
-            "stand": self.stand,
-            "double": self.double_down,
-            "split": self.split_pair,
-            "surrender": self.surrender,
-            "insurance": self.take_insurance,
-            "decline-insurance": self.decline_offer,
-            "even-money": self.take_even_money,
-            "decline-even-money": self.decline_offer,
-        }
-        actions[decision.kind](game, *game.turn)
+        stake = self.chosen_stake(game, decision, legal)
+        if decision.kind == "double":
+            self.double_down(game, *game.turn, stake)
+        elif decision.kind == "insurance":
+            self.take_insurance(game, *game.turn, stake)
+        else:
+            actions: dict[str, Callable[[BlackjackRound, int, int], None]] = {
+                "hit": self.hit,
+                "stand": self.stand,
+                "split": self.split_pair,
+                "surrender": self.surrender,
+                "decline-insurance": self.decline_offer,
+                "even-money": self.take_even_money,
+                "decline-even-money": self.decline_offer,
+                "decline-surrender": self.decline_surrender,
+            }
+            actions[decision.kind](game, *game.turn)
         self.advance(game)
         return game
+
+    def chosen_stake(self, game: BlackjackRound, decision: DecisionInput, legal: list[str]) -> int:
+        """The stake a double or insurance puts down: the full one, or the amount the player chose where the house lets them."""
+        seat, index = game.turn or (0, 0)
+        box = game.boxes[seat]
+        rules = game.rules
+        if decision.kind == "double":
+            full, choose = box.hands[index].stake, rules.double_for_less
+        elif decision.kind == "insurance":
+            full, choose = self.half_stake(box.bet), rules.insure_for_less
+        else:
+            full, choose = 0, False
+        if decision.amount is None:
+            if full and not self.can_afford(box, full):
+                self.refuse_amount(decision, legal, f"the full {full} is not free")
+            return full
+        if not choose:
+            self.refuse_amount(decision, legal, "this table takes no amount on it")
+        if not 1 <= decision.amount <= full:
+            self.refuse_amount(decision, legal, f"the amount must be 1 to {full}")
+        if not self.can_afford(box, decision.amount):
+            self.refuse_amount(decision, legal, "the seat's free funds do not cover it")
+        return decision.amount
+
+    def refuse_amount(self, decision: DecisionInput, legal: list[str], why: str) -> None:
+        """An amount the table does not take: ILLEGAL_DECISION."""
+        raise EngineError(
+            "ILLEGAL_DECISION",
+            f"{decision.kind} for {decision.amount}: {why}",
+            action=decision.kind,
+            legal=",".join(legal),
+        )
 
     def hit(self, game: BlackjackRound, seat: int, index: int) -> None:
         """One more card."""
@@ -343,10 +427,10 @@ class BlackjackDealer(House):
         """No more cards: the hand waits for the dealer."""
         game.boxes[seat].hands[index].status = "stood"
 
-    def double_down(self, game: BlackjackRound, seat: int, index: int) -> None:
-        """Double the stake and take exactly one card."""
+    def double_down(self, game: BlackjackRound, seat: int, index: int, extra: int) -> None:
+        """Add the extra stake (the hand's stake, or less where the house allows) and take exactly one card."""
         hand = game.boxes[seat].hands[index]
-        hand.stake *= 2
+        hand.stake += extra
         hand.doubled = True
         hand.cards.append(game.shoe.draw())
         hand.status = "bust" if self.hand_value(hand.cards).total > 21 else "stood"
@@ -355,19 +439,36 @@ class BlackjackDealer(House):
         """Two hands of one card each, the second with a stake equal to the first; each gets its second card when it starts."""
         hands = game.boxes[seat].hands
         hand = hands[index]
-        first = Hand(cards=hand.cards[:1], stake=hand.stake, status="waiting", from_split=True)
+        first = Hand(
+            cards=hand.cards[:1],
+            stake=hand.stake,
+            status="waiting",
+            from_split=True,
+            splits=hand.splits + 1,
+        )
         second = Hand(cards=hand.cards[1:], stake=hand.stake, status="waiting", from_split=True)
-        hands[index : index + 1] = [first, second]
+        # The new hand goes after those this hand's earlier splits made.
+        hands[index] = first
+        hands.insert(index + 1 + hand.splits, second)
 
     def surrender(self, game: BlackjackRound, seat: int, index: int) -> None:
         """Give the hand up; it gets half its stake back at settlement."""
-        game.boxes[seat].hands[index].status = "surrendered"
+        box = game.boxes[seat]
+        box.hands[index].status = "surrendered"
+        if game.phase == "offers":
+            # Early surrender, before the look: no insurance offer follows.
+            box.surrender_asked = box.answered_offer = True
 
-    def take_insurance(self, game: BlackjackRound, seat: int, index: int) -> None:
-        """Insure for half the original stake."""
+    def decline_surrender(self, game: BlackjackRound, seat: int, index: int) -> None:
+        """Keep the hand when early surrender is asked; it is not asked again."""
+        del index
+        game.boxes[seat].surrender_asked = True
+
+    def take_insurance(self, game: BlackjackRound, seat: int, index: int, stake: int) -> None:
+        """Insure for half the original stake, or the smaller amount chosen."""
         del index
         box = game.boxes[seat]
-        box.insurance = self.half_stake(box.bet)
+        box.insurance = stake
         box.answered_offer = True
 
     def take_even_money(self, game: BlackjackRound, seat: int, index: int) -> None:
@@ -396,7 +497,13 @@ class BlackjackDealer(House):
         """Turn the hole card unless every hand is paid already, then draw if some hand needs the total."""
         needed = self.dealer_needed(game)
         hands = [hand for box in game.boxes for hand in box.hands]
-        if needed or not all(hand.even_money or hand.paid_at_once for hand in hands):
+        if game.rules.hole_card_at_showdown:
+            # Turned only for a hand compared with it: a stood hand, or a blackjack the
+            # dealer may still tie (not looked under an ace or a ten).
+            unseen = not game.peeked and rank(game.dealer[0]) in "A" + TEN_VALUED
+            tied = any(h.status == "blackjack" and not h.even_money for h in hands) and unseen
+            game.hole_shown = needed or tied
+        elif needed or not all(hand.even_money or hand.paid_at_once for hand in hands):
             game.hole_shown = True
         if needed:
             while self.dealer_draws(game.rules, game.dealer):

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
-PairRule = Literal["same-rank", "same-rank-or-pictures"]
+PairRule = Literal["same-rank", "same-rank-or-pictures", "same-value"]
+#: Which hands may double: any two cards, a two-card 9 to 11 or 10 to 11, or any hand.
+DoubleOn = Literal["any-two", "nine-to-eleven", "ten-eleven", "any-cards"]
 NaturalVsAce = Literal["even-money", "insurance"]
 Wheel = Literal["european", "american"]
 ZeroRule = Literal["loses", "half-back", "en-prison"]
@@ -37,7 +39,9 @@ class BlackjackRules:
     dealer_hits_soft_17: bool = False
     #: Which two cards make a pair: the same rank, or also two different pictures (J-Q).
     pair_rule: PairRule = "same-rank"
-    #: Whether the dealer also looks for a blackjack under a ten-valued up card (always under an ace).
+    #: Whether the dealer looks for a blackjack under an ace before play (no-hole-card games do not).
+    peek_under_ace: bool = True
+    #: Whether the dealer also looks for a blackjack under a ten-valued up card.
     peek_under_ten: bool = False
     #: What a player blackjack is offered against a dealer ace: even money, or insurance.
     natural_vs_ace: NaturalVsAce = "insurance"
@@ -48,10 +52,24 @@ class BlackjackRules:
     split_after_insurance: bool = True
     #: Whether a split hand may double.
     double_after_split: bool = True
+    #: Which hands may double.
+    double_on: DoubleOn = "any-two"
+    #: Whether a double may stake less than the hand (any whole amount from 1).
+    double_for_less: bool = False
+    #: Whether insurance may stake less than half the bet (any whole amount from 1).
+    insure_for_less: bool = False
     #: How many hands a seat may hold after splitting (2: no re-split).
     max_hands: int = 2
+    #: Whether split aces that pair again may be split again.
+    resplit_aces: bool = False
+    #: Whether split aces may take more cards.
+    hit_split_aces: bool = True
     #: Whether late surrender (half the stake back) is offered on a first two-card hand.
     surrender: bool = False
+    #: Whether surrender is asked before the dealer looks for a blackjack (early surrender).
+    early_surrender: bool = False
+    #: Whether the hole card is turned only when some hand is compared with it.
+    hole_card_at_showdown: bool = False
     #: Whether a dealer blackjack found after play takes doubled and split stakes too.
     late_blackjack_takes_all: bool = True
     min_bet: int = MIN_BET
@@ -170,6 +188,46 @@ _EUROPEAN = _roulette_payouts(**{"first-four": 8})
 #: The tables of the lab profiles in docs/examples/ the engine also plays, by their ids
 #: (``python -m clients.demo_engine --lab-tables``): a vendor sets its house up for a lab.
 LAB_TABLES: Mapping[str, TableRules] = {
+    "atlantic-city": BlackjackRules(
+        decks=8,
+        pair_rule="same-value",
+        peek_under_ten=True,
+        natural_vs_ace="even-money",
+        pay_naturals_at_once=True,
+        max_hands=4,
+        hit_split_aces=False,
+        surrender=True,
+    ),
+    "atlantic-city-early-surrender": BlackjackRules(
+        decks=8,
+        pair_rule="same-value",
+        peek_under_ten=True,
+        natural_vs_ace="even-money",
+        pay_naturals_at_once=True,
+        max_hands=4,
+        hit_split_aces=False,
+        surrender=True,
+        early_surrender=True,
+    ),
+    "downtown": BlackjackRules(
+        decks=2,
+        dealer_hits_soft_17=True,
+        peek_under_ten=True,
+        natural_vs_ace="even-money",
+        pay_naturals_at_once=True,
+        double_on="any-cards",
+        double_for_less=True,
+        insure_for_less=True,
+        max_hands=4,
+        resplit_aces=True,
+    ),
+    "european-no-hole-card": BlackjackRules(
+        peek_under_ace=False,
+        double_after_insurance=False,
+        split_after_insurance=False,
+        double_on="nine-to-eleven",
+        hole_card_at_showdown=True,
+    ),
     "ez-baccarat": BaccaratRules(
         decks=8, banker_commission=Fraction(0), no_commission=True, max_seats=7
     ),

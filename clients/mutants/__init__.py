@@ -689,7 +689,7 @@ _ZOO: tuple[Mutant, ...] = (
 MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _ZOO}
 
 
-# --- lab profiles' variants (issue 24): baccarat, roulette and the seats of a table -------
+# --- lab profiles' variants (issue 24): blackjack, baccarat, roulette, a table's seats ------
 #
 # Each plays one lab profile of docs/examples/ (``LAB_TABLES``, the profile's id) and gets
 # one VAR.* or TABLE.seats rule wrong. The shipped corpus has no vector of these profiles:
@@ -746,6 +746,50 @@ _LAB_ZOO: tuple[Mutant, ...] = (
         description="An imprisoned bet that wins on the seat's next spin is paid 1:1, not just "
         "its stake back.",
         factory=bugs.PrisonPaysWinnings,
+    ),
+    # Blackjack (VAR.bj.*): tables of docs/examples killed by the hand-computed vectors of
+    # conformance/handwritten/lab_blackjack.py (tests/clients/test_lab_mutants.py).
+    Mutant(
+        name="double-on-any-two-cards",
+        clause="VAR.bj.double-on",
+        profile="european-no-hole-card",
+        description="A table that doubles on 9, 10 or 11 only lets any two cards double.",
+        factory=_settings("european-no-hole-card", double_on="any-two"),
+    ),
+    Mutant(
+        name="double-for-less-doubles-full",
+        clause="VAR.bj.double-for-less",
+        profile="downtown",
+        description="A double for less stakes the hand's whole stake, not the amount chosen.",
+        factory=bugs.DoubleForLessDoublesFull,
+    ),
+    Mutant(
+        name="insurance-for-less-insures-half",
+        clause="VAR.bj.insurance-stake",
+        profile="downtown",
+        description="Insurance for less stakes half the bet, not the amount chosen.",
+        factory=bugs.InsuranceForLessInsuresHalf,
+    ),
+    Mutant(
+        name="splits-to-five-hands",
+        clause="VAR.bj.resplit",
+        profile="atlantic-city",
+        description="Pairs re-split to five hands where the table allows four.",
+        factory=_settings("atlantic-city", max_hands=5),
+    ),
+    Mutant(
+        name="early-surrender-asked-late",
+        clause="VAR.bj.surrender",
+        profile="atlantic-city-early-surrender",
+        description="Early surrender is offered only after the dealer's look, as late surrender.",
+        factory=_settings("atlantic-city-early-surrender", early_surrender=False),
+    ),
+    Mutant(
+        name="hole-card-always-turned",
+        clause="VAR.bj.hole-card",
+        profile="european-no-hole-card",
+        description="The hole card is turned when every hand has busted, with no hand to compare.",
+        factory=_settings("european-no-hole-card", hole_card_at_showdown=False),
     ),
 )
 

@@ -1,6 +1,7 @@
 """Serve one mutant: ``python -m clients.mutants NAME [--host H] [--port P] [--audit-log F]``.
 
-Prints ``CROUPIER_ENGINE host:port`` when ready, like the demo engine; ``--list`` lists the zoo.
+Prints ``CROUPIER_ENGINE host:port`` when ready, like the demo engine; ``--list`` lists the zoo
+(the lab profiles' mutants last).
 """
 
 from __future__ import annotations

@@ -541,3 +541,35 @@ class PrisonPaysWinnings(DemoEngine):
         if line.returned:
             line.returned = 2 * prisoner.stake
         return line
+
+
+# --- blackjack variants of the lab profiles in docs/examples (LAB_MUTANTS) ---------------------
+
+
+class DoubleForLessDoublesFull(DemoEngine):
+    """Takes a double for less as a full double: the amount the player chose is ignored."""
+
+    def __init__(self) -> None:
+        super().__init__({**HOUSE_RULES, **LAB_TABLES})
+
+    def chosen_stake(self, game: BlackjackRound, decision: DecisionInput, legal: list[str]) -> int:
+        """A double's extra stake is always the hand's stake."""
+        stake = super().chosen_stake(game, decision, legal)
+        if decision.kind == "double" and game.turn is not None:
+            seat, index = game.turn
+            return game.boxes[seat].hands[index].stake
+        return stake
+
+
+class InsuranceForLessInsuresHalf(DemoEngine):
+    """Takes insurance for less as insurance for half the stake: the amount chosen is ignored."""
+
+    def __init__(self) -> None:
+        super().__init__({**HOUSE_RULES, **LAB_TABLES})
+
+    def chosen_stake(self, game: BlackjackRound, decision: DecisionInput, legal: list[str]) -> int:
+        """An insurance stake is always half the bet."""
+        stake = super().chosen_stake(game, decision, legal)
+        if decision.kind == "insurance" and game.turn is not None:
+            return self.half_stake(game.boxes[game.turn[0]].bet)
+        return stake
