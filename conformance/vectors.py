@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence, Set
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from croupier.conformance.v1 import vector_pb2
@@ -233,6 +234,39 @@ def random_decision(state: round_pb2.RoundState, stream: SeededStream) -> round_
     return round_pb2.Decision(seat=state.turn.seat, hand=state.turn.hand, kind=kind)
 
 
+def campaign_policy(profile: Profile) -> Decide:
+    """A campaign's decisions: ``random_decision``, with seeded amounts where the profile takes them.
+
+    Where a double may stake less (VAR.bj.double-for-less) or an insurance up to half
+    (VAR.bj.insurance-stake), half of those decisions carry a seeded amount below the full
+    one. A profile that takes no amount draws exactly as ``random_decision`` does.
+    """
+    if profile.game is not Game.BLACKJACK:
+        return random_decision
+    for_less = {
+        round_pb2.DECISION_KIND_DOUBLE: profile.flag("double_for_less"),
+        round_pb2.DECISION_KIND_INSURANCE: profile.choice("insurance_stake") == "up-to-half",
+    }
+    if not any(for_less.values()):
+        return random_decision
+    halve = profile.rounding("half_stake_rounding")
+
+    def decide(state: round_pb2.RoundState, stream: SeededStream) -> round_pb2.Decision:
+        decision = random_decision(state, stream)
+        if not for_less.get(decision.kind):
+            return decision
+        stake = state.blackjack.seats[decision.seat].hands[decision.hand].stake
+        full = stake.minor_units
+        if decision.kind == round_pb2.DECISION_KIND_INSURANCE:
+            full = halve.apply(Fraction(full, 2))
+        if full > 1 and stream.uniform(2):
+            amount = 1 + stream.uniform(full - 1)
+            decision.amount.CopyFrom(convert.amount(amount, stake.currency_code))
+        return decision
+
+    return decide
+
+
 _STAKES = (1, 5, 10, 15, 25, 50, 75, 100, 150, 250, 333, 500)
 
 
@@ -331,7 +365,7 @@ def campaign(profile: Profile, seed: str, count: int, prefix: str) -> list[vecto
             seats=_campaign_seats(profile, stream),
             shoe=engine_service_pb2.Shoe(cards=[str(c) for c in seeded_shoe(rseed, decks)]),
         )
-        outcome = play_round(profile, deal, [], None, policy=(random_decision, stream))
+        outcome = play_round(profile, deal, [], None, policy=(campaign_policy(profile), stream))
         vector.rounds.append(outcome.round)
         _trim_shoes(vector)
         finish_vector(vector)

@@ -1,0 +1,49 @@
+"""Campaigns of a profile that takes amounts (VAR.bj.double-for-less, VAR.bj.insurance-stake)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from croupier.v1 import round_pb2
+
+from conformance.vectors import campaign, campaign_policy, random_decision
+from oracle.profile import load_profile_file, shipped_profiles
+
+DOWNTOWN = Path(__file__).resolve().parents[2] / "docs" / "examples" / "downtown.toml"
+
+
+def test_a_profile_that_takes_no_amount_draws_as_before() -> None:
+    for profile in shipped_profiles():
+        assert campaign_policy(profile) is random_decision, profile.id
+
+
+def test_a_double_and_insurance_for_less_carry_seeded_amounts_below_the_full_one() -> None:
+    vectors = campaign(load_profile_file(DOWNTOWN), "amounts", 300, "dt")
+    seen = set()
+    for vector in vectors:
+        for vround in vector.rounds:
+            for index, step in enumerate(vround.steps):
+                decision = step.decision
+                if not decision.HasField("amount"):
+                    continue
+                seen.add(decision.kind)
+                assert decision.kind in (
+                    round_pb2.DECISION_KIND_DOUBLE,
+                    round_pb2.DECISION_KIND_INSURANCE,
+                )
+                assert decision.amount.currency_code == "EUR"
+                assert decision.amount.minor_units >= 1
+                # A refusal (over the seat's free funds) ends the round with this last step.
+                if not (vround.expected_error and index == len(vround.steps) - 1):
+                    # Below the full amount: the hand's stake grew by less than it was.
+                    state = step.expected_state
+                    seat = state.blackjack.seats[decision.seat]
+                    if decision.kind == round_pb2.DECISION_KIND_INSURANCE:
+                        assert seat.insurance.minor_units == decision.amount.minor_units
+                    else:
+                        hand = seat.hands[decision.hand]
+                        assert hand.doubled
+                        assert hand.stake.minor_units < 2 * (
+                            hand.stake.minor_units - decision.amount.minor_units
+                        )
+    assert seen == {round_pb2.DECISION_KIND_DOUBLE, round_pb2.DECISION_KIND_INSURANCE}
