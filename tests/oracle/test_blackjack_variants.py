@@ -505,3 +505,36 @@ def test_VAR_bj_insurance_stake_up_to_half_needs_insurance() -> None:
     with pytest.raises(ProfileError) as info:
         lab("blackjack-a", insurance=False, insurance_stake="up-to-half")
     assert info.value.metadata["key"] == "parameters.insurance_stake"
+
+
+# --- what each variant's decisions cite ----------------------------------------------------
+
+
+def test_VAR_bj_double_on_an_open_restricted_double_cites_the_variant_then_the_double() -> None:
+    # 5S 4D = 9 under nine-to-eleven: open, by the variant and document A's double.
+    nine = start(lab("blackjack-a", double_on="nine-to-eleven"), "5S 7H 4D TC")
+    assert nine.citations()["legal_decisions[double]"] == ("VAR.bj.double-on", "A.double")
+    # Any two cards, or any cards on two: document A's double alone.
+    for value in ("any-two", "any-cards"):
+        two = start(lab("blackjack-a", double_on=value), "5S 7H 3D TC")
+        assert two.citations()["legal_decisions[double]"] == ("A.double",), value
+
+
+def test_VAR_bj_insurance_stake_up_to_half_cites_the_variant_for_the_stake() -> None:
+    state = take(start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D 7C"), INSURANCE, 20)
+    assert state.citations()["*.insurance"][0] == "VAR.bj.insurance-stake"
+    half = take(start(lab("blackjack-a"), "9S AH 8D 7C"), INSURANCE, None)
+    assert "VAR.bj.insurance-stake" not in half.citations()["*.insurance"]
+
+
+def test_VAR_bj_surrender_early_is_not_asked_of_a_blackjack() -> None:
+    # Seat 0 AS KD, a blackjack, seat 1 TS 6D, against TH, hole 7C: only seat 1 is asked.
+    # It declines; no dealer blackjack; seat 0's blackjack is paid at once (250); seat 1
+    # stands, 16 against 17: 0.
+    rules = lab("blackjack-a", **EARLY)
+    seats = [BlackjackSeat(balance=1000, stake=100)] * 2
+    state = deal(rules, parse_cards("AS TS TH KD 6D 7C"), seats)
+    assert state.turn is not None
+    assert (state.turn.seat, state.legal) == (1, (SURRENDER, NO_SURRENDER))
+    state = play(state, NO_SURRENDER, STAND)
+    assert returned(state) == [250, 0]
