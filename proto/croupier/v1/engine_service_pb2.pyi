@@ -146,7 +146,27 @@ class DealRequest(_message.Message):
     under one profile, in the order they are dealt.
     """
     currency_code: _builtins.str
-    """The ISO 4217 code of every amount in the round."""
+    """The ISO 4217 code of every amount in the round (TABLE.currency), else INVALID_ROUND. The
+    contract accepts exactly the 165 codes of ISO 4217 List One (current currencies and
+    funds) as published on 2026-01-01 that have minor units: the active currencies, the funds
+    codes (BOV CHE CHW CLF COU MXV USN UYI UYW) and XAD (the Arab Monetary Fund's dinar); not
+    the entries without minor units (the metals XAU XAG XPD XPT, the bond units XBA XBB XBC
+    XBD, XDR, XSU, XUA, the testing code XTS, XXX for no currency), nor a code that list no
+    longer holds (withdrawn: HRK, SLL, ZWL, ANG, CUC, VEF, MRO, STD, BYR...), nor lower case.
+    Amounts count that currency's minor units (cents of EUR, yen of JPY, fils of BHD,
+    ten-thousandths of CLF). The oracle and the adapter kit read this list from the iso4217
+    data package (its 2026-01-01 table), and a test holds both to it:
+      BEGIN ISO 4217 CODES
+      AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP
+      BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN
+      ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK
+      JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD
+      MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP
+      PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP
+      SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV
+      WST XAD XAF XCD XCG XOF XPF YER ZAR ZMW ZWG
+      END ISO 4217 CODES
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[_round_pb2.Seat]:
         """One to 16 seats, in dealing order; each seat takes at most 64 bets (else INVALID_ROUND)."""
