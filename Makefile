@@ -22,7 +22,8 @@ PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+# oracle/__init__.py holds the package's version (pyproject's is dynamic).
+$(STAMP): pyproject.toml oracle/__init__.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e . --group dev

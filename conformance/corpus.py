@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conformance.cases import build_case
 from conformance.handwritten import CASES
+from conformance.since import stamp
 from conformance.vectors import CORPUS_DIR, campaign, write_vectors
 from oracle.profile import shipped_profile
 
@@ -33,19 +34,23 @@ CAMPAIGNS: dict[str, Campaign] = {
 
 
 def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
-    """Write every profile's hand-written and campaign files; return counts per profile."""
+    """Write every profile's hand-written and campaign files; return counts per profile.
+
+    Each vector is stamped with the suite version it dates from (``since``).
+    """
     directory.mkdir(parents=True, exist_ok=True)
     counts: dict[str, tuple[int, int]] = {}
     for profile_id, spec in CAMPAIGNS.items():
         profile = shipped_profile(profile_id)
         # In id order, whichever module a case is written in (its own or a shared one).
         cases = sorted(CASES[profile_id], key=lambda case: case.id)
+        # Each vector says which suite version it dates from (Vector.since).
         hand = write_vectors(
-            directory / f"{profile_id}.hand.jsonl", (build_case(c, profile) for c in cases)
+            directory / f"{profile_id}.hand.jsonl", (stamp(build_case(c, profile)) for c in cases)
         )
         generated = write_vectors(
             directory / f"{profile_id}.campaign.jsonl",
-            campaign(profile, spec.seed, spec.rounds, spec.prefix),
+            (stamp(v) for v in campaign(profile, spec.seed, spec.rounds, spec.prefix)),
         )
         counts[profile_id] = (hand, generated)
     return counts

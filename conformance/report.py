@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import platform
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -12,10 +12,12 @@ from xml.etree import ElementTree as ET
 from croupier.v1 import engine_service_pb2
 from google.protobuf import json_format
 
-from conformance.results import Result, RunReport, VectorOutcome
+import oracle
+from conformance.results import BAD, Result, RunReport, VectorOutcome
+from conformance.since import newer, parse_version
 
-#: The suite's version, written in every report's first line.
-SUITE_VERSION = "1.0.0"
+#: The suite's version, written in every report's first line: Croupier's one version.
+SUITE_VERSION = oracle.__version__
 
 
 def plural(count: int, noun: str) -> str:
@@ -74,6 +76,48 @@ def _scope(report: RunReport) -> str:
     return f"{scope}: a partial run, no verdict" if report.passed else scope
 
 
+def baseline_split(report: RunReport, baseline: str) -> dict[str, list[str]]:
+    """The failed vectors' ids by where they stand to the ``baseline`` version a vendor names.
+
+    ``newer``: added or changed after it (their ``since`` is later); ``older``: vectors it
+    already held as they are; ``outside``: vectors of no suite version (own files, explored).
+    """
+    split: dict[str, list[str]] = {"newer": [], "older": [], "outside": []}
+    for result in sorted(report.results, key=lambda r: r.vector_id):
+        if result.outcome in BAD:
+            kind = (
+                "outside"
+                if not result.since
+                else "newer"
+                if newer(result.since, baseline)
+                else "older"
+            )
+            split[kind].append(result.vector_id)
+    return split
+
+
+def baseline_line(report: RunReport, baseline: str) -> str:
+    """One line: how many failures come from vectors newer than ``baseline``, by version."""
+    split = baseline_split(report, baseline)
+    total = sum(len(ids) for ids in split.values())
+    if not total:
+        return f"baseline {baseline}: no failure"
+    since = {r.vector_id: r.since for r in report.results}
+    versions = Counter(since[vid] for vid in split["newer"])
+    by_version = ", ".join(
+        f"{version}: {count}"
+        for version, count in sorted(versions.items(), key=lambda item: parse_version(item[0]))
+    )
+    parts = [
+        f"{len(split['newer'])} from vectors added or changed after {baseline}"
+        + (f" ({by_version}; docs/CHANGES.md lists the changes)" if by_version else ""),
+        f"{len(split['older'])} from vectors {baseline} already had",
+    ]
+    if split["outside"]:
+        parts.append(f"{len(split['outside'])} from vectors outside the suite's corpus")
+    return f"baseline {baseline}: {plural(total, 'failure')}: {', '.join(parts)}"
+
+
 def _result_dict(result: Result) -> dict[str, object]:
     data: dict[str, object] = {
         "id": result.vector_id,
@@ -92,6 +136,7 @@ def _result_dict(result: Result) -> dict[str, object]:
         "message",
         "reproduce",
         "known_failure",
+        "since",
     ):
         value = getattr(result, key)
         if value:
@@ -109,8 +154,10 @@ class JsonlReport:
     counts, with ``complete`` false when the run was interrupted or the engine went away.
     """
 
-    def __init__(self, path: Path, corpus_hash: str, *, certify: bool) -> None:
+    def __init__(self, path: Path, corpus_hash: str, *, certify: bool, baseline: str = "") -> None:
         self.path = path
+        #: The version a vendor compares against (``--baseline``), or empty.
+        self._baseline = baseline
         # Opened at once: a report that cannot be written is found before the run, not after.
         self._out = path.open("w", encoding="utf-8")
         self._corpus_hash = corpus_hash
@@ -127,6 +174,7 @@ class JsonlReport:
                 "time": datetime.fromtimestamp(started, tz=UTC).isoformat(),
                 "certify": self._certify,
                 "host": platform.node(),
+                **({"baseline": self._baseline} if self._baseline else {}),
             }
         )
         self._headed = True
@@ -153,6 +201,12 @@ class JsonlReport:
                 {"pattern": k.pattern, "line": k.line} for k in report.unmatched_patterns
             ],
         }
+        if self._baseline:
+            trailer["baseline"] = {
+                "version": self._baseline,
+                "summary": baseline_line(report, self._baseline),
+                **baseline_split(report, self._baseline),
+            }
         self._write(trailer)
         self._out.close()
 

@@ -61,6 +61,8 @@ class Result:
     known_failure: str = ""
     #: The clause IDs the vector exercises (its ``clauses`` field), for coverage reports.
     clauses: tuple[str, ...] = ()
+    #: The suite version the vector dates from (its ``since``; empty outside the shipped corpus).
+    since: str = ""
 
     def details(self) -> list[tuple[str, str]]:
         """A failure's labelled fields, in the order reports show them; empty ones left out."""
@@ -71,6 +73,7 @@ class Result:
             ("expected", self.expected),
             ("actual", self.actual),
             ("message", self.message),
+            ("since", self.since),
             ("reproduce", self.reproduce),
         )
         return [(label, value) for label, value in labelled if value]

@@ -451,6 +451,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         reproduce=ctx.reproduce(vector),
         started=started - ctx.origin,
         clauses=tuple(vector.clauses),
+        since=vector.since,
     )
     generation = ctx.engine.generation if ctx.engine else 0
     # The states answered so far, by step: a later answer that repeats one is stale.
@@ -649,6 +650,7 @@ class RunSession:
                     outcome=VectorOutcome.NOT_APPLICABLE,
                     message=f"the engine does not claim profile {vector.profile_id}",
                     clauses=tuple(vector.clauses),
+                    since=vector.since,
                 )
             else:
                 async with semaphore:

@@ -20,6 +20,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 
 from clients.status import REQUIRED_METADATA
+from conformance.since import since
 from oracle import baccarat, roulette
 from oracle.clauses import BY_ID, Game, citable
 from oracle.errors import (
@@ -583,6 +584,17 @@ def check_corpus(
             deterministic=True
         ):
             problems.append(CorpusProblem(where=where, message=_first_difference(vector, rebuilt)))
+            continue
+        # A vector the oracle reproduces must say which version its expectations date from.
+        dated = since(vector) if vector.since else ""
+        if dated != vector.since:
+            problems.append(
+                CorpusProblem(
+                    where=where,
+                    message=f"since {vector.since}, but its expectations date from {dated} "
+                    "(make corpus stamps them)",
+                )
+            )
     problems.extend(
         CorpusProblem(where="corpus", message=f"clause {cid} has no vector")
         for cid, rule in BY_ID.items()

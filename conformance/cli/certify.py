@@ -19,6 +19,7 @@ import click
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
+import oracle
 from conformance.cli.common import (
     EngineChoice,
     check_writable,
@@ -34,7 +35,7 @@ from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
-from conformance.report import JsonlReport, plural, summary_line, write_junit
+from conformance.report import JsonlReport, baseline_line, plural, summary_line, write_junit
 from conformance.runner import (
     BAD,
     ConfigError,
@@ -45,6 +46,7 @@ from conformance.runner import (
     read_known_failures,
     run,
 )
+from conformance.since import VersionError, parse_version
 from conformance.vectors import (
     CORPUS_DIR,
     LoadedVector,
@@ -134,6 +136,14 @@ from oracle.profile import shipped_profiles
     is_flag=True,
     help="Stop starting vectors after the first failure (ignored with --certify).",
 )
+@click.option(
+    "--baseline",
+    metavar="VERSION",
+    default="",
+    help="The suite version your engine last passed (such as 0.2.0): the summary, --report and "
+    "--html say which failures come from vectors added or changed after it "
+    "(docs/CHANGES.md lists the changes).",
+)
 @progress_option("Without a terminal on stdout, print a progress line this often.")
 @click.option(
     "--show",
@@ -163,6 +173,7 @@ def certify(
     fail_fast: bool,
     progress_every: float,
     show: int,
+    baseline: str,
 ) -> None:
     """Run the conformance vectors against an engine and give a verdict.
 
@@ -188,6 +199,7 @@ def certify(
             tls_cert=tls_cert,
             tls_key=tls_key,
         )
+        _check_baseline(baseline)
         loaded = _load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
         known = read_known_failures(known_failures) if known_failures and not certify_mode else ()
@@ -218,7 +230,11 @@ def certify(
         os.close(handle)
         jsonl = Path(name)
     try:
-        stream = JsonlReport(jsonl, digest, certify=certify_mode) if jsonl is not None else None
+        stream = (
+            JsonlReport(jsonl, digest, certify=certify_mode, baseline=baseline)
+            if jsonl is not None
+            else None
+        )
     except OSError as exc:
         fail(f"cannot write the report {jsonl}: {exc.strerror}")
     recorder = _Recorder(
@@ -254,7 +270,23 @@ def certify(
     line = summary_line(result)
     style = "bold green" if result.conformant else "bold yellow" if result.passed else "bold red"
     console.print(f"[{style}]{line}[/]")
+    if baseline:
+        console.print(baseline_line(result, baseline), highlight=False, soft_wrap=True)
     sys.exit(0 if result.passed else 1)
+
+
+def _check_baseline(baseline: str) -> None:
+    """A ``--baseline`` that is a version this suite has reached, else ``ConfigError``."""
+    if not baseline:
+        return
+    try:
+        named = parse_version(baseline)
+    except VersionError as exc:
+        raise ConfigError(f"--baseline: {exc}") from None
+    if named > parse_version(oracle.__version__):
+        raise ConfigError(
+            f"--baseline: {baseline} is newer than this suite's version {oracle.__version__}"
+        )
 
 
 class _Recorder:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+import oracle
 from conformance.cli.common import (
     console,
     errors,
@@ -16,6 +17,7 @@ from conformance.cli.common import (
     resolver,
 )
 from conformance.corpus import build_corpus
+from conformance.since import freeze
 from conformance.vectors import (
     CORPUS_DIR,
     VectorFileError,
@@ -94,3 +96,20 @@ def vectors_build_corpus() -> None:
     counts = build_corpus()
     for profile_id, (hand, generated) in counts.items():
         console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
+
+
+@vectors.command("freeze")
+def vectors_freeze() -> None:
+    """Keep this version's expectations (conformance/releases/VERSION.txt), before a version bump.
+
+    Each shipped vector's ``since`` is the oldest kept version from which its expectations are
+    unchanged, else the current version: freeze, then bump oracle/__init__.py's version.
+    """
+    try:
+        loaded = load_corpus(CORPUS_DIR)
+    except VectorFileError as exc:
+        fail(str(exc))
+    path = freeze(v.vector for v in loaded)
+    console.print(
+        f"kept {len(loaded)} vectors' expectations of Croupier {oracle.__version__} in {path}"
+    )

@@ -10,6 +10,7 @@ Stable hooks for browser tests:
   run that passed: not the whole corpus) or ``INCOMPLETE``;
 - ``#engine``: the engine's identity (its Describe) as a table;
 - ``#run``: suite version, corpus digest, date and mode as a table;
+- ``#baseline``: with ``--baseline``, which failures come from vectors newer than it;
 - ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
   a ``section.cell`` listing its vectors;
 - ``.failure``: one block per failed vector, id ``v-VECTOR``, holding ``pre.expected`` and
@@ -117,6 +118,7 @@ def render(run: RunRecords) -> str:
         f"<h1>Croupier certification report: {esc(name or 'unnamed engine')}</h1>",
         f'<div id="verdict" class="verdict {style}">{esc(word)}</div>',
         f"<p>{esc(summary)}</p>",
+        _baseline(run.trailer),
         "<h2>Engine</h2>",
         _engine_table(engine),
         "<h2>Run</h2>",
@@ -263,6 +265,7 @@ def _failure(result: Record) -> str:
         ("clause", blamed),
         ("message", result.get("message")),
         ("waived", result.get("known_failure")),
+        ("since", result.get("since")),
     ]
     text = clause_text(blamed) if blamed else ""
     quoted = (
@@ -311,6 +314,19 @@ def _outcomes(results: Iterable[Record]) -> str:
     return (
         f'<table id="outcomes"><tr><th>outcome</th><th class="num">vectors</th></tr>{rows}</table>'
     )
+
+
+def _baseline(trailer: Record | None) -> str:
+    """With ``--baseline``: how many failures come from vectors newer than it, and which."""
+    baseline = _mapping(trailer.get("baseline")) if trailer else {}
+    if not baseline:
+        return ""
+    ids = [_text(vid) for vid in _list(baseline.get("newer"))]
+    links = ", ".join(f'<a href="#{anchor("v", vid)}">{esc(vid)}</a>' for vid in ids)
+    newer = (
+        f"<br>Added or changed after {esc(_text(baseline.get('version')))}: {links}" if ids else ""
+    )
+    return f'<p id="baseline">{esc(_text(baseline.get("summary")))}{newer}</p>'
 
 
 def _unmatched(trailer: Record | None) -> str:

@@ -125,6 +125,7 @@ class Vector(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     ROUNDS_FIELD_NUMBER: _builtins.int
     CITATIONS_FIELD_NUMBER: _builtins.int
+    SINCE_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """A stable id, never reused for another vector, such as "bjc-0042"."""
     name: _builtins.str
@@ -141,6 +142,17 @@ class Vector(_message.Message):
     """
     description: _builtins.str
     """One sentence on what the vector checks."""
+    since: _builtins.str
+    """The suite version that added this vector or last changed what it expects of an engine,
+    such as "0.2.0": Croupier's one version (semantic versioning), whose changes of
+    expectations docs/CHANGES.md lists. What a vector expects is its id, level, profile and
+    rounds (the requests sent, the answers and refusals awaited); its name, description,
+    seed, clauses, citations and since, and the returned_exact and clauses of the answers'
+    settlement lines (never compared), are not expectations. The corpus builder fills it from
+    the fingerprints of each earlier version's vectors (conformance/releases/); `croupier
+    certify --baseline VERSION` names the failures of vectors newer than VERSION. Empty in
+    vector files other than the shipped corpus (a lab's own, explored findings).
+    """
     @_builtins.property
     def clauses(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The clauses the vector exercises, at least one: RULES.md clause IDs, or CONTRACT.* labels
@@ -170,10 +182,11 @@ class Vector(_message.Message):
         description: _builtins.str = ...,
         rounds: _abc.Iterable[Global___VectorRound] | None = ...,
         citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
+        since: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed", "since", b"since"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
