@@ -149,13 +149,25 @@ def _result_dict(result: Result) -> dict[str, object]:
 class JsonlReport:
     """The JSON Lines report, written as the run goes, so an interrupted run leaves one.
 
-    First line: suite version, corpus hash, the engine's Describe, start time. Then one line
+    First line: suite version, corpus hash, the engine's Describe and how it was reached, start
+    time (and the ``--baseline`` named). Then one line
     a vector, in the order they finish, each flushed at once. Last line: the verdict and the
     counts, with ``complete`` false when the run was interrupted or the engine went away.
     """
 
-    def __init__(self, path: Path, corpus_hash: str, *, certify: bool, baseline: str = "") -> None:
+    def __init__(
+        self,
+        path: Path,
+        corpus_hash: str,
+        *,
+        certify: bool,
+        baseline: str = "",
+        engine_command: str = "",
+    ) -> None:
         self.path = path
+        #: How the run reached the engine (``--target ...`` or ``--launch ...``): two engines
+        #: that describe themselves alike still read apart.
+        self._engine_command = engine_command
         #: The version a vendor compares against (``--baseline``), or empty.
         self._baseline = baseline
         # Opened at once: a report that cannot be written is found before the run, not after.
@@ -174,6 +186,7 @@ class JsonlReport:
                 "time": datetime.fromtimestamp(started, tz=UTC).isoformat(),
                 "certify": self._certify,
                 "host": platform.node(),
+                **({"engine_command": self._engine_command} if self._engine_command else {}),
                 **({"baseline": self._baseline} if self._baseline else {}),
             }
         )

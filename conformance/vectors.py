@@ -544,9 +544,12 @@ class CorpusProblem:
 
 
 def check_corpus(
-    vectors: Sequence[LoadedVector], resolve: Callable[[str], Profile]
+    vectors: Sequence[LoadedVector], resolve: Callable[[str], Profile], *, stamped: bool = False
 ) -> list[CorpusProblem]:
     """Every problem with a corpus: stale expectations, duplicate ids, unknown or uncovered clauses.
+
+    A vector's ``since`` must be the version its expectations date from; with ``stamped`` (the
+    shipped corpus) every vector must carry one.
 
     A corpus covers every clause of RULES.md but the variants, and each variant that one of
     its profiles chooses.
@@ -586,13 +589,13 @@ def check_corpus(
             problems.append(CorpusProblem(where=where, message=_first_difference(vector, rebuilt)))
             continue
         # A vector the oracle reproduces must say which version its expectations date from.
-        dated = since(vector) if vector.since else ""
+        dated = since(vector) if vector.since or stamped else ""
         if dated != vector.since:
             problems.append(
                 CorpusProblem(
                     where=where,
-                    message=f"since {vector.since}, but its expectations date from {dated} "
-                    "(make corpus stamps them)",
+                    message=f"since {vector.since or '(none)'}, but its expectations date from "
+                    f"{dated} (make corpus stamps them)",
                 )
             )
     problems.extend(

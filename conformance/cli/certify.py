@@ -231,7 +231,13 @@ def certify(
         jsonl = Path(name)
     try:
         stream = (
-            JsonlReport(jsonl, digest, certify=certify_mode, baseline=baseline)
+            JsonlReport(
+                jsonl,
+                digest,
+                certify=certify_mode,
+                baseline=baseline,
+                engine_command=engine.words,
+            )
             if jsonl is not None
             else None
         )

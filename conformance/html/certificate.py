@@ -9,7 +9,8 @@ Stable hooks for browser tests:
 - ``#verdict``: the verdict, ``CONFORMANT``, ``NOT CONFORMANT``, ``PARTIAL RUN`` (a filtered
   run that passed: not the whole corpus) or ``INCOMPLETE``;
 - ``#engine``: the engine's identity (its Describe) as a table;
-- ``#run``: suite version, corpus digest, date and mode as a table;
+- ``#run``: suite version, corpus digest, how the engine was reached (``--target`` or
+  ``--launch``), the baseline, date and mode as a table;
 - ``#baseline``: with ``--baseline``, which failures come from vectors newer than it;
 - ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
   a ``section.cell`` listing its vectors;
@@ -297,6 +298,8 @@ def _run_table(run: RunRecords, vectors: int) -> str:
     rows = [
         ("suite version", header.get("suite_version")),
         ("corpus digest", header.get("corpus_hash")),
+        ("engine reached by", header.get("engine_command")),
+        ("baseline", header.get("baseline")),
         ("date", header.get("time")),
         ("mode", "certify" if mode is True else "run" if mode is False else ""),
         ("host", header.get("host")),

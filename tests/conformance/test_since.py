@@ -177,6 +177,11 @@ def test_vectors_check_refuses_a_wrong_since(corpus: list[LoadedVector]) -> None
     assert "since 0.1.0, but its expectations date from 0.2.0 (make corpus stamps them)" in problems
     vector.ClearField("since")  # a lab's own vector has none: nothing to check
     assert not [p for p in check_corpus([wrong], shipped_profile) if "since" in p.message]
+    # ... but every vector of the shipped corpus has one (vectors check of the shipped corpus).
+    problems = [p.message for p in check_corpus([wrong], shipped_profile, stamped=True)]
+    assert (
+        "since (none), but its expectations date from 0.2.0 (make corpus stamps them)" in problems
+    )
 
 
 # --- certify --baseline -----------------------------------------------------------------------
@@ -217,6 +222,8 @@ def test_baseline_names_the_failures_of_newer_vectors(
     assert line in result.output
     header, lines, trailer = read_report(report)
     assert header["baseline"] == "0.2.0"
+    # Two engines that describe themselves alike still read apart: how each was reached.
+    assert header["engine_command"] == f"--target {pays_even}"
     assert (lines["t-old"]["since"], lines["t-new"]["since"]) == ("0.1.0", "0.3.0")
     assert "since" not in lines["t-own"]
     assert trailer["baseline"] == {
@@ -229,6 +236,7 @@ def test_baseline_names_the_failures_of_newer_vectors(
     page = html.read_text(encoding="utf-8")
     assert f'<p id="baseline">{line}<br>' in unescape(page)
     assert 'Added or changed after 0.2.0: <a href="#v-t-new">t-new</a>' in page
+    assert f"<td>engine reached by</td><td>--target {pays_even}</td>" in unescape(page)
 
 
 def test_every_failure_older_than_the_baseline_is_a_regression(
