@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.junitxml import xml_key
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
 from conformance.cli.common import DEFAULT_TIMEOUT, EngineChoice, engine_choice
 from conformance.invocation import croupier_command
 from conformance.known import read_known_failures
-from conformance.report import summary_line
+from conformance.report import SUITE_VERSION, summary_line
 from conformance.results import (
     BAD,
     ConfigError,
@@ -195,9 +196,20 @@ def pytest_terminal_summary(
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before --junitxml writes its file
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A stale known-failure pattern fails the run, as it fails certify's."""
+    """A stale known-failure pattern fails the run, as it fails certify's.
+
+    With ``--junitxml``, the file carries certify's verdict properties: ``croupier.conformant``
+    ("true" only for a whole run), ``croupier.summary`` and ``croupier.suite_version``.
+    """
     engine = session.config.stash.get(_KEY, None)
+    xml = session.config.stash.get(xml_key, None)
+    report = engine.report() if engine is not None else None
+    if xml is not None and report is not None:
+        xml.add_global_property("croupier.suite_version", SUITE_VERSION)
+        xml.add_global_property("croupier.summary", summary_line(report))
+        xml.add_global_property("croupier.conformant", "true" if report.conformant else "false")
     if (
         engine is not None
         and engine.stale

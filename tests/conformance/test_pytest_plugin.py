@@ -104,6 +104,9 @@ def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
     )
     xml = junit.read_text(encoding="utf-8")
     assert 'name="bja-h001"' in xml
+    # certify's verdict properties: one vector is a part of the corpus, and it failed.
+    assert '<property name="croupier.conformant" value="false" />' in xml
+    assert '<property name="croupier.summary" value="run: NOT conformant: 1 vector (1 fail)' in xml
     for text in ("clause:    BJ.nat-pays", "expected:  250", "actual:    220"):
         assert text in xml
 
@@ -278,8 +281,10 @@ def test_the_whole_corpus_for_the_profiles_claimed_says_conformant(
         len(path.read_text(encoding="utf-8").splitlines())
         for path in CORPUS_DIR.glob(f"{claimed}.*.jsonl")
     )
+    junit = pytester.path / "junit.xml"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-q", "--croupier-launch", command("--claim", claimed)
+        "-p", "no:cacheprovider", "-q", "--croupier-launch", command("--claim", claimed),
+        f"--junitxml={junit}",
     )  # fmt: skip
     outcomes = result.parseoutcomes()
     assert outcomes["passed"] == count, outcomes
@@ -287,3 +292,5 @@ def test_the_whole_corpus_for_the_profiles_claimed_says_conformant(
     result.stdout.fnmatch_lines(
         [f"croupier run: conformant: * vectors ({count} pass, * not applicable) in *"]
     )
+    xml = junit.read_text(encoding="utf-8")
+    assert '<property name="croupier.conformant" value="true" />' in xml
