@@ -253,7 +253,7 @@ def play_coup(
         player_third: Card | None = None
         if player_total <= 5:
             if size < 5:
-                raise _exhausted(5, shoe, "the player's third card", _PLAYER_CLAUSES[0])
+                raise _exhausted(5, shoe, "the player's third card", "BAC.deal")
             player_third = shoe[4]
             player = (p1, p2, player_third)
             player_total = (player_total + _VALUES[player_third.rank]) % 10
@@ -285,7 +285,7 @@ def play_coup(
         if banker_draws(tableau, banker_total, player_third):
             index = len(player) + 2
             if size <= index:
-                raise _exhausted(index + 1, shoe, "the banker's third card", banker_clauses[0])
+                raise _exhausted(index + 1, shoe, "the banker's third card", "BAC.deal")
             banker_third = shoe[index]
             banker = (b1, b2, banker_third)
             banker_total = (banker_total + _VALUES[banker_third.rank]) % 10

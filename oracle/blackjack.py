@@ -373,8 +373,13 @@ class BlackjackState:
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _card(state: BlackjackState, why: str, clause: str, *, ahead: int = 0) -> Card:
-    """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it."""
+def _card(state: BlackjackState, why: str, *, ahead: int = 0) -> Card:
+    """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it.
+
+    Running out is the shoe's rule whoever needs the card, the dealer too: the contract deals
+    from the forced shoe only (BJ.deal-order), and an engine that goes on is wrong about the
+    shoe, not about the rule that wanted the card.
+    """
     position = state.position + ahead
     if position >= len(state.shoe):
         raise ShoeExhaustedError(
@@ -382,7 +387,7 @@ def _card(state: BlackjackState, why: str, clause: str, *, ahead: int = 0) -> Ca
             f"but the shoe holds {len(state.shoe)}",
             needed=position + 1,
             shoe_size=len(state.shoe),
-            clause=clause,
+            clause="BJ.deal-order",
         )
     return state.shoe[position]
 
@@ -807,8 +812,21 @@ def _after_offers(state: BlackjackState) -> BlackjackState:
     if _peeks(rules, dealer.up):
         state = evolve(state, dealer=evolve(dealer, peeked=True, why_hole=rules.cite("peek")))
         if dealer.blackjack:
+            # The round ends unplayed: the peek decides every hand still waiting to play.
+            ended = (*rules.cite("peek"), "BJ.natural")
+            seats = tuple(
+                evolve(
+                    seat,
+                    hands=tuple(
+                        evolve(hand, why=ended) if hand.status is HandStatus.PLAYING else hand
+                        for hand in seat.hands
+                    ),
+                )
+                for seat in state.seats
+            )
             state = evolve(
                 state,
+                seats=seats,
                 dealer=evolve(
                     state.dealer,
                     hole_revealed=True,
@@ -892,7 +910,7 @@ def _may_resplit(state: BlackjackState, seat: int, index: int, hand: Hand) -> bo
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
     rules = state.rules
     hand = state.seats[seat].hands[index]
-    card = _card(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
+    card = _card(state, f"seat {seat} hand {index}'s second card")
     cards = (*hand.cards, card)
     hand = evolve(hand, cards=cards)
     clauses: tuple[str, ...] = ("BJ.deal-order",)
@@ -1104,11 +1122,11 @@ def _apply(
                 why=(),
             )
         case Action.HIT:
-            card = _card(state, f"{where}'s hit", "BJ.deal-order")
+            card = _card(state, f"{where}'s hit")
             hand = _after_card(state, evolve(hand, cards=(*hand.cards, card)))
             return _drawn(state, seat, index, hand, ("hit", ("BJ.values",), "draws"), card=card)
         case Action.DOUBLE:
-            card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
+            card = _card(state, f"{where}'s double")
             hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake + amount, doubled=True)
             # A doubled hand takes exactly one card (A.double, C.bj.double).
             if hand.total > 21:
@@ -1243,7 +1261,7 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
             total, soft = hand_total(cards)
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
-            card = _card(state, "the dealer's draw", stops[0], ahead=len(drawn))
+            card = _card(state, "the dealer's draw", ahead=len(drawn))
             drawn, cards = (*drawn, card), (*cards, card)
             total = hand_total(cards)[0]
             steps.append(
@@ -1438,7 +1456,7 @@ def citations(state: BlackjackState) -> dict[str, Why]:
                 # that hand decided it, unless the player did (then the dealing order did).
                 before = seat.hands[j - 1].why
                 out[f"{path}.cards[1]={ABSENT}"] = _ORDER if before == ("BJ.compare",) else before
-            done = hand.status not in (HandStatus.PLAYING, HandStatus.WAITING)
+            done = state.complete or hand.status not in (HandStatus.PLAYING, HandStatus.WAITING)
             out[f"{path}.cards[{len(hand.cards)}]"] = hand.why if done else _ORDER
             out[f"{path}.status"] = hand.why
             if hand.status is not HandStatus.BUST:

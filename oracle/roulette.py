@@ -764,6 +764,9 @@ def citations(played: RouletteRound) -> dict[str, tuple[str, ...]]:
     }
     if rules.en_prison:
         out["roulette.prison"] = _prison_clauses(rules)
+    else:
+        # A zero rule without prison (C.rou.zero-loses: "no prison") imprisons no bet.
+        out["roulette.prison"] = rules.cite("zero_rule", "wheel")
     return out
 
 
@@ -772,7 +775,11 @@ def accepted(rules: RouletteRules) -> dict[str, tuple[str, ...]]:
     out = {
         "error=BET_OUT_OF_LIMITS": rules.limits.clauses,
         "error=INSUFFICIENT_BALANCE": ("CONTRACT.balance",),
-        "error=INVALID_BET_LAYOUT": (rules.wheel.shapes_clause,),
+        # A shape of the layout refused: the rule that refuses only what is no shape, then the
+        # table that lists the shapes.
+        "error=INVALID_BET_LAYOUT": tuple(
+            dict.fromkeys((rules.wheel.geometry, rules.wheel.shapes_clause))
+        ),
     }
     if len(rules.offered) < len(BetKind):
         out["error=BET_NOT_OFFERED"] = rules.cite("bets_offered")

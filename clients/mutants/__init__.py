@@ -639,7 +639,7 @@ _ZOO: tuple[Mutant, ...] = (
     ),
     Mutant(
         name="zero-three-split-refused",
-        clause="C.rou.wheel",
+        clause="C.rou.geometry",
         profile="roulette-c",
         description="The European 0-3 split is refused as not a shape of the layout.",
         factory=bugs.NoZeroThreeSplit,
@@ -682,6 +682,13 @@ _ZOO: tuple[Mutant, ...] = (
         description="Every Decide is answered with the state the round was in before it.",
         factory=DemoEngine,
         kit=kits.AnswersTheStateBefore,
+    ),
+    Mutant(
+        name="unplayed-hands-stand-at-the-peek",
+        clause="A.peek",
+        profile="blackjack-a",
+        description="A dealer blackjack found at the peek marks the hands never played as stood.",
+        factory=bugs.UnplayedHandsStandAtThePeek,
     ),
 )
 

@@ -573,3 +573,19 @@ class InsuranceForLessInsuresHalf(DemoEngine):
         if decision.kind == "insurance" and game.turn is not None:
             return self.half_stake(game.boxes[game.turn[0]].bet)
         return stake
+
+
+# --- the clause of a difference (issue 22, item 3) ------------------------------------------
+
+
+class UnplayedHandsStandAtThePeek(DemoEngine):
+    """A dealer blackjack found at the peek marks the hands never played as stood."""
+
+    def close_offers(self, game: BlackjackRound) -> None:
+        """The peek as it should be; then the hands it leaves unplayed are marked stood."""
+        super().close_offers(game)
+        if game.phase == "complete" and game.peeked:
+            for box in game.boxes:
+                for hand in box.hands:
+                    if hand.status == "playing":
+                        hand.status = "stood"

@@ -142,11 +142,6 @@ def test_every_vector_is_filed_under_its_profile(profile_id: str) -> None:
 SHAPE = re.compile(
     r"state|settlement|state\.(blackjack|baccarat|roulette)|state\.blackjack\.(dealer|seats\[\d+\])"
 )
-#: Values no shipped profile's rules can produce: an imprisoned bet needs a zero rule of en
-#: prison (VAR.rou.en-prison), which only a lab profile chooses, and cites it there. The shipped
-#: vectors' citations stay as they were built; an engine that imprisons a bet under a shipped
-#: profile also differs on that bet's settlement line, which its zero rule's clause decides.
-NO_SHIPPED_RULE = re.compile(r"state\.roulette\.prison\[\d+\]")
 #: Values the contract decides, and the labels the oracle records for them (and a line
 #: after the last is CONTRACT.settlement: one line per bet or hand).
 CONTRACT_DECIDED = {
@@ -178,9 +173,7 @@ def test_every_value_the_rules_decide_is_cited_by_a_rule(profile_id: str) -> Non
                             label = "CONTRACT.settlement"  # a line too many
                         if label is not None:
                             ok = found[:1] == (label,)
-                        elif SHAPE.fullmatch(path) or (
-                            NO_SHIPPED_RULE.fullmatch(path) and value == ABSENT
-                        ):
+                        elif SHAPE.fullmatch(path):
                             ok = not found
                         else:
                             ok = bool(found) and found[0] in BY_ID

@@ -1209,17 +1209,26 @@ def test_shoe_exhausted_on_a_hit_changes_nothing() -> None:
     assert state == twin
 
 
-def test_shoe_exhausted_on_the_dealer_draw() -> None:
-    # Dealer 6D + TC = 16 must draw, and the shoe is empty.
-    state = start(RULES_C, "TS 6D 9H TC")
-    with pytest.raises(ShoeExhaustedError):
-        play(state, STAND)
-
-
-def test_shoe_exhausted_on_a_split_card() -> None:
-    state = start(RULES_C, "8S 6D 8H TC")
-    with pytest.raises(ShoeExhaustedError):
-        play(state, SPLIT)
+@pytest.mark.parametrize(
+    ("rules", "shoe", "action"),
+    [
+        # Dealer 6D + TC = 16 must draw, and the shoe is empty.
+        pytest.param(RULES_C, "TS 6D 9H TC", STAND, id="dealer-draw"),
+        pytest.param(RULES_A, "TS 6D 9H TC", STAND, id="dealer-draw-A"),
+        pytest.param(RULES_C, "8S 6D 8H TC", SPLIT, id="split-card"),
+        pytest.param(RULES_A, "5S 6D 5H TC", DOUBLE, id="double"),
+        pytest.param(RULES_A, "TS 6D 2H TC", HIT, id="hit"),
+    ],
+)
+def test_shoe_exhausted_cites_the_dealing_order_whoever_needs_the_card(
+    rules: BlackjackRules, shoe: str, action: Action
+) -> None:
+    # BJ.deal-order: the contract deals from the forced shoe only; an engine that goes on past
+    # its end is wrong about the shoe, not about the dealer's rule or the double's.
+    with pytest.raises(ShoeExhaustedError) as info:
+        play(start(rules, shoe), action)
+    assert info.value.clause == "BJ.deal-order"
+    assert info.value.metadata["needed"] == "5"
 
 
 @pytest.mark.parametrize(

@@ -159,3 +159,24 @@ def test_baccarat_third_cards_not_taken_cite_the_rule_that_stood() -> None:
     # Document B's tableau is B.tableau first: player 5 draws an ace (6), banker 4 draws on it.
     drew = coup("baccarat-b", "AC 2D 4H 2S AS 6D")
     assert bac_cited(drew, "baccarat.banker_cards[2]", ABSENT) == "B.tableau"
+
+
+def test_hands_a_dealer_blackjack_at_the_peek_leaves_unplayed_are_the_peeks() -> None:
+    # A: 9S 7D = 16 against TH, hole AC: the peek finds a blackjack and the round ends before
+    # the hand is played (A.peek). Its status, and a card it never took, are the peek's.
+    state = deal("blackjack-a", "9S TH 7D AC 5C", stake=100)
+    assert state.complete
+    hand = "blackjack.seats[0].hands[0]"
+    assert cited(state, f"{hand}.status", "stood") == "A.peek"
+    assert cited(state, f"{hand}.cards[2]", "5C") == "A.peek"
+    # C peeks under an ace only: C.bj.peek.
+    state = deal("blackjack-c", "9S AH 7D KC 5C", stake=1)
+    assert state.complete
+    assert cited(state, f"{hand}.status", "stood") == "C.bj.peek"
+
+
+def test_a_blackjack_at_the_peek_keeps_its_own_reason() -> None:
+    # Both blackjacks: the seat's hand is a blackjack by BJ.natural, not by the peek.
+    state = deal("blackjack-a", "AS TH KD AC 5C", stake=100)
+    assert state.complete
+    assert cited(state, "blackjack.seats[0].hands[0].status", "playing") == "BJ.natural"

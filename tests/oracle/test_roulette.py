@@ -30,6 +30,7 @@ from oracle.roulette import (
     RouletteSeat,
     TableHistory,
     Wheel,
+    accepted,
     colour,
     covered,
     parse_pocket,
@@ -967,6 +968,25 @@ def test_wheel_has_its_pockets_only() -> None:
     assert US.zeros == frozenset({0, ZZ})
     assert (EU.geometry, US.geometry) == ("C.rou.geometry", "US.rou.geometry")
     assert (EU.shapes_clause, US.shapes_clause) == ("C.rou.wheel", "US.rou.geometry")
+
+
+def test_a_shape_refused_cites_the_geometry_then_the_table_of_shapes() -> None:
+    # An engine that refuses street 34-35-36 (or the European 0-3 split) breaks the rule that
+    # refuses only what is no shape (C.rou.geometry); C.rou.wheel's table lists the shapes.
+    assert accepted(C)["error=INVALID_BET_LAYOUT"] == ("C.rou.geometry", "C.rou.wheel")
+    assert accepted(AMERICAN)["error=INVALID_BET_LAYOUT"] == ("US.rou.geometry",)
+
+
+@pytest.mark.parametrize(
+    ("rules", "clause"), [(C, "C.rou.zero-loses"), (AMERICAN, "US.rou.zero-loses")]
+)
+def test_a_bet_imprisoned_without_en_prison_is_the_zero_rules(
+    rules: RouletteRules, clause: str
+) -> None:
+    # C.rou.zero-loses: "no half-back, no prison": a prison shown on a zero is that rule's.
+    seat = RouletteSeat(balance=100, bets=(RouletteBet(kind=BetKind.RED, amount=10),))
+    played = spin_round(rules, TableHistory.new("t"), 0, (seat,))
+    assert played.citations()["roulette.prison"][0] == clause
 
 
 def test_round_needs_a_seat() -> None:
