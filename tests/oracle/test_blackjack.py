@@ -1234,14 +1234,16 @@ def test_shoe_exhausted_cites_the_dealing_order_whoever_needs_the_card(
 @pytest.mark.parametrize(
     ("clauses", "cited"),
     [
-        pytest.param(None, "C.bj.double", id="shipped"),
-        pytest.param('["C.bj.double", "C.bj.split"]', "C.bj.double", id="lab-two-clauses"),
+        pytest.param(None, "BJ.deal-order", id="shipped"),
+        pytest.param('["C.bj.double", "C.bj.split"]', "BJ.deal-order", id="lab-two-clauses"),
     ],
 )
-def test_shoe_exhausted_on_a_double_cites_the_double_rule(clauses: str | None, cited: str) -> None:
+def test_shoe_exhausted_on_a_double_cites_the_dealing_order(
+    clauses: str | None, cited: str
+) -> None:
     # 6S 5H = 11 against 6D (hole TC) doubles: the double's one card would be the fifth of a
-    # four-card shoe. The card is the double rule's, so the refusal cites the first clause
-    # the profile's double_after_split lists (C.bj.double), however many it lists after it.
+    # four-card shoe. Running out is the shoe's rule (BJ.deal-order), whatever clauses the
+    # profile's double_after_split lists: an engine that goes on is wrong about the shoe.
     rules = RULES_C
     if clauses is not None:
         text = (
