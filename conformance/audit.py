@@ -44,9 +44,9 @@ from oracle import roulette
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
 from oracle.profile import Profile, Profiles
-from oracle.roulette import TableHistory
+from oracle.roulette import RouletteRules, TableHistory
 from oracle.rounds import roulette_rules
-from oracle.service import records
+from oracle.service import convert, records
 from oracle.verify import Discrepancy
 
 SHARD_SIZE = 2000
@@ -131,9 +131,12 @@ def _money(record: round_pb2.RoundRecord) -> tuple[tuple[str, int, int], ...]:
 
 
 def verify_one(
-    number: int, data: bytes, board: tuple[int, ...] | None, lab_files: Sequence[str]
+    number: int, data: bytes, board: TableHistory | None, lab_files: Sequence[str]
 ) -> RecordResult:
-    """Check one serialized record; ``board`` is its table's results before it (roulette)."""
+    """Check one serialized record; ``board`` is its table before it (roulette).
+
+    The table's results, and the bets imprisoned at it (VAR.rou.en-prison).
+    """
     record = round_pb2.RoundRecord()
     record.ParseFromString(data)
 
@@ -165,10 +168,7 @@ def verify_one(
     )
     try:
         profile = _profile(record.profile_id, lab_files)
-        history = (
-            TableHistory(table_id=record.table_id, results=board) if board is not None else None
-        )
-        verdict = records.verify(profile, record, history)
+        verdict = records.verify(profile, record, board)
     except OracleError as exc:
         return result(expected_paid=None, findings=own, unreplayable=f"{exc.reason}: {exc}")
     expected_paid = (
@@ -179,7 +179,7 @@ def verify_one(
 
 
 def verify_shard(
-    items: Sequence[tuple[int, bytes, tuple[int, ...] | None]], lab_files: Sequence[str] = ()
+    items: Sequence[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str] = ()
 ) -> list[RecordResult]:
     """Check a shard of records (picklable, for process pools and Dask)."""
     return [verify_one(number, data, board, lab_files) for number, data, board in items]
@@ -860,15 +860,15 @@ def _shards(
     *,
     shard_size: int,
     checks: _LogChecks,
-    board_length: Callable[[str], int | None],
-) -> Iterator[tuple[list[tuple[int, bytes, tuple[int, ...] | None]], list[dict[str, Any]]]]:
+    table_rules: Callable[[str], RouletteRules | None],
+) -> Iterator[tuple[list[tuple[int, bytes, TableHistory | None]], list[dict[str, Any]]]]:
     """Shards of records to replay, each with the entries before its end that could not be read.
 
     The unreadable entries travel with their shard, so that the report lists malformed
     records in log order whatever the number of workers and the shard size.
     """
     boards = roulette.Boards(max_tables=100_000)
-    shard: list[tuple[int, bytes, tuple[int, ...] | None]] = []
+    shard: list[tuple[int, bytes, TableHistory | None]] = []
     unreadable: list[dict[str, Any]] = []
     number = 0
     for entry in entries:
@@ -894,11 +894,12 @@ def _shards(
         checks.recognised += bool(record.round_id)
         if not checks.record(number, record):
             continue
-        board: tuple[int, ...] | None = None
-        length = board_length(record.profile_id) if record.pocket else None
-        if length is not None:
+        board: TableHistory | None = None
+        rules = table_rules(record.profile_id) if record.pocket else None
+        if rules is not None:
+            length = rules.history_length
             before = boards.get(record.profile_id, record.table_id)
-            board = before.results if before is not None else ()
+            board = before if before is not None else TableHistory.new(record.table_id)
             if checks.segment and before is None:
                 # Trust the record's own board for what came before (its last spin is checked).
                 board = None
@@ -906,7 +907,7 @@ def _shards(
                 before = TableHistory(table_id=record.table_id, results=tuple(earlier))
             after = before or TableHistory.new(record.table_id)
             for pocket in _pockets([record.pocket]):
-                after = after.after(pocket, length)
+                after = _after_spin(rules, after, pocket, record)
             boards.put(record.profile_id, after)
         shard.append((number, record.SerializeToString(deterministic=True), board))
         if len(shard) + len(unreadable) >= shard_size:
@@ -921,10 +922,35 @@ def _record_number(item: RecordResult | dict[str, Any]) -> int:
     return int(item["record"]) if isinstance(item, dict) else item.record
 
 
-def _board_length(lab_files: Sequence[str]) -> Callable[[str], int | None]:
-    cache: dict[str, int | None] = {}
+def _after_spin(
+    rules: RouletteRules, before: TableHistory, pocket: int, record: round_pb2.RoundRecord
+) -> TableHistory:
+    """The table after a record's spin: its board, and its prison where the profile has one.
 
-    def length(profile_id: str) -> int | None:
+    The prison follows from the record's seats and pocket alone (``roulette.next_prison``), so
+    the log's order carries it like the board; seats that cannot be read leave it as it was
+    (the replay reports the record).
+    """
+    after = before.after(pocket, rules.history_length)
+    if not rules.en_prison:
+        return after
+    try:
+        seats = [
+            roulette.RouletteSeat(
+                balance=seat.balance,
+                bets=tuple(w for w in seat.wagers if isinstance(w, roulette.RouletteBet)),
+            )
+            for seat in convert.seats_from(record.seats, record.currency_code)
+        ]
+    except OracleError:
+        return after
+    return after.imprisoning(roulette.next_prison(rules, before.prison, pocket, seats))
+
+
+def _table_rules(lab_files: Sequence[str]) -> Callable[[str], RouletteRules | None]:
+    cache: dict[str, RouletteRules | None] = {}
+
+    def rules(profile_id: str) -> RouletteRules | None:
         if profile_id not in cache:
             try:
                 profile = _profile(profile_id, lab_files)
@@ -932,13 +958,11 @@ def _board_length(lab_files: Sequence[str]) -> Callable[[str], int | None]:
                 cache[profile_id] = None
             else:
                 cache[profile_id] = (
-                    roulette_rules(profile).history_length
-                    if profile.game is Game.ROULETTE
-                    else None
+                    roulette_rules(profile) if profile.game is Game.ROULETTE else None
                 )
         return cache[profile_id]
 
-    return length
+    return rules
 
 
 class _Executor:
@@ -961,7 +985,7 @@ class _Executor:
         self.in_flight = max(2, 2 * workers)
 
     def submit(
-        self, shard: list[tuple[int, bytes, tuple[int, ...] | None]], lab_files: Sequence[str]
+        self, shard: list[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str]
     ) -> Future[list[RecordResult]] | Any:
         if self.dask is not None:
             return self.dask.submit(verify_shard, shard, tuple(lab_files), pure=False)
@@ -1123,7 +1147,7 @@ def audit_log(
             read_log(path, fmt),
             shard_size=shard_size,
             checks=checks,
-            board_length=_board_length(lab_files),
+            table_rules=_table_rules(lab_files),
         )
         for shard, unreadable in shards:
             pending.append((executor.submit(shard, lab_files), unreadable))

@@ -609,6 +609,32 @@ def _settle(
     return lose(bet.amount), rules.cite("wheel")
 
 
+def imprisons(rules: RouletteRules, bet: RouletteBet, pocket: int) -> bool:
+    """Whether the spin imprisons the bet: en prison, an even-money bet, a zero (VAR.rou.en-prison)."""
+    return rules.en_prison and bet.kind.is_even_chance and pocket in rules.wheel.zeros
+
+
+def next_prison(
+    rules: RouletteRules,
+    prison: tuple[Prisoner, ...],
+    pocket: int,
+    seats: Sequence[RouletteSeat],
+) -> tuple[Prisoner, ...]:
+    """The bets imprisoned at a table after a spin, by seat (VAR.rou.en-prison).
+
+    A seat at the spin has its imprisoned bets decided (``spin_round`` settles them); a seat
+    not at it keeps them; the spin's zero imprisons the even-money bets of the seats at it.
+    """
+    kept = [p for p in prison if p.seat >= len(seats)]
+    taken = [
+        Prisoner(seat=index, kind=bet.kind, amount=bet.amount)
+        for index, seat in enumerate(seats)
+        for bet in seat.bets
+        if imprisons(rules, bet, pocket)
+    ]
+    return tuple(sorted((*kept, *taken), key=lambda p: p.seat))
+
+
 def _prison_clauses(rules: RouletteRules) -> tuple[str, ...]:
     return tuple(dict.fromkeys(("VAR.rou.en-prison", *rules.cite("zero_rule", "wheel"))))
 
@@ -680,17 +706,12 @@ def spin_round(
         )
 
     lines: list[SettlementLine] = []
-    # A seat at this spin has its imprisoned bets decided; the others' stay (VAR.rou.en-prison).
-    kept = tuple(p for p in history.prison if p.seat >= len(seats))
-    imprisoned: list[Prisoner] = []
     for index, seat in enumerate(seats):
+        # A seat at this spin has its imprisoned bets decided first (VAR.rou.en-prison).
         lines.extend(_release(rules, pocket, p) for p in history.prison if p.seat == index)
         for bet, cover, label in zip(seat.bets, covers[index], labels[index], strict=True):
             payout, clauses = _settle(rules, pocket, bet, cover)
-            prison = None
-            if rules.en_prison and bet.kind.is_even_chance and pocket in wheel.zeros:
-                prison = Prison.IMPRISONED
-                imprisoned.append(Prisoner(seat=index, kind=bet.kind, amount=bet.amount))
+            prison = Prison.IMPRISONED if imprisons(rules, bet, pocket) else None
             lines.append(
                 settled(
                     seat=index,
@@ -705,8 +726,8 @@ def spin_round(
             )
 
     board = history.after(pocket, rules.history_length)
-    if history.prison or imprisoned:
-        board = board.imprisoning(tuple(sorted((*kept, *imprisoned), key=lambda p: p.seat)))
+    if rules.en_prison:
+        board = board.imprisoning(next_prison(rules, history.prison, pocket, seats))
     staked = sum(line.payout.stake for line in lines)
     returned = sum(line.payout.returned for line in lines)
     bets = len(lines)
