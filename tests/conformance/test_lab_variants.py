@@ -329,6 +329,16 @@ def test_the_demo_engine_plays_every_lab_profile(lab_corpus: list[LoadedVector])
 MUTANTS_HERE = {name: m for name, m in LAB_MUTANTS.items() if m.profile in LAB_IDS}
 
 
+def test_the_oracle_server_plays_every_lab_profile(lab_corpus: list[LoadedVector]) -> None:
+    # croupier serve keeps each table's prison with its board, and refuses with the new
+    # reasons and their status codes, as the vectors froze them.
+    files = [arg for pid in LAB_IDS for arg in ("--profile", str(EXAMPLES / f"{pid}.toml"))]
+    serve = shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--port", "0", *files])
+    report = run_api(lab_corpus, launch=serve, concurrency=8)
+    assert len(report.results) == len(lab_corpus)
+    assert {r.outcome for r in report.results} == {VectorOutcome.PASS}
+
+
 @pytest.fixture(scope="module")
 def verdicts(lab_corpus: list[LoadedVector]) -> dict[str, MutantVerdict]:
     zoo = run_zoo(list(MUTANTS_HERE.values()), jobs=2, corpus=lab_corpus, at_least=3)
