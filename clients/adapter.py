@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
 import re
 import signal
 import socket
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -286,6 +288,10 @@ CURRENCIES = frozenset(c.code for c in iso4217.Currency if c.exponent is not Non
 _RANKS, _SUITS = "A23456789TJQK", "CDHS"
 _POCKETS = frozenset(("00", *(str(n) for n in range(37))))
 #: Most seats a round takes (the contract's; h097 of every profile).
+#: The highest TCP port.
+_MAX_PORT = 65535
+#: Tables whose roulette rounds the kit counts; the least recently dealt is forgotten past it.
+MAX_TABLES = 100_000
 MAX_SEATS = 16
 
 
@@ -493,6 +499,8 @@ class _Open:
     message: engine_service_pb2.DealRequest
     game: Any
     decisions: list[round_pb2.Decision] = field(default_factory=list)
+    #: Roulette: the round's place among its table's rounds, in the order dealt.
+    table_round: int = 0
 
 
 class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
@@ -524,6 +532,8 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         self.currencies: frozenset[str] | None = CURRENCIES
         #: Calls in flight; closed by ``Served.stop`` before the server stops.
         self.gate = listen.ThreadGate()
+        #: Roulette rounds dealt per (profile, table): the audit record's ``table_round``.
+        self._table_rounds: OrderedDict[tuple[str, str], int] = OrderedDict()
 
     def close_audit(self) -> None:
         """Seal and close the audit log, once no call is writing to it (a late one then fails)."""
@@ -601,7 +611,18 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             check_contract(request, currencies=self.currencies)
             dealt = deal_input(request)
             game = self.engine.deal(dealt)
-            self.book.open(request.round_id, _Open(request=dealt, message=request, game=game))
+            table_round = 0
+            if request.WhichOneof("outcome") == "spin":
+                # The board moves as a round is dealt: count the table's rounds in that order.
+                key = (request.profile_id, request.table_id)
+                table_round = self._table_rounds.pop(key, 0) + 1
+                self._table_rounds[key] = table_round
+                while len(self._table_rounds) > MAX_TABLES:
+                    self._table_rounds.popitem(last=False)
+            self.book.open(
+                request.round_id,
+                _Open(request=dealt, message=request, game=game, table_round=table_round),
+            )
             return engine_service_pb2.DealResponse(
                 state=self.state_of(dealt, self.engine.view(game))
             )
@@ -683,6 +704,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             engine=round_pb2.EngineIdentity(
                 name=self.engine.name, version=self.engine.version, instance=self.instance
             ),
+            table_round=entry.table_round,
         )
 
 
@@ -800,7 +822,7 @@ def main(
         prog=_prog(),
         description=f"Serve {engine.name} as a Croupier EngineService. Prints "
         "'CROUPIER_ENGINE host:port' when ready; stops gracefully on SIGTERM or SIGINT. Exit "
-        "codes: 0 stopped, 2 usage error (a bad audit log or key, a TLS file that holds "
+        "codes: 0 stopped, 1 stopped but the audit log could not be sealed, 2 usage error (a bad audit log or key, a TLS file that holds "
         "something else), 3 cannot listen (the port is in use).",
     )
     parser.add_argument(
@@ -865,14 +887,7 @@ def main(
         "FILE.<UTC time>, never deleted",
     )
     args = parser.parse_args(argv)
-    if args.audit_checkpoint_every < 1:
-        parser.error("--audit-checkpoint-every must be at least 1")
-    if args.max_open_rounds < 1 or args.round_ttl < 1 or args.grace < 0:
-        parser.error("--max-open-rounds and --round-ttl must be at least 1, --grace at least 0")
-    if (args.tls_cert is None) != (args.tls_key is None):
-        parser.error("--tls-cert and --tls-key go together")
-    if args.tls_client_ca is not None and args.tls_cert is None:
-        parser.error("--tls-client-ca needs --tls-cert and --tls-key")
+    _check_args(parser, args)
     try:
         credentials = (
             listen.server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
@@ -912,8 +927,37 @@ def main(
     signal.signal(signal.SIGINT, on_signal)
     print(f"CROUPIER_ENGINE {args.host}:{served.port}", flush=True)  # noqa: T201 - the launch protocol's line
     stopping.wait()
-    served.stop(args.grace)
+    try:
+        served.stop(args.grace)
+    except (OSError, AuditLogError) as exc:
+        log = args.audit_log
+        print(  # noqa: T201 - the command line's own error
+            f"error: stopped, but the audit log {log} could not be sealed ({exc}): it ends "
+            "without its closing checkpoint",
+            file=sys.stderr,
+        )
+        sys.exit(1)
     sys.exit(0)
+
+
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit 2 (``parser.error``) for options out of range, NaN and infinity included."""
+    if args.audit_checkpoint_every < 1:
+        parser.error("--audit-checkpoint-every must be at least 1")
+    # Written so that NaN fails too: every comparison with NaN is false.
+    if not (
+        args.max_open_rounds >= 1 and 1 <= args.round_ttl < math.inf and 0 <= args.grace < math.inf
+    ):
+        parser.error(
+            "--max-open-rounds and --round-ttl must be at least 1, --grace at least 0 "
+            "(a finite number of seconds)"
+        )
+    if not 0 <= args.port <= _MAX_PORT:
+        parser.error(f"--port must be 0 (any free port) to {_MAX_PORT}, not {args.port}")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        parser.error("--tls-cert and --tls-key go together")
+    if args.tls_client_ca is not None and args.tls_cert is None:
+        parser.error("--tls-client-ca needs --tls-cert and --tls-key")
 
 
 def _prog() -> str:

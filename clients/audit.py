@@ -24,11 +24,13 @@ writes counts the restarts of the log before it, so that no restart can be hidde
 from __future__ import annotations
 
 import codecs
+import errno
 import fcntl
 import functools
 import hashlib
 import json
 import os
+import stat
 import struct
 from array import array
 from collections.abc import Callable, Iterator, Mapping
@@ -369,6 +371,12 @@ def _frames(handle: IO[bytes]) -> Iterator[_Frame]:
                 yield _Frame(number=number, offset=start, error=error)
                 return
             byte = more[0]
+        if not length:
+            # The writer never writes an empty entry (a record has a sequence number): zero
+            # bytes are no entry, and 200 MB of them are not 200 million empty records.
+            error = "an empty entry (length 0): the rest of the log is not read"
+            yield _Frame(number=number, offset=start, error=error)
+            return
         if length > MAX_RECORD_BYTES:
             error = f"implausible length prefix: {length} bytes (at most {MAX_RECORD_BYTES})"
             yield _Frame(number=number, offset=start, error=error)
@@ -722,7 +730,18 @@ class AuditWriter:
             raise AuditLogError(f"the audit log {self.path} is closed")
         if self._broken:
             raise AuditLogError(self._broken)
-        size = os.fstat(self._fd).st_size
+        mine = os.fstat(self._fd)
+        try:
+            here = os.stat(self.path)
+        except OSError:
+            here = None
+        if here is None or (here.st_dev, here.st_ino) != (mine.st_dev, mine.st_ino):
+            # Records written on would go to a file nobody finds under the log's name.
+            raise AuditLogError(
+                f"the audit log {self.path} was renamed or deleted while the engine ran: no "
+                "record is written to it any more; restart the engine on its log"
+            )
+        size = mine.st_size
         try:
             view = memoryview(data)
             while view:
@@ -745,14 +764,29 @@ class AuditWriter:
 
 
 def _open_locked(path: Path) -> int:
-    """The log opened for appending, locked against a second writer."""
+    """The log opened for appending, locked against a second writer; a regular file only.
+
+    Opened without blocking: a FIFO would otherwise wait, silent, for a reader.
+    """
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o644)
     except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads
+            raise AuditLogError(_NOT_A_FILE.format(path=path)) from None
         raise AuditLogError(f"cannot open the audit log {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise AuditLogError(_NOT_A_FILE.format(path=path))
+    os.set_blocking(fd, True)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         raise AuditLogError(f"{path} is in use by another writer") from None
     return fd
+
+
+_NOT_A_FILE = (
+    "cannot use {path} as an audit log: it is not a regular file (a FIFO, a device or a "
+    "socket); give the path of a file"
+)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import grpc
 import grpc.aio
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from google.protobuf import message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
@@ -46,6 +48,24 @@ def _expect_pem(
     raise ValueError(f"{option} {path} holds a {held}, not a {label.decode().lower()}{hint}")
 
 
+def _expect_pair(cert_pem: bytes, key_pem: bytes, cert: Path, key: Path) -> None:
+    """``ValueError`` unless the key is the certificate's: gRPC would only fail to bind."""
+    try:
+        certificate = x509.load_pem_x509_certificate(cert_pem)
+    except ValueError as exc:
+        raise ValueError(f"--tls-cert {cert} is not a readable certificate: {exc}") from None
+    try:
+        private = serialization.load_pem_private_key(key_pem, password=None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"--tls-key {key} is not a readable private key: {exc}") from None
+    raw = (serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    if certificate.public_key().public_bytes(*raw) != private.public_key().public_bytes(*raw):
+        raise ValueError(
+            f"--tls-key {key} is not the private key of the certificate in --tls-cert {cert}: "
+            "give the key the certificate was issued for"
+        )
+
+
 def why_not_bound(host: str, port: int) -> str:
     """Why a server cannot listen on ``host:port``, as the system says it ("Address in use")."""
     try:
@@ -72,6 +92,7 @@ def server_credentials(
     cert_pem, key_pem = cert.read_bytes(), key.read_bytes()
     _expect_pem(cert_pem, b"CERTIFICATE", "--tls-cert", cert, swapped_with="--tls-key")
     _expect_pem(key_pem, b"PRIVATE KEY", "--tls-key", key, swapped_with="--tls-cert")
+    _expect_pair(cert_pem, key_pem, cert, key)
     ca_pem = client_ca.read_bytes() if client_ca is not None else None
     if ca_pem is not None and client_ca is not None:
         _expect_pem(ca_pem, b"CERTIFICATE", "--tls-client-ca", client_ca)

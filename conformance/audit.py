@@ -308,8 +308,12 @@ class _Chain:
 
 
 def _when(stamp: tuple[int, int]) -> str:
+    """A time as ISO 8601 UTC; one no calendar date can show, as its seconds and nanos."""
     seconds, nanos = stamp
-    moment = datetime.fromtimestamp(seconds, UTC).replace(microsecond=nanos // 1000)
+    try:
+        moment = datetime.fromtimestamp(seconds, UTC).replace(microsecond=nanos // 1000)
+    except (OverflowError, OSError, ValueError):
+        return f"{seconds} s {nanos} ns after 1970-01-01T00:00:00Z (out of range)"
     return moment.isoformat().replace("+00:00", "Z")
 
 
@@ -717,8 +721,19 @@ class _Spool:
         self.handle.close()
 
 
+#: How much of one value from the log a console line shows; the report holds it whole.
+BRIEF = 120
+
+
+def brief(text: str, limit: int = BRIEF) -> str:
+    """``text`` cut to ``limit`` characters, saying how many more there are."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 def _where(number: int, round_id: str) -> str:
-    return f"record {number} ({round_id})" if round_id else f"record {number}"
+    return f"record {number} ({brief(round_id)})" if round_id else f"record {number}"
 
 
 class _Spools:
@@ -751,7 +766,8 @@ class _Spools:
                 "kind": problem.kind,
                 "message": problem.message,
             },
-            f"{_where(problem.record, problem.round_id)}: {problem.kind}: {problem.message}",
+            f"{_where(problem.record, problem.round_id)}: {problem.kind}: "
+            f"{brief(problem.message, 4 * BRIEF)}",
         )
 
     def finding(self, finding: Finding) -> None:
@@ -768,14 +784,16 @@ class _Spools:
                 "actual": finding.actual,
                 "message": finding.message,
             },
-            f"{_where(finding.record, finding.round_id)}: {finding.clause} {finding.path}: "
-            f"expected {finding.expected}, got {finding.actual}",
+            f"{_where(finding.record, finding.round_id)}: {finding.clause} "
+            f"{brief(finding.path)}: expected {brief(finding.expected)}, "
+            f"got {brief(finding.actual)}",
         )
 
     def unreadable(self, item: dict[str, Any]) -> None:
         self.kinds["malformed"] += 1
         self.malformed.add(
-            item, f"record {item['record']} (byte {item['offset']}): {item['reason']}"
+            item,
+            f"record {item['record']} (byte {item['offset']}): {brief(item['reason'], 3 * BRIEF)}",
         )
 
     def unreplayable_record(self, result: RecordResult) -> None:
@@ -788,8 +806,8 @@ class _Spools:
                 "table_id": result.table_id,
                 "reason": result.unreplayable,
             },
-            f"{_where(result.record, result.round_id)}: {result.unreplayable} "
-            f"(paid {paid}: counted as unverified)",
+            f"{_where(result.record, result.round_id)}: {brief(result.unreplayable, 3 * BRIEF)} "
+            f"(paid {brief(paid)}: counted as unverified)",
         )
 
     def close(self) -> None:
@@ -804,6 +822,121 @@ def _pockets(texts: Iterable[str]) -> list[int]:
         with contextlib.suppress(InvalidBetLayoutError):
             found.append(roulette.parse_pocket(text, roulette.Wheel.AMERICAN))
     return found
+
+
+#: Spins a table remembers behind its latest: how late a round may be settled and still be
+#: checked against the boards of the rounds dealt after it.
+SPIN_WINDOW = 4096
+
+
+@dataclass(slots=True)
+class _Table:
+    """One roulette table's rounds by place in deal order, and what boards showed there."""
+
+    #: Place -> (pocket, record, the table after the spin): each round's own spin.
+    spins: dict[int, tuple[int, int, TableHistory]] = field(default_factory=dict)
+    #: Place -> (pocket, record): what the first board to show that place showed.
+    shown: dict[int, tuple[int, int]] = field(default_factory=dict)
+    high: int = 0
+
+
+class _Spins:
+    """Roulette boards checked in deal order (``RoundRecord.table_round``), not log order.
+
+    The board a round sees is its table's board when it is dealt, and a log is written as
+    rounds are settled. A record whose round before it in deal order is in the log is
+    replayed on the table as that round left it (a difference is a finding of the replay,
+    C.rou.history); otherwise it is replayed on its own board, and that board's results are
+    checked against every spin and board of the table known so far, as later spins are
+    against it (``board`` problems).
+    """
+
+    def __init__(self, max_tables: int = 100_000) -> None:
+        self.tables: OrderedDict[tuple[str, str], _Table] = OrderedDict()
+        self.max_tables = max_tables
+
+    def check(
+        self, number: int, record: round_pb2.RoundRecord, rules: RouletteRules
+    ) -> tuple[TableHistory | None, list[Problem]]:
+        """The table to replay the record on (None: its own board), and the problems found."""
+        key = (record.profile_id, record.table_id)
+        table = self.tables.pop(key, None) or _Table()
+        self.tables[key] = table
+        while len(self.tables) > self.max_tables:
+            self.tables.popitem(last=False)
+        own = _pockets([record.pocket])
+        if not own:
+            return None, []  # the replay reports the pocket
+        spin, place, length = own[0], record.table_round, rules.history_length
+        problem = functools.partial(Problem, record=number, round_id=record.round_id, kind="board")
+        name = record.table_id
+        found: list[Problem] = []
+        if place in table.spins:
+            found.append(
+                problem(
+                    message=f"table {name}: round {place} of the table again (record "
+                    f"{table.spins[place][1]} was dealt as that round)"
+                )
+            )
+        board: TableHistory | None
+        if place - 1 in table.spins:
+            board = table.spins[place - 1][2]
+            before = board
+        elif place == 1:
+            board = before = TableHistory.new(name)
+        else:
+            board = None
+            shown = _pockets(record.final_state.roulette.history)
+            found.extend(self._shown(table, number, record, shown, length))
+            before = TableHistory(table_id=name, results=tuple(shown[:-1][-length:]))
+        claimed = table.shown.get(place)
+        if claimed is not None and claimed[0] != spin:
+            found.append(
+                problem(
+                    message=f"table {name}: round {place} of the table spun "
+                    f"{roulette.pocket_text(spin)}; the board of record {claimed[1]} shows "
+                    f"{roulette.pocket_text(claimed[0])}"
+                )
+            )
+        table.spins[place] = (spin, number, _after_spin(rules, before, spin, record))
+        table.high = max(table.high, place)
+        if len(table.spins) + len(table.shown) > 2 * (length + SPIN_WINDOW):
+            floor = table.high - length - SPIN_WINDOW
+            table.spins = {q: v for q, v in table.spins.items() if q > floor}
+            table.shown = {q: v for q, v in table.shown.items() if q > floor}
+        return board, found
+
+    @staticmethod
+    def _shown(
+        table: _Table, number: int, record: round_pb2.RoundRecord, shown: list[int], length: int
+    ) -> list[Problem]:
+        """A record's own board against its place and the table's rounds known so far."""
+        place, name = record.table_round, record.table_id
+        problem = functools.partial(Problem, record=number, round_id=record.round_id, kind="board")
+        found = []
+        if len(shown) != min(length, place):
+            found.append(
+                problem(
+                    message=f"table {name}: the board shows {len(shown)} result(s); after "
+                    f"round {place} of the table it shows {min(length, place)}"
+                )
+            )
+        first = place - len(shown) + 1
+        for offset, pocket in enumerate(shown[:-1]):
+            at = first + offset
+            spun = table.spins.get(at)
+            known = (spun[0], spun[1]) if spun is not None else table.shown.get(at)
+            if known is not None and known[0] != pocket:
+                found.append(
+                    problem(
+                        message=f"table {name}: the board shows {roulette.pocket_text(pocket)} "
+                        f"for round {at} of the table; record {known[1]} shows "
+                        f"{roulette.pocket_text(known[0])}"
+                    )
+                )
+                break
+            table.shown.setdefault(at, (pocket, number))
+        return found
 
 
 class _LogChecks:
@@ -822,7 +955,7 @@ class _LogChecks:
         self.recognised = 0
         self.segment: bool | None = None
 
-    def _report(self, problems: Iterable[Problem]) -> None:
+    def report(self, problems: Iterable[Problem]) -> None:
         for problem in problems:
             self.spools.problem(problem)
 
@@ -838,20 +971,20 @@ class _LogChecks:
         if seen is None or not seen.identical:
             # A byte-for-byte copy of a record is a duplicate, and nothing else: the chain
             # and the order run on as if it were not there.
-            self._report(self.chain.check(number, record, own))
-            self._report(self.order.check(number, record, segment=bool(self.segment)))
+            self.report(self.chain.check(number, record, own))
+            self.report(self.order.check(number, record, segment=bool(self.segment)))
         self.seals.record(number, record, own)
         return seen is None or not seen.duplicate
 
     def checkpoint(self, number: int, checkpoint: round_pb2.AuditCheckpoint) -> None:
         """Check a checkpoint against the records before it."""
-        self._report(self.seals.checkpoint(number, checkpoint))
+        self.report(self.seals.checkpoint(number, checkpoint))
 
     def finish(self) -> None:
         """The problems only the end of the log shows."""
-        self._report(self.chain.finish())
-        self._report(self.order.finish())
-        self._report(self.seals.finish())
+        self.report(self.chain.finish())
+        self.report(self.order.finish())
+        self.report(self.seals.finish())
         self.round_ids.close()
 
 
@@ -868,6 +1001,7 @@ def _shards(
     records in log order whatever the number of workers and the shard size.
     """
     boards = roulette.Boards(max_tables=100_000)
+    spins = _Spins()
     shard: list[tuple[int, bytes, TableHistory | None]] = []
     unreadable: list[dict[str, Any]] = []
     number = 0
@@ -896,7 +1030,10 @@ def _shards(
             continue
         board: TableHistory | None = None
         rules = table_rules(record.profile_id) if record.pocket else None
-        if rules is not None:
+        if rules is not None and record.table_round:
+            board, problems = spins.check(number, record, rules)
+            checks.report(problems)
+        elif rules is not None:
             length = rules.history_length
             before = boards.get(record.profile_id, record.table_id)
             board = before if before is not None else TableHistory.new(record.table_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import sys
@@ -37,6 +38,19 @@ def fail(message: str, code: int = 2) -> None:
     """Print an error and exit: 2 for bad usage or configuration, unless told otherwise."""
     errors.print(f"[bold red]error:[/] {escape(message)}")
     sys.exit(code)
+
+
+class Finite(click.FloatRange):
+    """A ``FloatRange`` that refuses NaN and infinity (every range check passes NaN)."""
+
+    name = "finite float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or a usage error (exit 2) naming the value."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 def check_writable(path: Path | None, what: str) -> None:
@@ -135,7 +149,7 @@ def engine_options(command: _F) -> _F:
             "--timeout",
             default=DEFAULT_TIMEOUT,
             show_default=True,
-            type=click.FloatRange(MIN_TIMEOUT),
+            type=Finite(MIN_TIMEOUT),
             help="Deadline of every call, in seconds.",
         ),
         click.option(
@@ -239,7 +253,7 @@ def progress_option(purpose: str) -> Callable[[_F], _F]:
         "--progress-every",
         default=10.0,
         show_default=True,
-        type=click.FloatRange(0.1),
+        type=Finite(0.1),
         metavar="SECONDS",
         help=purpose,
     )

@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from conformance.cli.common import (
     EngineChoice,
+    Finite,
     check_writable,
     console,
     engine_choice,
@@ -63,7 +64,7 @@ DEFAULT_ROUNDS = 2000
 )
 @click.option(
     "--minutes",
-    type=click.FloatRange(0, min_open=True),
+    type=Finite(0, min_open=True),
     help="Time budget of the whole run, shared by the profiles.",
 )
 @click.option(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import fail, resolver
+from conformance.cli.common import Finite, fail, resolver
 from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 
 
@@ -47,14 +47,14 @@ from oracle.service.server import OracleServer, ServerConfig, TlsFiles
     "--round-ttl",
     default=900.0,
     show_default=True,
-    type=click.FloatRange(1),
+    type=Finite(1),
     help="Seconds before an untouched round expires.",
 )
 @click.option(
     "--grace",
     default=5.0,
     show_default=True,
-    type=click.FloatRange(0),
+    type=Finite(0),
     help="Seconds in-flight calls get on shutdown.",
 )
 @click.option(

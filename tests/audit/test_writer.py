@@ -21,7 +21,7 @@ from clients import adapter
 from clients.audit import AuditLogError, AuditWriter, read_log
 from clients.client import CroupierClient, CroupierError
 from clients.demo_engine import DemoEngine
-from tests.audit.engines import run_engine, settle, stop
+from tests.audit.engines import refused, run_engine, settle, stop
 from tests.audit.support import invoke, read_lines, write_lines
 from tests.clients.conftest import baccarat_deal
 
@@ -345,3 +345,50 @@ def test_a_record_whose_checkpoint_does_not_fit_is_undone_and_settles_once(
     result = invoke("audit", "verify", log, "--public-key", tmp_path / "operator.pub")
     assert result.exit_code == 0, result.output
     assert "sealed: every record is sealed" in " ".join(result.output.split())
+
+
+def test_a_fifo_as_the_log_is_refused_at_once(tmp_path: Path) -> None:
+    """Before: the engine blocked at start, waiting for a reader, without a word."""
+    fifo = tmp_path / "rounds.jsonl"
+    os.mkfifo(fifo)
+    error = refused(["--audit-log", fifo], tmp_path / "engine.err")
+    assert f"error: cannot use {fifo} as an audit log: it is not a regular file" in error
+
+
+def test_a_log_renamed_while_running_takes_no_more_records(tmp_path: Path) -> None:
+    """Before: records went on into the renamed file, which nobody would look for."""
+    log = tmp_path / "rounds.jsonl"
+    engine = run_engine(["--audit-log", log], tmp_path / "engine.err")
+    try:
+        with CroupierClient.connect(engine.address, timeout=30) as client:  # type: ignore[attr-defined]
+            client.deal(baccarat_deal("r1"))
+            client.settle("r1")
+            moved = log.rename(tmp_path / "moved.jsonl")
+            client.deal(baccarat_deal("r2"))
+            with pytest.raises(CroupierError) as failed:
+                client.settle("r2")
+    finally:
+        stop(engine, tmp_path / "engine.err")
+    assert failed.value.code is grpc.StatusCode.INTERNAL
+    assert f"the audit log {log} was renamed or deleted while the engine ran" in str(failed.value)
+    assert [e.record.round_id for e in read_log(moved) if e.record is not None] == ["r1"]
+
+
+def test_sigterm_when_the_log_cannot_grow_says_the_log_is_unsealed(tmp_path: Path) -> None:
+    """Before: the closing checkpoint's failed write ended the engine in a traceback."""
+    assert invoke("audit", "keygen", tmp_path / "operator").exit_code == 0
+    log = tmp_path / "rounds.jsonl"
+    options: list[object] = ["--audit-log", log, "--audit-key", tmp_path / "operator.key"]
+    engine = run_engine(options, tmp_path / "engine.err")
+    settle(engine.address, ["r1"])  # type: ignore[attr-defined]
+    size = log.stat().st_size
+    resource.prlimit(engine.pid, resource.RLIMIT_FSIZE, (size, resource.RLIM_INFINITY))
+    assert stop(engine, tmp_path / "engine.err") == 1
+    error = (tmp_path / "engine.err").read_text()
+    assert "Traceback" not in error
+    assert f"error: stopped, but the audit log {log} could not be sealed (" in error
+    assert "it ends without its closing checkpoint" in error
+    assert log.stat().st_size == size
+    result = invoke("audit", "verify", log, "--public-key", tmp_path / "operator.pub")
+    assert result.exit_code == 1
+    assert "truncated" in result.output

@@ -156,3 +156,48 @@ def test_deals_in_flight_at_shutdown_finish_and_new_calls_are_refused() -> None:
         engine.release.set()
         assert all(call.result().state.round_id == f"held-{i}" for i, call in enumerate(calls))
         stopping.join(30)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--port", "-1"], "--port must be 0 (any free port) to 65535, not -1"),
+        (["--port", "70000"], "--port must be 0 (any free port) to 65535, not 70000"),
+        (["--round-ttl", "nan"], "--round-ttl must be at least 1"),
+        (["--round-ttl", "inf"], "--round-ttl must be at least 1"),
+        (["--grace", "nan"], "--grace at least 0 (a finite number of seconds)"),
+        (["--grace=-inf"], "--grace at least 0 (a finite number of seconds)"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors(options: list[str], said: str) -> None:
+    """The issue's cases: --port -1 listened on 65535, 70000 on 4464; NaN and inf were taken."""
+    run = subprocess.run(  # noqa: S603 - our own interpreter
+        [*DEMO, *options], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == 2, run.stderr
+    assert said in run.stderr
+    assert "CROUPIER_ENGINE" not in run.stdout
+    assert "Traceback" not in run.stderr
+
+
+def test_a_key_that_is_not_the_certificates_is_named(tmp_path: Path) -> None:
+    """Before: a key of another certificate said only that the port could not be bound."""
+    ca = trustme.CA()
+    one, other = ca.issue_cert("127.0.0.1"), ca.issue_cert("127.0.0.1")
+    cert, key = tmp_path / "server.pem", tmp_path / "other.key"
+    one.cert_chain_pems[0].write_to_path(str(cert))
+    other.private_key_pem.write_to_path(str(key))
+    run = subprocess.run(  # noqa: S603 - our own interpreter
+        [*DEMO, "--tls-cert", str(cert), "--tls-key", str(key)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert (
+        f"error: --tls-key {key} is not the private key of the certificate in --tls-cert {cert}"
+        in run.stderr
+    )
+    assert "bind" not in run.stderr

@@ -932,6 +932,7 @@ class RoundRecord(_message.Message):
     SEQUENCE_FIELD_NUMBER: _builtins.int
     RECORDED_AT_FIELD_NUMBER: _builtins.int
     ENGINE_FIELD_NUMBER: _builtins.int
+    TABLE_ROUND_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """The round's id, unique within the log: a second record with the same id is reported as
     a duplicate (the same round again) or as a reused round id (another round).
@@ -954,6 +955,15 @@ class RoundRecord(_message.Message):
     """The record's position in its log: 1 for the first record, then one more for each record,
     across restarts of the engine (checkpoints take no number). A gap, a repeat or a number
     lower than the one before is reported. 0 only in logs of writers older than this field.
+    """
+    table_round: _builtins.int
+    """Roulette: the round's place among the rounds the engine dealt at its table under its
+    profile, from 1, in the order they were dealt. The board a round sees is its table's
+    board when it is dealt (EngineService.Deal: history spans a table's rounds in the order
+    they are dealt), but a log is written as rounds are settled, which may be in another
+    order: the verifier checks each record's board against the table's spins by this
+    number, whatever order they were settled in. 0 for blackjack and baccarat, and in logs of
+    writers older than this field: their boards are checked in log order.
     """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___Seat]:
@@ -1002,10 +1012,11 @@ class RoundRecord(_message.Message):
         sequence: _builtins.int = ...,
         recorded_at: _timestamp_pb2.Timestamp | None = ...,
         engine: Global___EngineIdentity | None = ...,
+        table_round: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["engine", b"engine", "final_state", b"final_state", "recorded_at", b"recorded_at", "settlement", b"settlement"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards_dealt", b"cards_dealt", "currency_code", b"currency_code", "decisions", b"decisions", "engine", b"engine", "final_state", b"final_state", "pocket", b"pocket", "previous_record_sha256", b"previous_record_sha256", "profile_id", b"profile_id", "recorded_at", b"recorded_at", "round_id", b"round_id", "seats", b"seats", "sequence", b"sequence", "settlement", b"settlement", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards_dealt", b"cards_dealt", "currency_code", b"currency_code", "decisions", b"decisions", "engine", b"engine", "final_state", b"final_state", "pocket", b"pocket", "previous_record_sha256", b"previous_record_sha256", "profile_id", b"profile_id", "recorded_at", b"recorded_at", "round_id", b"round_id", "seats", b"seats", "sequence", b"sequence", "settlement", b"settlement", "table_id", b"table_id", "table_round", b"table_round"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
