@@ -614,8 +614,9 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
     surrender_rule = rules.cite("surrender")
     double_on = rules.cite("double_on")
     if rules.double_on is DoubleOn.ANY_CARDS:
-        # Any hand still playing may double, after hits too (VAR.bj.double-on).
-        double_cards: list[tuple[bool, Why]] = [(hand.doubled, double_rule)]
+        # Any hand still playing may double, after hits too (VAR.bj.double-on): a doubled
+        # hand plays no more.
+        double_cards: list[tuple[bool, Why]] = []
         double_opened = double_on if len(hand.cards) > 2 else double_rule
     else:
         double_cards = [(not two_cards, double_rule)]
@@ -726,9 +727,9 @@ def _early_surrender_due(state: BlackjackState, seat: int) -> bool:
     looks under this up card; under any other up card surrender is offered in play as ever.
     """
     rules, seat_state = state.rules, state.seats[seat]
+    # Early surrender implies surrender: the profile refuses one without the other.
     return (
-        rules.surrender
-        and rules.surrender_early
+        rules.surrender_early
         and not seat_state.surrender_asked
         and seat_state.hands[0].status is HandStatus.PLAYING
         and _peeks(rules, state.dealer.up)
@@ -763,12 +764,8 @@ def _advance(state: BlackjackState) -> BlackjackState:
                     turn=Turn(seat=seat, hand=0),
                     legal=(Action.SURRENDER, Action.DECLINE_SURRENDER),
                 )
-            seat_state = state.seats[seat]
-            if (
-                seat_state.offer_done
-                or state.dealer.up.rank is not Rank.ACE
-                or seat_state.hands[0].status is HandStatus.SURRENDERED
-            ):
+            # A seat that surrendered early is done with the offers too.
+            if state.seats[seat].offer_done or state.dealer.up.rank is not Rank.ACE:
                 continue
             offers = _offer_options(state, seat)
             offer = _offer_made(offers)
@@ -1235,7 +1232,8 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
         # dealer draws nothing (VAR.bj.hole-card).
         showdown = rules.cite("hole_card")
         dealer = evolve(dealer, why_hole=showdown, why_stopped=showdown)
-        reveal = draw = False
+        # Nor does it draw: no hand stood, and a showdown profile never draws unneeded.
+        reveal = False
     elif not reveal:
         # Every hand was paid at once or by even money: the hole card is never shown.
         paid_by = (

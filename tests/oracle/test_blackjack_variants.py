@@ -538,3 +538,92 @@ def test_VAR_bj_surrender_early_is_not_asked_of_a_blackjack() -> None:
     assert (state.turn.seat, state.legal) == (1, (SURRENDER, NO_SURRENDER))
     state = play(state, NO_SURRENDER, STAND)
     assert returned(state) == [250, 0]
+
+
+# --- the bounds of each variant, unit by unit ----------------------------------------------
+
+
+def test_VAR_bj_double_for_less_the_full_amount_given_is_the_full_double() -> None:
+    # double=100 on a stake of 100 is the whole double: 5S 6D, TS: 21 against 17: 400.
+    state = take(start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS"), DOUBLE, 100)
+    assert returned(state) == [400]
+
+
+@pytest.mark.parametrize(("balance", "open_"), [(100, False), (101, True)])
+def test_VAR_bj_double_for_less_needs_one_unit_free(balance: int, open_: bool) -> None:
+    state = start(lab("blackjack-a", **DFL), "5S 7H 6D TC TS", balance=balance)
+    assert (DOUBLE in state.legal) is open_
+
+
+@pytest.mark.parametrize(("balance", "offered"), [(100, False), (101, True)])
+def test_VAR_bj_insurance_stake_up_to_half_needs_one_unit_free(balance: int, offered: bool) -> None:
+    # 9S 8D against AH, hole 7C: with nothing free no offer; with 1 free, insurance up to 1.
+    state = start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D 7C", balance=balance)
+    assert (INSURANCE in state.legal) is offered
+
+
+def test_VAR_bj_insurance_stake_the_full_half_given() -> None:
+    # insurance=50, the whole half: against a blackjack 150 (example A4).
+    state = take(start(lab("blackjack-a", **UP_TO_HALF), "9S AH 8D KC"), INSURANCE, 50)
+    assert returned(state) == [0, 150]
+
+
+def test_VAR_bj_double_on_a_two_card_12_doubles_only_where_any_hand_may() -> None:
+    for value, expected in zip(VALUES, (True, False, False, True), strict=True):
+        state = start(lab("blackjack-a", double_on=value), "TS 7H 2D TC")
+        assert (DOUBLE in state.legal) is expected, value
+
+
+def test_VAR_bj_hole_card_showdown_after_the_look_a_paid_blackjack_is_not_compared() -> None:
+    # Document A looks under a ten: AS KH against KH, hole 9C: no blackjack; the player's is
+    # paid at once (250), nothing is left to compare: the hole card stays face down, by
+    # the blackjack paid at once (A.nat-immediate), not by the showdown rule.
+    state = start(lab("blackjack-a", hole_card="showdown"), "AS KH TD 9C")
+    assert state.complete
+    assert not state.dealer.hole_revealed
+    assert returned(state) == [250]
+    state = start(lab("blackjack-a", hole_card="showdown"), "AS 7H TD 9C")
+    assert state.citations()["blackjack.dealer.hole_card_hidden"] == ("A.nat-immediate",)
+
+
+def test_VAR_bj_hole_card_showdown_even_money_without_a_look_is_not_compared() -> None:
+    # No look at all (peek none). Seat 0 AS KD, seat 1 TS 6D against AH, hole 9C. Seat 0
+    # takes even money (200, paid), seat 1 declines insurance, hits 9S: 25, bust (0). The
+    # dealer may hold a blackjack, but no hand is compared with it: the hole stays down.
+    rules = lab("blackjack-a", hole_card="showdown", peek="none")
+    seats = [BlackjackSeat(balance=1000, stake=100)] * 2
+    state = deal(rules, parse_cards("AS TS AH KD 6D 9C 9S"), seats)
+    state = play(state, Action.EVEN_MONEY, NO_INSURANCE, HIT)
+    assert state.complete
+    assert not state.dealer.hole_revealed
+    assert returned(state) == [200, 0]
+
+
+def test_VAR_bj_hole_card_showdown_a_blackjack_waiting_after_the_look_is_not_compared() -> None:
+    # Document A with naturals paid at the end: AS KH against TD, hole 9C. The look finds no
+    # blackjack, so the player's wins 3:2 whatever the hole card: no showdown, hole face down.
+    rules = lab("blackjack-a", hole_card="showdown", natural_paid_at_once=False)
+    state = start(rules, "AS TD KH 9C")
+    assert state.complete
+    assert not state.dealer.hole_revealed
+    assert returned(state) == [250]
+
+
+def test_VAR_bj_surrender_early_what_each_state_cites() -> None:
+    # Asked before the look: surrender and its decline are open by the variant, the play
+    # decisions wait for it.
+    asked = start(lab("blackjack-a", **EARLY), "TS KH 6D 7C")
+    cited = asked.citations()
+    assert cited["legal_decisions[surrender]"] == ("VAR.bj.surrender",)
+    assert cited["legal_decisions[decline-surrender]"] == ("VAR.bj.surrender",)
+    assert cited["legal_decisions[hit]"] == ("VAR.bj.surrender",)
+    assert cited["phase"] == ("VAR.bj.surrender",)
+    # In play, and once complete, decline-surrender is withheld by the variant too.
+    playing = play(asked, NO_SURRENDER)
+    assert playing.citations()["legal_decisions[decline-surrender]"] == ("VAR.bj.surrender",)
+    done = play(playing, STAND)
+    assert "legal_decisions[decline-surrender]" in done.citations()
+    # The surrender taken early is logged with the variant first.
+    surrendered = play(start(lab("blackjack-a", **EARLY), "TS KH 6D AC"), SURRENDER)
+    step = next(s for s in surrendered.steps if s.action == "surrender")
+    assert step.clauses[0] == "VAR.bj.surrender"
