@@ -142,7 +142,10 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     DECISION_KIND_STAND: _DecisionKind.ValueType  # 2
     """Take no more cards."""
     DECISION_KIND_DOUBLE: _DecisionKind.ValueType  # 3
-    """Double the stake and take exactly one more card."""
+    """Double the stake and take exactly one more card. Which hands may double is the profile's
+    `double_on` (VAR.bj.double-on); under `double_for_less` the extra stake may be less
+    (Decision.amount).
+    """
     DECISION_KIND_SPLIT: _DecisionKind.ValueType  # 4
     """Split a pair into two hands, each with a stake equal to the first."""
     DECISION_KIND_SURRENDER: _DecisionKind.ValueType  # 5
@@ -150,7 +153,9 @@ class _DecisionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision
     also the answer to the question asked during the offers.
     """
     DECISION_KIND_INSURANCE: _DecisionKind.ValueType  # 6
-    """Take insurance for half the original stake against a dealer ace."""
+    """Take insurance for half the original stake against a dealer ace, or for less under
+    `insurance_stake = "up-to-half"` (Decision.amount).
+    """
     DECISION_KIND_DECLINE_INSURANCE: _DecisionKind.ValueType  # 7
     """Refuse the insurance offer."""
     DECISION_KIND_EVEN_MONEY: _DecisionKind.ValueType  # 8
@@ -172,7 +177,10 @@ DECISION_KIND_HIT: DecisionKind.ValueType  # 1
 DECISION_KIND_STAND: DecisionKind.ValueType  # 2
 """Take no more cards."""
 DECISION_KIND_DOUBLE: DecisionKind.ValueType  # 3
-"""Double the stake and take exactly one more card."""
+"""Double the stake and take exactly one more card. Which hands may double is the profile's
+`double_on` (VAR.bj.double-on); under `double_for_less` the extra stake may be less
+(Decision.amount).
+"""
 DECISION_KIND_SPLIT: DecisionKind.ValueType  # 4
 """Split a pair into two hands, each with a stake equal to the first."""
 DECISION_KIND_SURRENDER: DecisionKind.ValueType  # 5
@@ -180,7 +188,9 @@ DECISION_KIND_SURRENDER: DecisionKind.ValueType  # 5
 also the answer to the question asked during the offers.
 """
 DECISION_KIND_INSURANCE: DecisionKind.ValueType  # 6
-"""Take insurance for half the original stake against a dealer ace."""
+"""Take insurance for half the original stake against a dealer ace, or for less under
+`insurance_stake = "up-to-half"` (Decision.amount).
+"""
 DECISION_KIND_DECLINE_INSURANCE: DecisionKind.ValueType  # 7
 """Refuse the insurance offer."""
 DECISION_KIND_EVEN_MONEY: DecisionKind.ValueType  # 8
