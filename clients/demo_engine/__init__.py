@@ -1,4 +1,6 @@
-"""The demo engine: a vendor-style engine for all seven Croupier profiles, served by the adapter kit.
+"""The demo engine: a vendor-style engine for the seven Croupier profiles, served by the adapter kit.
+
+With ``--lab-tables`` it also plays the lab profiles of ``docs/examples`` (``LAB_TABLES``).
 
 Run it with ``python -m clients.demo_engine``; it prints ``CROUPIER_ENGINE host:port`` when
 ready. Each house rule is one field of a settings table (``rules.HOUSE_RULES``) or one small
