@@ -113,7 +113,10 @@ def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
             return tuple(baccarat.BaccaratBet(kind=k, amount=draw(stakes)) for k in kinds)
         case Game.ROULETTE:
             wheel = Wheel(profile.choice("wheel"))
-            kinds = [k for k in BetKind if roulette.shapes(wheel, k)]
+            # The kinds of the layout the table offers (VAR.rou.bets-offered); a kind it does
+            # not offer is a fault, drawn apart.
+            offered = profile.words("bets_offered")
+            kinds = [k for k in BetKind if roulette.shapes(wheel, k) and k.value in offered]
             count = draw(st.integers(min_value=1, max_value=4))
             bets: list[Wager] = []
             for _ in range(count):
@@ -138,7 +141,9 @@ def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
 
 def _seats(draw: st.DrawFn, profile: Profile) -> tuple[list[round_pb2.Seat], list[Hand]]:
     # A list, not a count: shrinking deletes a seat with its hand, and the rest stay aligned.
-    drawn = draw(st.lists(_seat(profile), min_size=1, max_size=3))
+    # No more seats than the table takes (TABLE.seats).
+    most = min(3, profile.integer("max_seats"))
+    drawn = draw(st.lists(_seat(profile), min_size=1, max_size=most))
     hands = [hand for _, hand in drawn if hand is not None]
     return convert.seats([request for request, _ in drawn], "EUR"), hands
 
