@@ -6,6 +6,8 @@ expectation is worked out by hand from the clause's text, each value against its
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from oracle.baccarat import BaccaratBet, BaccaratRules, BaccaratSeat, play_round
@@ -14,6 +16,7 @@ from oracle.cards import parse_cards
 from oracle.errors import BetNotOfferedError, InvalidBetLayoutError, ProfileError, TooManySeatsError
 from oracle.money import Odds
 from oracle.profile import Profile, load_profile_text
+from oracle.returns import percent, theoretical_returns
 from oracle.roulette import (
     DOUBLE_ZERO,
     BetKind,
@@ -23,6 +26,7 @@ from oracle.roulette import (
     RouletteRules,
     RouletteSeat,
     TableHistory,
+    accepted,
     spin_round,
 )
 from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, start_round
@@ -432,3 +436,69 @@ def test_the_same_kinds_in_another_order_are_the_same_value() -> None:
         'bets_offered = { value = ["dozen", "red"], clauses = ["VAR.rou.bets-offered"], status = "assumed" }',
     )
     assert a["bets_offered"] == b["bets_offered"] == ("dozen", "red")
+
+
+# --- what the variants do to the theoretical returns and the citations ------------------
+
+
+def test_en_prison_returns_an_even_chance_its_stake_on_the_next_spin() -> None:
+    # 18/37 of spins pay 2; a zero (1/37) imprisons, and the next spin gives the stake back
+    # with 18/37: (36 * 37 + 18) / 37^2 = 1350/1369, an edge of 19/1369 (about 1.39%).
+    returns = {r.bet: r for r in theoretical_returns(_lab("roulette-c", PRISON))}
+    assert returns["red"].returns == Fraction(1350, 1369)
+    assert returns["low"].returns == Fraction(1350, 1369)
+    # Second moment: 18/37 * 4 + 1/37 * 18/37 * 1, less the mean squared.
+    second = Fraction(18 * 4, 37) + Fraction(18, 37 * 37)
+    assert returns["red"].variance == second - Fraction(1350, 1369) ** 2
+    # A zero still takes a dozen: 24/37 * ... = 36/37 as without the variant.
+    assert returns["dozen"].returns == Fraction(36, 37)
+    assert "VAR.rou.en-prison" in returns["red"].clauses
+
+
+def test_a_table_returns_only_the_kinds_it_offers() -> None:
+    bets = [r.bet for r in theoretical_returns(_lab("roulette-c", OUTSIDE))]
+    assert bets == ["column", "dozen", "red", "black", "even", "odd", "low", "high"]
+
+
+def test_no_commission_and_super_six_edges_are_the_published_ones() -> None:
+    # Eight decks, the standard tableau: EZ Baccarat's banker edge is 1.0183%, Super 6's
+    # (no commission, a banker 6 paid 1:2) 1.458%, as the game's published analyses give.
+    ez = {r.bet: r for r in theoretical_returns(_lab("baccarat-d", EZ + NO_COMMISSION))}
+    six = {r.bet: r for r in theoretical_returns(_lab("baccarat-d", NO_COMMISSION + SIX))}
+    plain = {r.bet: r for r in theoretical_returns(_lab("baccarat-d", ""))}
+    assert percent(ez["banker"].house_edge) == "1.0183%"
+    assert percent(six["banker"].house_edge, 3) == "1.458%"
+    assert percent(plain["banker"].house_edge) == "1.0579%"
+    # Neither variant touches the player or the tie bet.
+    for bet in ("player", "tie"):
+        assert ez[bet].returns == six[bet].returns == plain[bet].returns
+    assert "VAR.bac.ez" in ez["banker"].clauses
+    assert "VAR.bac.banker-six" in six["banker"].clauses
+
+
+def test_a_refusal_of_a_kind_is_cited_only_where_the_table_restricts_them() -> None:
+    assert accepted(_rou(OUTSIDE))["error=BET_NOT_OFFERED"] == ("VAR.rou.bets-offered",)
+    assert "error=BET_NOT_OFFERED" not in accepted(_rou())
+
+
+def test_a_prison_is_cited_by_the_variant() -> None:
+    played = spin_round(_rou(PRISON), TableHistory.new("t"), 5, [_seat(_bet(BetKind.RED, 10))])
+    assert played.citations()["roulette.prison"][0] == "VAR.rou.en-prison"
+
+
+def test_the_prison_is_kept_in_seat_order() -> None:
+    rules = _rou(PRISON)
+    # Seat 2 imprisoned first; a later zero with seats 0 and 1 imprisons theirs before it.
+    three = [
+        _seat(_bet(BetKind.DOZEN, 10, 1)),
+        _seat(_bet(BetKind.DOZEN, 10, 1)),
+        _seat(_bet(BetKind.ODD, 30)),
+    ]
+    first = spin_round(rules, TableHistory.new("t"), 0, three)
+    two = [_seat(_bet(BetKind.RED, 10)), _seat(_bet(BetKind.BLACK, 20))]
+    second = spin_round(rules, first.history, 0, two)
+    assert second.history.prison == (
+        Prisoner(seat=0, kind=BetKind.RED, amount=10),
+        Prisoner(seat=1, kind=BetKind.BLACK, amount=20),
+        Prisoner(seat=2, kind=BetKind.ODD, amount=30),
+    )
