@@ -268,6 +268,26 @@ def test_a_spin_without_the_seat_leaves_its_bet_imprisoned() -> None:
     assert back.history.prison == ()
 
 
+def test_a_seat_s_imprisoned_bet_is_decided_once_with_that_seat_only() -> None:
+    # Seat 0's red 100 is imprisoned on 0. Next spin 1 (red), seats 0 and 1 both back: seat 0's
+    # red comes back as its stake, 100, once and as seat 0's; seat 0's black 10 loses; seat 1's
+    # red 20 wins 1:1, 40. Seat 1 has no prisoner of its own, so no line of it is a release.
+    rules = _rou(PRISON)
+    two = [_seat(_bet(BetKind.RED, 100)), _seat(_bet(BetKind.STRAIGHT, 10, 5))]
+    first = spin_round(rules, TableHistory.new("t"), 0, two)
+    assert first.history.prison == (Prisoner(seat=0, kind=BetKind.RED, amount=100),)
+    again = [_seat(_bet(BetKind.BLACK, 10)), _seat(_bet(BetKind.RED, 20))]
+    second = spin_round(rules, first.history, 1, again)
+    assert [
+        (line.seat, line.bet, line.prison, line.payout.returned) for line in second.settlement
+    ] == [
+        (0, "red", Prison.RELEASED, 100),
+        (0, "black", None, 0),
+        (1, "red", None, 40),
+    ]
+    assert second.history.prison == ()
+
+
 def test_double_zero_imprisons_too() -> None:
     rules = _rou(PRISON, base="roulette-american")
     played = spin_round(rules, TableHistory.new("t"), DOUBLE_ZERO, [_seat(_bet(BetKind.HIGH, 100))])
