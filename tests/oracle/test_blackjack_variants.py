@@ -143,6 +143,29 @@ def test_VAR_bj_double_on_any_cards_after_a_hit_takes_one_card_and_stands() -> N
     assert returned(state) == [400]
 
 
+@pytest.mark.parametrize(
+    ("value", "shoe", "hits", "cited"),
+    [
+        # Two cards under any-two or any-cards: the documents' double rule opens it alone.
+        pytest.param("any-two", "6S 7H 4D TC", 0, ("A.double",), id="any-two"),
+        pytest.param("any-cards", "6S 7H 4D TC", 0, ("A.double",), id="any-cards-two-cards"),
+        # After a hit only the any-cards variant opens it.
+        pytest.param("any-cards", "2S 7H 3D TC 4C", 1, ("VAR.bj.double-on",), id="any-cards-hit"),
+        # A total of 10 under a restriction: the restriction it passed, then the double rule.
+        pytest.param(
+            "nine-to-eleven", "6S 7H 4D TC", 0, ("VAR.bj.double-on", "A.double"), id="9-11"
+        ),
+        pytest.param("ten-eleven", "6S 7H 4D TC", 0, ("VAR.bj.double-on", "A.double"), id="10-11"),
+    ],
+)
+def test_VAR_bj_double_on_an_open_double_cites_the_rules_that_opened_it(
+    value: str, shoe: str, hits: int, cited: tuple[str, ...]
+) -> None:
+    state = play(start(lab("blackjack-a", double_on=value), shoe), *[HIT] * hits)
+    assert DOUBLE in state.legal
+    assert state.citations()["legal_decisions[double]"] == cited
+
+
 def test_VAR_bj_double_on_any_cards_still_needs_funds() -> None:
     # Balance 250, stake 100: 2S 3D, hit 4C; doubling needs 100 more of the 150 free: open.
     # Balance 150: 50 free, no double (BJ.funds).
@@ -196,6 +219,23 @@ def test_VAR_bj_resplit_a_later_hand_splits_right_after_itself() -> None:
         "8C TC",
     ]
     assert returned(state) == [200] * 4
+
+
+def test_VAR_bj_resplit_a_later_hand_split_twice_keeps_its_hands_together() -> None:
+    # 8S 8D against 6H, hole TC, max 5 hands. Split; hand 0 takes 8C: split again (8S, 8D,
+    # 8C); hand 0 takes TD, stands. Hand 1 (8D) takes 8H: split, 8H right after it; hand 1
+    # takes 8S: split again, and this hand, made second by hand 1, comes after 8H and still
+    # before 8C, which hand 0 made. Hand 1 takes TH. Then 8H takes TS, 8S takes TC, 8C takes
+    # TD; the dealer's 16 draws 6S: 22; five hands of 18, 200 each.
+    rules = lab("blackjack-a", max_hands=5)
+    shoe = "8S 6H 8D TC 8C TD 8H 8S TH TS TC TD 6S"
+    state = play(start(rules, shoe), SPLIT, SPLIT, STAND, SPLIT, SPLIT)
+    hands = [format_cards(h.cards) for h in state.seats[0].hands]
+    assert hands == ["8S TD", "8D TH", "8H", "8S", "8C"]
+    state = play(state, STAND, STAND, STAND, STAND)
+    hands = [format_cards(h.cards) for h in state.seats[0].hands]
+    assert hands == ["8S TD", "8D TH", "8H TS", "8S TC", "8C TD"]
+    assert returned(state) == [200] * 5
 
 
 def test_VAR_bj_resplit_eight_hands_at_most() -> None:
@@ -431,6 +471,16 @@ def test_VAR_bj_double_for_less_needs_only_the_amount_free() -> None:
     assert refusal(state, DOUBLE, 31).clause == "BJ.funds"
     assert refusal(state, DOUBLE).clause == "BJ.funds"  # the full 100 is not free
     assert returned(take(state, DOUBLE, 30)) == [260]
+
+
+def test_VAR_bj_double_for_less_is_open_with_one_unit_free() -> None:
+    # Balance 101, stake 100: 1 free, the least extra stake the variant takes; double for 1,
+    # TS: 21 beats 17: 101 comes back twice, 202. Balance 100: nothing free, no double.
+    rules = lab("blackjack-a", **DFL)
+    state = start(rules, "5S 7H 6D TC TS", balance=101)
+    assert DOUBLE in state.legal
+    assert returned(take(state, DOUBLE, 1)) == [202]
+    assert DOUBLE not in start(rules, "5S 7H 6D TC TS", balance=100).legal
 
 
 def test_VAR_bj_double_for_less_an_amount_without_the_variant_is_refused() -> None:
