@@ -7,7 +7,8 @@ of records; ``assess`` turns the sums into the report's figures once the log is 
 Returns: per profile, bet kind (the settlement line's first word: "straight 17" is a
 straight, "hand 1" a blackjack hand) and currency, actual = returned / staked, in minor units
 after MONEY.rounding, beside the exact theoretical return (``oracle.returns``, before
-rounding). Fairness: chi-square goodness of fit of baccarat outcomes against
+rounding); a blackjack hand beside its return under basic strategy (``oracle.basic_strategy``),
+which the players' own decisions, unknown to the log, move away from. Fairness: chi-square goodness of fit of baccarat outcomes against
 ``coup_probabilities``, of roulette pockets against a uniform wheel, and of the ranks of the
 blackjack cards dealt against the shoe's composition.
 """
@@ -24,12 +25,12 @@ from typing import Any, Final
 
 from croupier.v1 import round_pb2
 
+from oracle.basic_strategy import StrategyReturn, strategy_return
 from oracle.cards import DECK
 from oracle.clauses import Game
-from oracle.errors import OracleError
+from oracle.errors import OracleError, ProfileError
 from oracle.profile import Profile
 from oracle.returns import (
-    NO_THEORETICAL_RETURN,
     BetReturn,
     coup_probabilities,
     theoretical_returns,
@@ -276,11 +277,38 @@ class Assessment:
         }
 
 
+#: Why a blackjack log's return differs from the basic-strategy figure beside it.
+BASIC_STRATEGY_NOTE: Final = (
+    "theory is the return under basic strategy per unit staked (doubles and splits included); "
+    "the players' real decisions, not known to the log, explain most of any difference"
+)
+
+
+def _blackjack_row(
+    strategy: StrategyReturn | None, bet: str, row: functools.partial[ReturnRow]
+) -> ReturnRow:
+    """A blackjack hand's return beside basic strategy's (BASIC_STRATEGY_NOTE).
+
+    No z: the players' decisions are not the chart's, so no spread around it is implied.
+    """
+    theory = None
+    if strategy is not None and bet == "hand":
+        theory = strategy.per_unit_staked_exact
+    note = (
+        BASIC_STRATEGY_NOTE if strategy is not None else "no basic-strategy figure for this profile"
+    )
+    return row(
+        theoretical=theory, variance=None, standard_error=None, z=None, flagged=False, note=note
+    )
+
+
 def _return_row(
     profile: Profile | None,
     figures: dict[str, BetReturn],
+    strategy: StrategyReturn | None,
     key: tuple[str, str, str],
     sums: list[int],
+    *,
     band: float,
 ) -> ReturnRow:
     profile_id, bet, currency = key
@@ -296,8 +324,8 @@ def _return_row(
     )
     if profile is None:
         note = "unknown profile"
-    elif profile.game in NO_THEORETICAL_RETURN:
-        note = NO_THEORETICAL_RETURN[profile.game]
+    elif profile.game is Game.BLACKJACK:
+        return _blackjack_row(strategy, bet, row)
     else:
         theory = figures.get(bet)
         note = "" if theory is not None else "no theoretical figure for this bet"
@@ -402,6 +430,7 @@ def assess(
     """The return and fairness figures of a log's tally; ``profile`` loads a profile by id."""
     loaded: dict[str, Profile | None] = {}
     figures: dict[str, dict[str, BetReturn]] = {}
+    strategies: dict[str, StrategyReturn | None] = {}
 
     def find(profile_id: str) -> Profile | None:
         if profile_id not in loaded:
@@ -413,10 +442,17 @@ def assess(
             # Roulette settles every shape on every pocket: once a profile, not once a row.
             theory = theoretical_returns(found) if found is not None else ()
             figures[profile_id] = {r.bet: r for r in theory}
+            strategies[profile_id] = None
+            if found is not None and found.game is Game.BLACKJACK:
+                try:
+                    strategies[profile_id] = strategy_return(found)
+                except ProfileError:
+                    # A rule the analysis does not cover yet: the row says so.
+                    strategies[profile_id] = None
         return loaded[profile_id]
 
     returns = tuple(
-        _return_row(find(key[0]), figures[key[0]], key, sums, band)
+        _return_row(find(key[0]), figures[key[0]], strategies[key[0]], key, sums, band=band)
         for key, sums in sorted(tally.money.items())
     )
     fairness = []

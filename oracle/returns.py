@@ -7,8 +7,8 @@ tableau: BAC.banker-tableau, or B.tableau as printed) and each bet settled by it
 ``play_round`` (BAC.pay-player, BAC.pay-banker, BAC.pay-tie, BAC.tie-push). That is C's game
 exactly (a fresh shoe every round) and the usual "off the top" figure for B's and D's shoes.
 Roulette: every pocket of the wheel equally likely (C.rou.wheel, US.rou.wheel), each bet
-settled by ``spin_round`` (the odds and the zero rule). Blackjack has no such figure: its
-return depends on the players' decisions.
+settled by ``spin_round`` (the odds and the zero rule). Blackjack's return depends on the
+players' decisions: its figure is that of basic strategy, in ``oracle.basic_strategy``.
 
 Returns are before MONEY.rounding: the exact amount a unit stake gets back on average.
 """
@@ -16,7 +16,7 @@ Returns are before MONEY.rounding: the exact amount a unit stake gets back on av
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -72,15 +72,8 @@ class BetReturn:
         return 1 - self.returns
 
 
-#: Why a game has no theoretical return, for those that have none.
-NO_THEORETICAL_RETURN: Final[Mapping[Game, str]] = {
-    # Short enough for one line of a terminal after "Returns: ".
-    Game.BLACKJACK: "no theoretical figure: the return depends on the players' decisions",
-}
-
-
 def theoretical_returns(profile: Profile) -> tuple[BetReturn, ...]:
-    """Every bet's exact return under the profile; ``()`` for blackjack (NO_THEORETICAL_RETURN)."""
+    """Every bet's exact return under the profile; ``()`` for blackjack (``oracle.basic_strategy``)."""
     if profile.game is Game.BACCARAT:
         return baccarat_returns(BaccaratRules.from_profile(profile))
     if profile.game is Game.ROULETTE:

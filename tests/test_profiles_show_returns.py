@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from conformance.cli import main
-from oracle.profile import SHIPPED_IDS
+from oracle.basic_strategy import strategy_return
+from oracle.profile import SHIPPED_IDS, shipped_profile
 
 
 def show(profile_id: str, columns: int) -> Result:
@@ -84,10 +85,17 @@ def test_roulette_shows_every_bet_of_the_wheel() -> None:
 
 
 @pytest.mark.parametrize("profile_id", ["blackjack-a", "blackjack-c"])
-def test_blackjack_says_in_one_line_why_there_is_no_figure(profile_id: str) -> None:
-    lines = show(profile_id, 80).output.splitlines()
-    said = [line for line in lines if line.startswith("Returns")]
-    assert said == ["Returns: no theoretical figure: the return depends on the players' decisions."]
+def test_blackjack_shows_its_return_under_basic_strategy(profile_id: str) -> None:
+    output = show(profile_id, 200).output
+    found = strategy_return(shipped_profile(profile_id))
+    said = [line for line in output.splitlines() if line.startswith("Returns")]
+    line = (
+        f"Returns under basic strategy: {found.returns * 100:+.4f}% per unit of first stake "
+        f"(house edge {found.house_edge * 100:.4f}%), exact to 1e-12; {found.stake:.4f} units "
+        f"staked a round, {found.per_unit_staked * 100:.4f}% returned per unit staked."
+    )
+    assert said == [line]
+    assert f"croupier profiles strategy {profile_id}" in output
 
 
 @pytest.mark.parametrize("profile_id", SHIPPED_IDS)

@@ -13,15 +13,19 @@ from conformance.cli.common import (
     fail,
     load_profile,
 )
+from oracle import basic_strategy
+from oracle.basic_strategy import Action, StrategyReturn
+from oracle.clauses import Game
+from oracle.errors import ProfileError
 from oracle.profile import Profile, Status, shipped_profiles
-from oracle.returns import NO_THEORETICAL_RETURN, percent, theoretical_returns
+from oracle.returns import percent, theoretical_returns
 from oracle.service import convert
 
 
 @click.group(invoke_without_command=True)
 @click.pass_context
 def profiles(ctx: click.Context) -> None:
-    """List the shipped rule profiles (subcommands: show, diff)."""
+    """List the shipped rule profiles (subcommands: show, diff, strategy)."""
     if ctx.invoked_subcommand is not None:
         return
     table = Table(title="Rule profiles")
@@ -50,8 +54,8 @@ def profiles(ctx: click.Context) -> None:
 def profiles_show(profile_id: str, as_json: bool) -> None:
     """Show one profile: every parameter, its clauses, documented or assumed; bets' returns.
 
-    Then each bet's exact theoretical return and house edge (baccarat, roulette), or why
-    there is none (blackjack). PROFILE_ID is a shipped id or a lab's profile file. With --json, the profile is printed
+    Then each bet's exact theoretical return and house edge (baccarat, roulette), or the
+    return under basic strategy (blackjack; its chart: ``profiles strategy``). PROFILE_ID is a shipped id or a lab's profile file. With --json, the profile is printed
     exactly as the oracle's GetProfile answers it: the numbers an engine needs (decks,
     limits, history length, rounding) without reading Python.
     """
@@ -96,10 +100,14 @@ _UNBOUNDED = 10_000
 
 
 def _print_returns(profile: Profile) -> None:
-    """Each bet's exact theoretical return and house edge (``oracle.returns``), or why none."""
-    why = NO_THEORETICAL_RETURN.get(profile.game)
-    if why is not None:
-        console.print(f"Returns: {escape(why)}.")
+    """Each bet's exact theoretical return (``oracle.returns``), or blackjack's by its chart.
+
+    Blackjack's is the return under basic strategy (``oracle.basic_strategy``).
+    """
+    if profile.game is Game.BLACKJACK:
+        found = _strategy(profile)
+        console.print(_return_line(found))
+        console.print(f"The chart and each rule's worth: croupier profiles strategy {profile.id}")
         return
     lines = theoretical_returns(profile)
     title = "Returns per unit staked: exact, before rounding"
@@ -134,6 +142,124 @@ def _print_returns(profile: Profile) -> None:
             f"{percent(line.house_edge)}\n{line.house_edge}",
         )
     console.print(narrow)
+
+
+def _strategy(profile: Profile) -> StrategyReturn:
+    try:
+        return basic_strategy.strategy_return(profile)
+    except ProfileError as exc:
+        fail(str(exc))
+        raise  # unreachable: fail exits
+
+
+def _signed(value: float) -> str:
+    return f"{value * 100:+.4f}%"
+
+
+def _return_line(found: StrategyReturn) -> str:
+    return (
+        f"Returns under basic strategy: {_signed(found.returns)} per unit of first stake "
+        f"(house edge {found.house_edge * 100:.4f}%), exact to {found.error_bound:g}; "
+        f"{found.stake:.4f} units staked a round, {found.per_unit_staked * 100:.4f}% returned "
+        "per unit staked."
+    )
+
+
+#: The chart's columns: the up card, ace last, as charts print it.
+_UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def _letter(action: Action, fallback: Action) -> str:
+    """A chart cell: D and R say what to do where doubling or surrender is not open."""
+    if action in (Action.DOUBLE, Action.SURRENDER) and fallback is Action.STAND:
+        return f"{action.value}s"
+    return str(action.value)
+
+
+def _chart(title: str, rows: list[tuple[str, dict[int, str]]]) -> Table:
+    table = Table(title=title)
+    table.add_column("hand", no_wrap=True)
+    for up in _UPS:
+        table.add_column("A" if up == 1 else str(up), justify="center", no_wrap=True)
+    for label, cells in rows:
+        table.add_row(label, *(cells[up] for up in _UPS))
+    return table
+
+
+@profiles.command("strategy")
+@click.argument("profile_id")
+def profiles_strategy(profile_id: str) -> None:
+    """Print a blackjack profile's basic strategy and its return, with each rule's worth.
+
+    The strategy is total-dependent (the hand's total, soft or hard, pair or not, and the
+    up card), for a shoe reshuffled before every round; the return is worked out card by
+    card from the profile's finite shoe, not simulated. H hit, S stand, D double (else hit),
+    Ds double (else stand), P split, R surrender (else hit), Rs surrender (else stand).
+    PROFILE_ID is a shipped id or a lab's profile file.
+    """
+    profile = load_profile(profile_id)
+    if profile.game is not Game.BLACKJACK:
+        fail(f"{profile.id} is a {profile.game.value} profile: basic strategy is blackjack's")
+    found = _strategy(profile)
+    chart = found.chart
+    hard = [
+        (
+            f"hard {t}",
+            {up: _letter(chart.hard[up][t], chart.hit_stand[up][t, False]) for up in _UPS},
+        )
+        for t in range(5, 21)
+    ]
+    soft = [
+        (
+            f"soft {t} (A,{t - 11})",
+            {up: _letter(chart.soft[up][t], chart.hit_stand[up][t, True]) for up in _UPS},
+        )
+        for t in range(13, 21)
+    ]
+    pair_rows = []
+    for v in (1, 10, 9, 8, 7, 6, 5, 4, 3, 2):
+        name = "A" if v == 1 else "T" if v == 10 else str(v)
+        total = 12 if v == 1 else 2 * v
+        cells = {up: _letter(chart.pairs[up][v], chart.hit_stand[up][total, v == 1]) for up in _UPS}
+        pair_rows.append((f"{name},{name}", cells))
+    decks = found.rules.decks
+    console.print(
+        f"[bold]{escape(profile.id)}[/]: total-dependent basic strategy, {decks} deck"
+        f"{'s' if decks > 1 else ''} reshuffled every round"
+    )
+    console.print(_chart("Hard totals (two cards; 3 or more: H or S as shown)", hard))
+    console.print(_chart("Soft totals", soft))
+    console.print(_chart("Pairs", pair_rows))
+    console.print(_return_line(found))
+    base, worths = basic_strategy.contributions(found.rules)
+    console.print(
+        f"The standard game ({decks} decks, stand on soft 17, 3:2, peek under an ace or a ten, "
+        "double any two cards and after a split, one split, one card to split aces, no "
+        f"surrender) returns {_signed(base.returns)}."
+    )
+    table = Table(title="Each rule's worth, applied in turn to the standard game")
+    for column in ("rule", "standard", "profile", "worth", "return after"):
+        table.add_column(column, no_wrap=column != "rule")
+    for worth in worths:
+        table.add_row(
+            worth.rule, worth.standard, worth.profile, _signed(worth.worth), _signed(worth.after)
+        )
+    if worths:
+        console.print(table)
+    else:
+        console.print("The profile plays the standard game's rules.")
+    declined = found.declined
+    console.print(
+        "Insurance and even money are declined. Taking them would change the return by: "
+        f"insurance on every hand {_signed(declined.insurance)}"
+        + (
+            f", and {_signed(declined.after_insurance)} more by the rule against doubling and "
+            "splitting after insurance"
+            if found.rules.no_double_split_after_insurance
+            else ""
+        )
+        + f"; even money on every natural {_signed(declined.even_money)}."
+    )
 
 
 @profiles.command("diff")

@@ -17,10 +17,12 @@ from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.fairness import BASIC_STRATEGY_NOTE
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
-from oracle.clauses import Game
+from oracle.basic_strategy import strategy_return
 from oracle.money import money_text
-from oracle.returns import NO_THEORETICAL_RETURN
+from oracle.profile import shipped_profile
+from oracle.returns import percent
 from oracle.rounds import Round
 from oracle.shoe import seeded_spins
 from tests.audit.rounds import RED, STRAIGHT, blackjack_rounds, roulette_rounds, write_rounds
@@ -159,9 +161,10 @@ def test_a_clean_log_says_clean_with_its_returns_and_theory(clean_page: str) -> 
     assert straight["flagged"] in {"no", "FLAGGED"}
     assert returns["roulette-c", "red"]["theoretical (exact)"].endswith("(36/37)")
     hand = returns["blackjack-a", "hand"]
-    assert hand["theoretical (exact)"] == "-"
+    staked = strategy_return(shipped_profile("blackjack-a")).per_unit_staked_exact
+    assert hand["theoretical (exact)"] == f"{percent(staked, 4)} ({staked})"
     assert hand["actual"].endswith("%")
-    assert NO_THEORETICAL_RETURN[Game.BLACKJACK] in text(root)
+    assert BASIC_STRATEGY_NOTE in text(root)
 
     assert rows(by_id(root, "findings")) == [{"record": "no findings"}]
     assert "intact" in text(by_id(root, "chain"))

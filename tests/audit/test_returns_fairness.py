@@ -21,6 +21,8 @@ from conformance.fairness import (
     chi_square_p,
     chi_square_test,
 )
+from oracle.basic_strategy import strategy_return
+from oracle.profile import shipped_profile
 from oracle.rounds import Round
 from oracle.shoe import seeded_spins
 from tests.audit.rounds import (
@@ -111,15 +113,18 @@ def test_a_fair_log_flags_nothing(fair: Path) -> None:
     assert abs(banker.z) <= 3
 
 
-def test_blackjack_shows_its_actual_return_and_why_there_is_no_theoretical_one(
-    fair: Path,
-) -> None:
+def test_blackjack_shows_its_actual_return_beside_basic_strategy(fair: Path) -> None:
     hands = _row(_statistics(_audit(fair)), "blackjack-a", "hand")
     assert hands.staked == 10 * ROUNDS
     assert hands.actual == Fraction(hands.returned, hands.staked)
-    assert hands.theoretical is None
+    # Per unit staked, as the log counts it: doubled and split stakes are stakes too.
+    assert (
+        hands.theoretical == strategy_return(shipped_profile("blackjack-a")).per_unit_staked_exact
+    )
+    # The log's players are not basic strategy's: no z against it, and the note says why.
     assert hands.z is None
-    assert "players' decisions" in hands.note
+    assert not hands.flagged
+    assert "players' real decisions" in hands.note
 
 
 def test_blackjack_shoes_without_tens_are_flagged(tmp_path: Path) -> None:
@@ -201,7 +206,7 @@ def test_audit_verify_prints_and_reports_returns_and_fairness(fair: Path, tmp_pa
     assert result.exit_code == 0, result.output
     assert "Returns" in result.output
     assert "Fairness" in result.output
-    assert "blackjack-a:\n    no theoretical figure: the return depends" in result.output
+    assert "blackjack-a:\n    theory is the return under basic strategy" in result.output
     assert "FLAG" not in result.output
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["band"] == 3.5
