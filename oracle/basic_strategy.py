@@ -19,8 +19,10 @@ What is exact and what is not:
   (``_Up.decide``). The return of that fixed chart is then computed exactly.
 - Splits. A split hand is played on its own cards (BJ.deal-order): by the symmetry of a
   shuffled shoe, hands that each draw by their own cards alone have the same joint law with
-  the dealer's cards whatever the order they are played in, so each split hand's return is
-  computed from the shoe less its own cards and the other split card, exactly.
+  the dealer's cards whatever the order they are played in, so with one split each hand's
+  return is computed from the shoe less its own cards and the other split card, exactly.
+  With re-splits (VAR.bj.resplit) a hand is valued from the shoe less its own cards and
+  every split card, not the other hands' cards: the usual simplification (``split_play``).
 - Arithmetic. Floating point, in double precision. The return is a probability-weighted
   average, not an amount of money paid: no stake is settled from it, so MONEY.rounding and
   the exact-money rule do not apply. Every quantity is a sum of products of probabilities
@@ -42,7 +44,7 @@ from functools import cache
 from math import comb
 from typing import Final
 
-from oracle.blackjack import BlackjackRules, Peek, SplitPairs, is_pair
+from oracle.blackjack import BlackjackRules, DoubleOn, Peek, SplitPairs, is_pair
 from oracle.cards import Card, Rank, Suit
 from oracle.clauses import Game
 from oracle.errors import ProfileError
@@ -158,8 +160,11 @@ class Rules:
 
     Parameters that change no return are not here: rounding (the return is before
     MONEY.rounding), limits and funds (every extra stake is assumed covered), when a hole card
-    is shown or a natural paid (the same money), auto-stand (hitting 21 never gains). The
-    insurance rules price the declined offers only (``Declined``).
+    is shown or a natural paid (VAR.bj.hole-card, A.nat-immediate: the same money),
+    auto-stand (hitting 21 never gains), a double for less (VAR.bj.double-for-less: a
+    double's return is its stake times that of one card then standing, so the best double is
+    the full one or none) and the insurance stake (VAR.bj.insurance-stake: insurance is
+    declined). The insurance rules price the declined offers only (``Declined``).
     """
 
     decks: int
@@ -167,12 +172,15 @@ class Rules:
     blackjack_pays: float
     peek: Peek
     dealer_blackjack_takes_all: bool
+    double_on: DoubleOn
     double_after_split: bool
     split_pairs: SplitPairs
     max_hands: int
+    resplit_aces: bool
     hit_split_aces: bool
     split_21_is_blackjack: bool
     surrender: bool
+    surrender_early: bool
     surrender_after_split: bool
     insurance: bool
     insurance_pays: float
@@ -180,25 +188,22 @@ class Rules:
 
     @classmethod
     def of(cls, rules: BlackjackRules) -> Rules:
-        """The analysed rules of a blackjack profile; ``ProfileError`` for what is not supported."""
-        if rules.max_hands > 2:
-            raise ProfileError(
-                f"profile {rules.profile_id!r}: the basic-strategy return supports one split "
-                f"(max_hands = 2), not max_hands = {rules.max_hands}",
-                profile=rules.profile_id,
-            )
+        """The analysed rules of a blackjack profile's typed parameters."""
         return cls(
             decks=rules.decks,
             hits_soft_17=rules.dealer_hits_soft_17,
             blackjack_pays=float(rules.blackjack_pays.ratio),
             peek=rules.peek,
             dealer_blackjack_takes_all=rules.dealer_blackjack_takes_all,
+            double_on=rules.double_on,
             double_after_split=rules.double_after_split,
             split_pairs=rules.split_pairs,
             max_hands=rules.max_hands,
+            resplit_aces=rules.resplit_aces,
             hit_split_aces=rules.hit_split_aces,
             split_21_is_blackjack=rules.split_21_is_blackjack,
             surrender=rules.surrender,
+            surrender_early=rules.surrender_early,
             surrender_after_split=rules.surrender_after_split,
             insurance=rules.insurance,
             insurance_pays=float(rules.insurance_pays.ratio),
@@ -253,8 +258,12 @@ class _Up:
         #: The value of the hole card that makes a blackjack, if any.
         self.bj_card = 10 if up == 1 else 1 if up == 10 else 0
         self._dealer: dict[int, list[float]] = {}
-        self._values: dict[tuple[int, int, _Losses], float] = {}
+        self._values: dict[tuple[int, int, _Losses, bool], float] = {}
+        self._splits: dict[int, tuple[float, float]] = {}
+        self._stakes: dict[tuple[int, int, bool], float] = {}
         self.hit_stand: dict[tuple[int, bool], Action] = {}
+        #: The hit-or-stand cells where a hand of three cards or more doubles (VAR.bj.double-on).
+        self.double_later: set[tuple[int, bool]] = set()
         self.first: dict[tuple[int, bool], Action] = {}
         self.pairs: dict[int, Action] = {}
 
@@ -327,48 +336,106 @@ class _Up:
                 lose += out[i]
         return stake * (win - lose) - losses[stake - 1] * out[_BJ]
 
-    def play(self, hand: int, removed: int, losses: _Losses) -> float:
-        """A hand that may only hit or stand now, played by the chart."""
-        key = (hand, removed, losses)
+    def play(self, hand: int, removed: int, losses: _Losses, *, split: bool = False) -> float:
+        """A hand that may hit or stand now (or double, on any cards), played by the chart."""
+        key = (hand, removed, losses, split)
         found = self._values.get(key)
         if found is not None:
             return found
         total, soft, _ = _total(hand)
         if total > 21:
             value = -self.mass(removed)
-        elif total == 21 or self.hit_stand[total, soft] is Action.STAND:
+        elif total == 21:
             # BJ.auto-stand: 21 stands (hitting it never gains).
             value = self.stand(hand, removed, 1, losses)
+        elif self.doubles_later(hand, split=split):
+            value = self.double(hand, removed, losses)
+        elif self.hit_stand[total, soft] is Action.STAND:
+            value = self.stand(hand, removed, 1, losses)
         else:
-            value = self.hit(hand, removed, losses)
+            value = self.hit(hand, removed, losses, split=split)
         self._values[key] = value
         return value
 
-    def hit(self, hand: int, removed: int, losses: _Losses) -> float:
+    def doubles_later(self, hand: int, *, split: bool) -> bool:
+        """Whether the chart doubles this hand of three cards or more (VAR.bj.double-on)."""
+        total, soft, cards = _total(hand)
+        return (
+            cards > 2
+            and (total, soft) in self.double_later
+            and self.may_double(hand, split=split, later=True)
+        )
+
+    def play_stake(self, hand: int, removed: int, *, split: bool = False) -> float:
+        """What playing on by the chart adds to the hand's stake, ``mass``-weighted.
+
+        A double after hits, where any hand may double (VAR.bj.double-on); else nothing.
+        """
+        if not self.double_later:
+            return 0.0
+        key = (hand, removed, split)
+        found = self._stakes.get(key)
+        if found is not None:
+            return found
+        total, soft, _ = _total(hand)
+        stake = 0.0
+        if total >= 21:
+            stake = 0.0
+        elif self.doubles_later(hand, split=split):
+            stake = self.mass(removed)
+        elif self.hit_stand[total, soft] is Action.HIT:
+            stake = sum(
+                chance * self.play_stake(after, gone, split=split)
+                for chance, after, gone in self.draws(hand, removed)
+            )
+        self._stakes[key] = stake
+        return stake
+
+    def draws(self, hand: int, removed: int) -> Iterator[tuple[float, int, int]]:
+        """Each next card the shoe can give: its chance, the hand and the cards out after it."""
         size = self.size(removed)
-        value = 0.0
         for v in _VALUES:
             n = self.left(removed, v)
             if n > 0:
-                value += n / size * self.play(hand + _BIT[v], removed + _BIT[v], losses)
-        return value
+                yield n / size, hand + _BIT[v], removed + _BIT[v]
+
+    def hit(self, hand: int, removed: int, losses: _Losses, *, split: bool = False) -> float:
+        return sum(
+            chance * self.play(after, gone, losses, split=split)
+            for chance, after, gone in self.draws(hand, removed)
+        )
+
+    def may_double(self, hand: int, *, split: bool, later: bool = False) -> bool:
+        """Whether the hand may double (A.double, C.bj.double, VAR.bj.double-on)."""
+        rules = self.rules
+        if self.plain or (split and not rules.double_after_split):
+            return False
+        if later or rules.double_on is DoubleOn.ANY_CARDS:
+            return rules.double_on is DoubleOn.ANY_CARDS
+        if rules.double_on is DoubleOn.ANY_TWO:
+            return True
+        totals = (9, 10, 11) if rules.double_on is DoubleOn.NINE_TO_ELEVEN else (10, 11)
+        return _total(hand)[0] in totals
 
     def double(self, hand: int, removed: int, losses: _Losses) -> float:
         """One card, twice the stake, then stand (A.double, C.bj.double)."""
-        size = self.size(removed)
         value = 0.0
-        for v in _VALUES:
-            n = self.left(removed, v)
-            if n > 0:
-                after, gone = hand + _BIT[v], removed + _BIT[v]
-                if _total(after)[0] > 21:
-                    value -= n / size * 2 * self.mass(gone)
-                else:
-                    value += n / size * self.stand(after, gone, 2, losses)
+        for chance, after, gone in self.draws(hand, removed):
+            if _total(after)[0] > 21:
+                value -= chance * 2 * self.mass(gone)
+            else:
+                value += chance * self.stand(after, gone, 2, losses)
         return value
 
     def surrender(self, removed: int) -> float:
-        """Half the stake back (C.bj.surrender): after the peek where there is one."""
+        """Half the stake back (C.bj.surrender, VAR.bj.surrender).
+
+        Late: after the peek where there is one. Early, under an up card the dealer looks
+        under: before it, so half the stake even against a blackjack; the round's
+        blackjacks are counted at the deal (``round_value``), which this adds back.
+        """
+        if self.rules.surrender_early and self.peeked:
+            return -0.5 + (1 - self.no_blackjack(removed))
         return -0.5 * self.mass(removed)
 
     def two_card_options(
@@ -376,10 +443,12 @@ class _Up:
     ) -> dict[Action, float]:
         """The values of what a two-card hand may do besides splitting."""
         rules = self.rules
-        options = {Action.HIT: self.play(hand, removed, losses)}
-        if not self.plain and (not split or rules.double_after_split):
+        options = {Action.HIT: self.play(hand, removed, losses, split=split)}
+        if self.may_double(hand, split=split):
             options[Action.DOUBLE] = self.double(hand, removed, losses)
-        if rules.surrender and (not split or rules.surrender_after_split):
+        # Early surrender is asked before play, of the first two cards only (VAR.bj.surrender).
+        after_split = rules.surrender_after_split and not rules.surrender_early
+        if rules.surrender and (not split or after_split):
             options[Action.SURRENDER] = self.surrender(removed)
         return options
 
@@ -387,39 +456,99 @@ class _Up:
         """The value of the chart's action, or hit-or-stand where it is not open."""
         return options.get(chosen, options[Action.HIT])
 
-    # Splits (C.bj.split, A.split; BJ.deal-order).
+    # Splits (C.bj.split, A.split, VAR.bj.resplit; BJ.deal-order).
 
-    def split_hand(self, v: int, losses: _Losses) -> float:
-        """One hand of a split pair of ``v``: its second card, then played by the chart."""
+    def split_card(self, v: int, w: int, split_cards: int, losses: _Losses) -> tuple[float, float]:
+        """A split hand of ``v`` whose second card is ``w``: its value, and its doubled stake.
+
+        ``split_cards`` values ``v`` are out of the shoe: the pair and every card moved to a
+        new hand by a re-split.
+        """
         rules = self.rules
-        removed = 2 * _BIT[v]
-        size = self.size(removed)
-        value = 0.0
-        for w in _VALUES:
-            n = self.left(removed, w)
-            if n == 0:
-                continue
-            hand, gone = _BIT[v] + _BIT[w], removed + _BIT[w]
-            total, soft, _ = _total(hand)
-            if total == 21 and rules.split_21_is_blackjack:
-                found = rules.blackjack_pays * self.no_blackjack(gone)
-            elif total == 21 or (v == 1 and not rules.hit_split_aces):
-                found = self.stand(hand, gone, 1, losses)
-            else:
-                options = self.two_card_options(hand, gone, losses, split=True)
-                found = self.by_chart(options, self.first.get((total, soft), Action.HIT))
-            value += n / size * found
-        return value
+        hand, gone = _BIT[v] + _BIT[w], split_cards * _BIT[v] + _BIT[w]
+        total, soft, _ = _total(hand)
+        if total == 21 and rules.split_21_is_blackjack:
+            return rules.blackjack_pays * self.no_blackjack(gone), 0.0
+        if total == 21 or (v == 1 and not rules.hit_split_aces):
+            return self.stand(hand, gone, 1, losses), 0.0
+        options = self.two_card_options(hand, gone, losses, split=True)
+        chosen = self.first.get((total, soft), Action.HIT)
+        return self.by_chart(options, chosen), self.action_stake(
+            options, chosen, hand, gone, split=True
+        )
 
-    def split(self, v: int) -> float:
-        """Both hands of a split pair (C.bj.split, A.split).
+    def action_stake(
+        self, options: dict[Action, float], chosen: Action, hand: int, removed: int, *, split: bool
+    ) -> float:
+        """What the chart's action on a two-card hand adds to its stake, ``mass``-weighted."""
+        if chosen not in options:
+            chosen = Action.HIT
+        if chosen is Action.DOUBLE:
+            return self.mass(removed)
+        if chosen is Action.HIT:
+            return self.play_stake(hand, removed, split=split)
+        return 0.0
 
+    def split_play(self, v: int) -> tuple[float, float]:
+        """A split pair of ``v``, re-split as the profile allows: its value and extra stake.
+
+        Hands are played in order, each drawing its second card (BJ.deal-order); another
+        ``v`` starts a new hand while the seat holds fewer than ``max_hands`` (split aces
+        only if ``resplit_aces``). With one split (``max_hands`` 2) every hand's value is
+        exact: by the symmetry of a shuffled shoe, a hand that draws by its own cards has
+        the same joint law with the dealer's cards whatever was drawn before it, so each is
+        valued from the shoe less the pair and its own cards. With re-splits each hand is
+        valued from the shoe less its own cards and every ``v`` moved to a hand, not the
+        other hands' cards (the usual simplification, as the Wizard of Odds' analyses make
+        it: a hand's value depends on how many hands were split, not on their cards).
         Where a dealer blackjack found after play takes the original stake only
         (``dealer_blackjack_takes``), only the first hand loses it.
         """
-        if self.rules.dealer_blackjack_takes_all:
-            return 2 * self.split_hand(v, (1.0, 2.0))
-        return self.split_hand(v, (1.0, 1.0)) + self.split_hand(v, (0.0, 0.0))
+        found = self._splits.get(v)
+        if found is not None:
+            return found
+        rules = self.rules
+        most = rules.max_hands if v != 1 or rules.resplit_aces else 2
+        memo: dict[tuple[int, int, int], tuple[float, float]] = {}
+        cards: dict[tuple[int, int, int], tuple[float, float]] = {}
+
+        def hands(count: int, done: int, split_cards: int) -> tuple[float, float]:
+            if done == count:
+                return 0.0, 0.0
+            key = (count, done, split_cards)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            index = 0 if rules.dealer_blackjack_takes_all or done == 0 else 1
+            losses = self.losses() if index == 0 else (0.0, 0.0)
+            removed = split_cards * _BIT[v]
+            size = self.size(removed)
+            value = stake = 0.0
+            for w in _VALUES:
+                n = self.left(removed, w)
+                if n == 0:
+                    continue
+                if w == v and count < most:
+                    later_value, later_stake = hands(count + 1, done, split_cards + 1)
+                    value += n / size * later_value
+                    stake += n / size * (self.mass(removed + _BIT[v]) + later_stake)
+                    continue
+                hand = cards.get((w, split_cards, index))
+                if hand is None:
+                    hand = cards[w, split_cards, index] = self.split_card(v, w, split_cards, losses)
+                rest_value, rest_stake = hands(count, done + 1, split_cards)
+                value += n / size * (hand[0] + rest_value)
+                stake += n / size * (hand[1] + rest_stake)
+            memo[key] = value, stake
+            return value, stake
+
+        value, stake = hands(2, 0, 2)
+        found = self._splits[v] = value, stake + self.mass(2 * _BIT[v])
+        return found
+
+    def split(self, v: int) -> float:
+        """The value of splitting a pair of ``v`` (``split_play``)."""
+        return self.split_play(v)[0]
 
     # The chart.
 
@@ -430,7 +559,8 @@ class _Up:
         """Fill the chart: every cell the action with the most return over its hands.
 
         Hit or stand first, cell by cell in ``_HS_ORDER``, each over every composition of
-        its total weighted by its chance of being dealt; then the two-card cells (double,
+        its total weighted by its chance of being dealt (and, where any hand may double,
+        whether a hand of three cards or more doubles); then the two-card cells (double,
         surrender), over the two-card hands that are not pairs; then each pair.
         """
         losses = self.losses()
@@ -439,12 +569,24 @@ class _Up:
             total, soft, _ = _total(hand)
             if total < 21:
                 by_cell.setdefault((total, soft), []).append((hand, weight))
+        later = self.rules.double_on is DoubleOn.ANY_CARDS and not self.plain
         for cell in _HS_ORDER:
-            stand = hit = 0.0
+            # The sums over every hand of the cell, and over those of three cards or more.
+            stand = hit = stand_later = hit_later = double_later = 0.0
             for hand, weight in by_cell.get(cell, ()):
-                stand += weight * self.stand(hand, hand, 1, losses)
-                hit += weight * self.hit(hand, hand, losses)
+                stood = weight * self.stand(hand, hand, 1, losses)
+                hits = weight * self.hit(hand, hand, losses)
+                stand += stood
+                hit += hits
+                if later and _total(hand)[2] > 2:
+                    stand_later += stood
+                    hit_later += hits
+                    double_later += weight * self.double(hand, hand, losses)
             self.hit_stand[cell] = Action.STAND if stand >= hit else Action.HIT
+            played = stand_later if self.hit_stand[cell] is Action.STAND else hit_later
+            if later and double_later > played:
+                # VAR.bj.double-on any-cards: a hand of three cards or more doubles here.
+                self.double_later.add(cell)
         for cell, sums in self._two_card_sums(losses).items():
             self.first[cell] = max(sums, key=lambda a: sums[a])
         for v in PAIR_ROWS:
@@ -527,38 +669,22 @@ class _Up:
         total, soft, _ = _total(hand)
         if total == 21:
             return 0.0
-        mass = self.mass(hand)
-        unsplit = mass if self.first.get((total, soft)) is Action.DOUBLE else 0.0
+        options = self.two_card_options(hand, hand, self.losses(), split=False)
+        unsplit = self.action_stake(
+            options, self.first.get((total, soft), Action.HIT), hand, hand, split=False
+        )
         if a != b:
             return unsplit
         chosen = self.pairs[a]
-        if a < 10 and chosen is not Action.SPLIT:
-            return mass if chosen is Action.DOUBLE else 0.0
-        split = mass + 2 * self.split_doubles(a)
+        if chosen is not Action.SPLIT:
+            if a < 10:
+                return self.action_stake(options, chosen, hand, hand, split=False)
+            return unsplit
+        split = self.split_play(a)[1]
         if a < 10:
             return split
-        if chosen is Action.SPLIT:
-            share = _ten_pairs(self.rules, self.up)
-            return share * split + (1 - share) * unsplit
-        return unsplit
-
-    def split_doubles(self, v: int) -> float:
-        """The chance, ``mass``-weighted, that one hand of a split pair of ``v`` doubles."""
-        rules = self.rules
-        if not rules.double_after_split or (v == 1 and not rules.hit_split_aces):
-            return 0.0
-        removed = 2 * _BIT[v]
-        size = self.size(removed)
-        found = 0.0
-        for w in _VALUES:
-            n = self.left(removed, w)
-            hand = _BIT[v] + _BIT[w]
-            total, soft, _ = _total(hand)
-            if n == 0 or total == 21:
-                continue
-            if self.first.get((total, soft)) is Action.DOUBLE:
-                found += n / size * self.mass(removed + _BIT[w])
-        return found
+        share = _ten_pairs(self.rules, self.up)
+        return share * split + (1 - share) * unsplit
 
     def insurance(self, pays: float) -> float:
         """Insuring every starting hand but a natural, per unit of the first stake (A.insurance).
@@ -674,6 +800,8 @@ class Chart:
     soft: dict[int, dict[int, Action]]
     pairs: dict[int, dict[int, Action]]
     hit_stand: dict[int, dict[tuple[int, bool], Action]]
+    #: Where any hand may double (VAR.bj.double-on): the cells where three cards or more do.
+    double_later: dict[int, frozenset[tuple[int, bool]]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -759,6 +887,7 @@ def _analyse(rules: Rules) -> StrategyReturn:
     soft: dict[int, dict[int, Action]] = {}
     pairs: dict[int, dict[int, Action]] = {}
     hit_stand: dict[int, dict[tuple[int, bool], Action]] = {}
+    double_later: dict[int, frozenset[tuple[int, bool]]] = {}
     insurance = after_insurance = even_money = 0.0
     for up in _VALUES:
         chance = shoe[up - 1] / size
@@ -769,6 +898,7 @@ def _analyse(rules: Rules) -> StrategyReturn:
         total += chance * value
         stake += chance * analysis.round_stake()
         hit_stand[up] = dict(analysis.hit_stand)
+        double_later[up] = frozenset(analysis.double_later)
         hard[up], soft[up] = {}, {}
         for (t, is_soft), action in analysis.hit_stand.items():
             first = analysis.first.get((t, is_soft), Action.HIT)
@@ -789,7 +919,9 @@ def _analyse(rules: Rules) -> StrategyReturn:
         returns=total,
         by_up=by_up,
         stake=stake,
-        chart=Chart(hard=hard, soft=soft, pairs=pairs, hit_stand=hit_stand),
+        chart=Chart(
+            hard=hard, soft=soft, pairs=pairs, hit_stand=hit_stand, double_later=double_later
+        ),
         declined=Declined(
             insurance=insurance, after_insurance=after_insurance, even_money=even_money
         ),
@@ -822,12 +954,15 @@ STANDARD: Final = {
     "blackjack_pays": 1.5,
     "peek": Peek.ACE_OR_TEN,
     "dealer_blackjack_takes_all": True,
+    "double_on": DoubleOn.ANY_TWO,
     "double_after_split": True,
     "split_pairs": SplitPairs.SAME_RANK,
     "max_hands": 2,
+    "resplit_aces": False,
     "hit_split_aces": False,
     "split_21_is_blackjack": False,
     "surrender": False,
+    "surrender_early": False,
     "surrender_after_split": False,
 }
 

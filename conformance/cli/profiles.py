@@ -230,6 +230,13 @@ def profiles_strategy(profile_id: str) -> None:
     console.print(_chart("Hard totals (two cards; 3 or more: H or S as shown)", hard))
     console.print(_chart("Soft totals", soft))
     console.print(_chart("Pairs", pair_rows))
+    for up in _UPS:
+        later = sorted(chart.double_later[up], key=lambda cell: (cell[1], cell[0]))
+        if later:
+            named = ", ".join(f"{'soft' if soft else 'hard'} {t}" for t, soft in later)
+            console.print(
+                f"Against {'A' if up == 1 else up}, three cards or more double on {named}."
+            )
     console.print(_return_line(found))
     base, worths = basic_strategy.contributions(found.rules)
     console.print(
