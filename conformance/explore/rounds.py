@@ -381,6 +381,8 @@ _SIMPLEST = (
     round_pb2.DECISION_KIND_STAND,
     round_pb2.DECISION_KIND_DECLINE_INSURANCE,
     round_pb2.DECISION_KIND_DECLINE_EVEN_MONEY,
+    # Early surrender declined (VAR.bj.surrender): only a lab profile offers it.
+    round_pb2.DECISION_KIND_DECLINE_SURRENDER,
     round_pb2.DECISION_KIND_HIT,
     round_pb2.DECISION_KIND_DOUBLE,
     round_pb2.DECISION_KIND_SURRENDER,
@@ -389,7 +391,7 @@ _SIMPLEST = (
     round_pb2.DECISION_KIND_SPLIT,
 )
 
-_STAKES_CHANGE = frozenset(_SIMPLEST[4:])
+_STAKES_CHANGE = frozenset(_SIMPLEST[5:])
 
 Chooser = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
 
