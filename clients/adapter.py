@@ -41,7 +41,7 @@ from typing import Any, Protocol
 import grpc
 import iso4217
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
 from clients import listen
@@ -787,11 +787,11 @@ def serve(
         server, engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"], adapter
     )
     health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     name = engine_service_pb2.DESCRIPTOR.services_by_name["EngineService"].full_name
-    reflection.enable_server_reflection(
-        (name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
-        server,
+    # Health and reflection behind the same guard: bytes that do not decode are
+    # MALFORMED_REQUEST, never UNKNOWN with a traceback, nor a stream left hanging.
+    listen.add_health_and_reflection(
+        server, health_servicer, reflection.ReflectionServicer((name, *listen.AUXILIARY))
     )
     address = f"{host}:{port}"
     try:

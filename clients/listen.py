@@ -8,12 +8,14 @@ Shared by the oracle's server and the adapter kit.
 
 from __future__ import annotations
 
+import inspect
 import re
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import grpc.aio
@@ -22,6 +24,8 @@ from cryptography.hazmat.primitives import serialization
 from google.protobuf import message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
+from grpc_health.v1 import health_pb2
+from grpc_reflection.v1alpha import reflection_pb2
 
 from clients.status import error_status
 
@@ -127,26 +131,122 @@ def _lenient(message: type[Message], method: str) -> Callable[[bytes], object]:
     return decode
 
 
+_HANDLERS = {
+    (False, False): grpc.unary_unary_rpc_method_handler,
+    (False, True): grpc.unary_stream_rpc_method_handler,
+    (True, False): grpc.stream_unary_rpc_method_handler,
+    (True, True): grpc.stream_stream_rpc_method_handler,
+}
+
+
 def add_service(
-    server: grpc.Server | grpc.aio.Server, service: ServiceDescriptor, servicer: object
+    server: grpc.Server | grpc.aio.Server,
+    service: ServiceDescriptor,
+    servicer: object,
+    *,
+    guard: bool = False,
 ) -> None:
     """Serve ``servicer``'s methods of ``service``; undecodable bytes reach them as ``MalformedRequest``.
 
     gRPC's generated registration decodes before the servicer runs and answers a request it
     cannot decode with UNKNOWN or INTERNAL and no ErrorInfo; here the method itself answers.
+    With ``guard`` (a servicer that is not ours: health, reflection), the guard answers
+    INVALID_ARGUMENT, MALFORMED_REQUEST for it, in every kind of call, streams included, and
+    the servicer never sees the bytes.
     """
+    aio = isinstance(server, grpc.aio.Server)
     handlers = {}
     for method in service.methods:
         request = message_factory.GetMessageClass(method.input_type)
         response = message_factory.GetMessageClass(method.output_type)
-        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-            getattr(servicer, method.name),
+        kind = (method.client_streaming, method.server_streaming)
+        behaviour = getattr(servicer, method.name)
+        if guard:
+            behaviour = (_guarded_aio if aio else _guarded)(behaviour, streaming=kind[0])
+        handlers[method.name] = _HANDLERS[kind](
+            behaviour,
             request_deserializer=_lenient(request, method.full_name),
             response_serializer=response.SerializeToString,
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service.full_name, handlers),)
     )
+
+
+#: The services every server serves beside its own: health checking and reflection.
+AUXILIARY = (
+    health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+    reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"].full_name,
+)
+
+
+def add_health_and_reflection(
+    server: grpc.Server | grpc.aio.Server, health: object, reflection: object
+) -> None:
+    """Serve health checking and reflection behind the guard (``add_service(guard=True)``)."""
+    add_service(server, health_pb2.DESCRIPTOR.services_by_name["Health"], health, guard=True)
+    add_service(
+        server,
+        reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
+        reflection,
+        guard=True,
+    )
+
+
+def _guarded(behaviour: Callable[..., Any], *, streaming: bool) -> Callable[..., Any]:
+    """A threaded server's method that answers a ``MalformedRequest`` before ``behaviour``."""
+
+    def checked(requests: Iterator[object], context: grpc.ServicerContext) -> Iterator[object]:
+        for request in requests:
+            if isinstance(request, MalformedRequest):
+                context.abort_with_status(request.status())
+            yield request
+
+    def guarded(request: Any, context: grpc.ServicerContext) -> Any:
+        if streaming:
+            return behaviour(checked(request, context), context)
+        if isinstance(request, MalformedRequest):
+            context.abort_with_status(request.status())
+        return behaviour(request, context)
+
+    return guarded
+
+
+def _guarded_aio(behaviour: Callable[..., Any], *, streaming: bool) -> Callable[..., Any]:
+    """An asyncio server's method that answers a ``MalformedRequest`` before ``behaviour``."""
+
+    async def abort(context: grpc.aio.ServicerContext[Any, Any], request: object) -> None:
+        if isinstance(request, MalformedRequest):
+            status = request.status()
+            await context.abort(status.code, status.details, status.trailing_metadata)
+
+    async def checked(
+        requests: AsyncIterator[object], context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[object]:
+        async for request in requests:
+            await abort(context, request)
+            yield request
+
+    async def arguments(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        if streaming:
+            return checked(request, context)
+        await abort(context, request)
+        return request
+
+    if inspect.isasyncgenfunction(behaviour):
+
+        async def streamed(
+            request: Any, context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
+            async for item in behaviour(await arguments(request, context), context):
+                yield item
+
+        return streamed
+
+    async def answered(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        return await behaviour(await arguments(request, context), context)
+
+    return answered
 
 
 #: How long a stopping server still lets in the calls already on their way to it: gRPC's own

@@ -26,8 +26,8 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health, health_pb2
+from grpc_reflection.v1alpha import _async as reflection_aio
 
 import oracle
 from clients import listen
@@ -339,14 +339,12 @@ class OracleServer:
         )
         # grpc-stubs does not know the asyncio health servicer.
         self.health = health.aio.HealthServicer()  # type: ignore[attr-defined]
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        reflection.enable_server_reflection(
-            (
-                *SERVICE_NAMES,
-                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                reflection.SERVICE_NAME,
-            ),
+        # Health and reflection behind the same guard as the services: bytes that do not
+        # decode are MALFORMED_REQUEST, never UNKNOWN or INTERNAL.
+        listen.add_health_and_reflection(
             self.server,
+            self.health,
+            reflection_aio.ReflectionServicer((*SERVICE_NAMES, *listen.AUXILIARY)),
         )
         address = f"{config.host}:{config.port}"
         credentials = config.tls.credentials() if config.tls is not None else None

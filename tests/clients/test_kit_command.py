@@ -201,3 +201,22 @@ def test_a_key_that_is_not_the_certificates_is_named(tmp_path: Path) -> None:
         in run.stderr
     )
     assert "bind" not in run.stderr
+
+
+def test_the_kit_stops_on_sigterm_after_malformed_reflection_bytes() -> None:
+    """Before: one reflection request that did not decode, and SIGTERM never stopped it."""
+    proc, address = _start()
+    try:
+        with grpc.insecure_channel(address) as channel:
+            reflect = channel.stream_stream(
+                "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
+            )
+            with pytest.raises(grpc.RpcError) as refused:
+                list(reflect(iter([b"\x0a\x02\xff\xfe"]), timeout=30))
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        proc.terminate()
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)

@@ -560,3 +560,66 @@ def test_bad_out_of_order_and_concurrent_requests_never_break_a_server(
         health_pb2.HealthCheckRequest(service=""), timeout=TIMEOUT
     )
     assert health.status == health_pb2.HealthCheckResponse.SERVING
+
+
+#: Health and reflection, as raw paths: what each answers bytes that do not decode with.
+_HEALTH_CHECK = "/grpc.health.v1.Health/Check"
+_HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
+_REFLECTION = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
+
+
+def _send(channel: grpc.Channel, path: str, payload: bytes) -> None:
+    """Bytes to health or reflection as they are; raises the error answered, if any."""
+    if path == _HEALTH_CHECK:
+        channel.unary_unary(path)(payload, timeout=TIMEOUT)
+    elif path == _HEALTH_WATCH:
+        # A Watch that decodes streams until cancelled: its first answer is enough.
+        stream = channel.unary_stream(path)(payload, timeout=TIMEOUT)
+        next(stream)
+        stream.cancel()
+    else:
+        for _ in channel.stream_stream(path)(iter([payload]), timeout=TIMEOUT):
+            pass
+
+
+def _auxiliary_call(target: Target, path: str, payload: bytes) -> None:
+    """Send bytes to health or reflection; an answer is a response or MALFORMED_REQUEST."""
+    method = f"{path.rsplit('/', 1)[1]} (bytes)"
+    try:
+        _send(target.channel, path, payload)
+    except grpc.RpcError as error:
+        if error.code() is Code.CANCELLED:
+            return  # the Watch cancelled above
+        reason = judge(target, method, error)
+        assert reason == "MALFORMED_REQUEST", reason
+    else:
+        _count(target, method, Code.OK)
+
+
+@given(
+    path=st.sampled_from((_HEALTH_CHECK, _HEALTH_WATCH, _REFLECTION)),
+    payload=st.one_of(
+        st.binary(max_size=64),
+        # A string field (the service name, a file name) that is not UTF-8.
+        st.binary(max_size=16).map(lambda junk: b"\x0a\x02\xff\xfe" + junk),
+    ),
+)
+def test_health_and_reflection_answer_malformed_bytes_malformed_request(
+    target: Target, path: str, payload: bytes
+) -> None:
+    """Before: UNKNOWN with a logged traceback each (health), INTERNAL (reflection)."""
+    _auxiliary_call(target, path, payload)
+    health = health_pb2_grpc.HealthStub(target.channel).Check(
+        health_pb2.HealthCheckRequest(service=""), timeout=TIMEOUT
+    )
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+
+
+@pytest.mark.parametrize("path", [_HEALTH_CHECK, _HEALTH_WATCH, _REFLECTION])
+def test_health_and_reflection_refuse_a_string_that_is_not_utf8(target: Target, path: str) -> None:
+    channel = target.channel
+    payload = b"\x0a\x02\xff\xfe"  # field 1, a string of two bytes that are not UTF-8
+    with pytest.raises(grpc.RpcError) as refused:
+        _send(channel, path, payload)
+    assert refused.value.code() is Code.INVALID_ARGUMENT, refused.value.details()
+    assert error_info(refused.value).reason == "MALFORMED_REQUEST"
