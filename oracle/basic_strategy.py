@@ -151,6 +151,26 @@ def _dealer_graph(up: int, *, hits_soft_17: bool) -> _DealerGraph:
     )
 
 
+#: The dealer's outcomes by the cards out of the shoe, per deck count, up card and soft-17
+#: rule: every profile with that shoe and dealer shares them (a profile's variants, the
+#: rules' worths). The tables of a few shoes are kept, some 20 MB each.
+_DEALER_TABLES: dict[tuple[int, int, bool], dict[int, list[float]]] = {}
+_DEALER_SHOES: Final = 4
+
+
+def _dealer_table(decks: int, up: int, *, hits_soft_17: bool) -> dict[int, list[float]]:
+    key = (decks, up, hits_soft_17)
+    table = _DEALER_TABLES.get(key)
+    if table is None:
+        shoes = list(dict.fromkeys((d, h) for d, _, h in _DEALER_TABLES))
+        if (decks, hits_soft_17) not in shoes and len(shoes) >= _DEALER_SHOES:
+            oldest = shoes[0]
+            for stale in [k for k in _DEALER_TABLES if (k[0], k[2]) == oldest]:
+                del _DEALER_TABLES[stale]
+        table = _DEALER_TABLES[key] = {}
+    return table
+
+
 # --- the rules the analysis reads -------------------------------------------------------
 
 
@@ -257,7 +277,7 @@ class _Up:
         self.graph = _dealer_graph(up, hits_soft_17=rules.hits_soft_17)
         #: The value of the hole card that makes a blackjack, if any.
         self.bj_card = 10 if up == 1 else 1 if up == 10 else 0
-        self._dealer: dict[int, list[float]] = {}
+        self._dealer = _dealer_table(rules.decks, up, hits_soft_17=rules.hits_soft_17)
         self._values: dict[tuple[int, int, _Losses, bool], float] = {}
         self._splits: dict[int, tuple[float, float]] = {}
         self._stakes: dict[tuple[int, int, bool], float] = {}
@@ -316,8 +336,6 @@ class _Up:
                 for v, drawn in cards:
                     n += left[v] - drawn
                 out[outcome] += p * n
-        if self.peeked:
-            out[_BJ] = 0.0  # that mass never reaches play (``mass``)
         self._dealer[removed] = out
         return out
 
@@ -334,6 +352,8 @@ class _Up:
                 win += out[i]
             elif 17 + i > total:
                 lose += out[i]
+        if self.peeked:
+            return stake * (win - lose)  # a blackjack never reaches play (``mass``)
         return stake * (win - lose) - losses[stake - 1] * out[_BJ]
 
     def play(self, hand: int, removed: int, losses: _Losses, *, split: bool = False) -> float:
@@ -926,6 +946,12 @@ def _analyse(rules: Rules) -> StrategyReturn:
             insurance=insurance, after_insurance=after_insurance, even_money=even_money
         ),
     )
+
+
+def clear_caches() -> None:
+    """Forget every computed return and dealer table (a benchmark's cold start)."""
+    _CACHE.clear()
+    _DEALER_TABLES.clear()
 
 
 def rules_of(profile: Profile) -> Rules:
