@@ -802,6 +802,6 @@ def accepted(rules: RouletteRules) -> dict[str, tuple[str, ...]]:
             dict.fromkeys((rules.wheel.geometry, rules.wheel.shapes_clause))
         ),
     }
-    if len(rules.offered) < len(BetKind):
+    if rules.offered != frozenset(BetKind):
         out["error=BET_NOT_OFFERED"] = rules.cite("bets_offered")
     return out

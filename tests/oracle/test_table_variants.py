@@ -522,3 +522,21 @@ def test_the_prison_is_kept_in_seat_order() -> None:
         Prisoner(seat=1, kind=BetKind.BLACK, amount=20),
         Prisoner(seat=2, kind=BetKind.ODD, amount=30),
     )
+
+
+def test_a_seats_prisoner_is_decided_once_with_other_seats_at_the_spin() -> None:
+    rules = _rou(PRISON)
+    first = spin_round(rules, TableHistory.new("t"), 0, [_seat(_bet(BetKind.RED, 100))])
+    # Seat 0's red and two more seats: one released line, seat 0's; 3 is red.
+    seats = [
+        _seat(_bet(BetKind.ODD, 10)),
+        _seat(_bet(BetKind.LOW, 10)),
+        _seat(_bet(BetKind.HIGH, 10)),
+    ]
+    second = spin_round(rules, first.history, 3, seats)
+    assert [(line.seat, line.prison, line.payout.returned) for line in second.settlement] == [
+        (0, Prison.RELEASED, 100),
+        (0, None, 20),
+        (1, None, 20),
+        (2, None, 0),
+    ]
