@@ -35,10 +35,12 @@ from fractions import Fraction
 import pytest
 
 from oracle.basic_strategy import (
+    _BIT,
     ERROR_BOUND,
     Action,
     Rules,
     StrategyReturn,
+    _Up,
     analyse,
     contributions,
     rules_of,
@@ -47,6 +49,7 @@ from oracle.basic_strategy import (
 from oracle.blackjack import BlackjackRules
 from oracle.clauses import Game
 from oracle.errors import ProfileError
+from oracle.immutable import evolve
 from oracle.parameters import SPECS
 from oracle.profile import Profile, load_profile_text, shipped_profile
 
@@ -230,3 +233,49 @@ def test_results_are_cached_by_the_rules_digest() -> None:
 def test_another_game_is_refused_by_name() -> None:
     with pytest.raises(ProfileError, match="not blackjack"):
         rules_of(shipped_profile("roulette-c"))
+
+
+def _dealer_exact(
+    shoe: list[int], total: int, soft: bool, cards: int, *, h17: bool
+) -> list[Fraction]:
+    """The dealer's outcomes (17-21, bust, blackjack) by plain recursion over the next card,
+    exact: C.bj.dealer-draw (stand on 17 to 21; on a soft 17 only if S17), BJ.natural."""
+    if cards == 2 and total == 21:
+        return [Fraction(0)] * 6 + [Fraction(1)]
+    if total > 21:
+        return [Fraction(0)] * 5 + [Fraction(1), Fraction(0)]
+    if total > 17 or (total == 17 and not (soft and h17)):
+        out = [Fraction(0)] * 7
+        out[total - 17] = Fraction(1)
+        return out
+    size = sum(shoe)
+    out = [Fraction(0)] * 7
+    for value in range(1, 11):
+        n = shoe[value - 1]
+        if not n:
+            continue
+        shoe[value - 1] -= 1
+        hard = total - (10 if soft else 0) + value
+        is_soft = (soft or value == 1) and hard + 10 <= 21
+        after = _dealer_exact(shoe, hard + 10 if is_soft else hard, is_soft, cards + 1, h17=h17)
+        shoe[value - 1] += 1
+        for i in range(7):
+            out[i] += Fraction(n, size) * after[i]
+    return out
+
+
+@pytest.mark.parametrize(("up", "h17"), [(6, False), (1, True), (10, False)])
+def test_the_dealer_totals_are_those_of_counting_every_draw(up: int, h17: bool) -> None:
+    # One deck, a player's 10 and 6 out too: an independent exact count, by BJ.values.
+    rules = evolve(rules_of(lab(decks=1)), hits_soft_17=h17)
+    analysis = _Up(rules, up)
+    removed = _BIT[10] + _BIT[6]
+    shoe = [4] * 9 + [16]
+    shoe[up - 1] -= 1
+    shoe[9] -= 1
+    shoe[5] -= 1
+    exact = _dealer_exact(shoe, 11 if up == 1 else up, up == 1, 1, h17=h17)
+    found = analysis.dealer(removed)
+    assert sum(exact) == 1
+    for mine, theirs in zip(found, exact, strict=True):
+        assert abs(Fraction(mine) - theirs) < Fraction(1, 10**15)
