@@ -235,37 +235,76 @@ def random_decision(state: round_pb2.RoundState, stream: SeededStream) -> round_
     return round_pb2.Decision(seat=state.turn.seat, hand=state.turn.hand, kind=kind)
 
 
-def campaign_policy(profile: Profile) -> Decide:
-    """A campaign's decisions: ``random_decision``, with seeded amounts where the profile takes them.
+#: The full amount a decision of a state would stake, where the player may choose less; 0
+#: where no amount may be chosen (``chosen_amounts``).
+FullAmount = Callable[[round_pb2.RoundState, round_pb2.Decision], int]
 
-    Where a double may stake less (VAR.bj.double-for-less) or an insurance up to half
-    (VAR.bj.insurance-stake), half of those decisions carry a seeded amount below the full
-    one. A profile that takes no amount draws exactly as ``random_decision`` does.
+
+def chosen_amounts(profile: Profile) -> FullAmount | None:
+    """The full amount of a double or insurance that may stake less, where the profile lets it.
+
+    VAR.bj.double-for-less, VAR.bj.insurance-stake; None for a profile that lets no amount
+    be chosen.
     """
     if profile.game is not Game.BLACKJACK:
-        return random_decision
+        return None
     for_less = {
         round_pb2.DECISION_KIND_DOUBLE: profile.flag("double_for_less"),
         round_pb2.DECISION_KIND_INSURANCE: profile.choice("insurance_stake") == "up-to-half",
     }
     if not any(for_less.values()):
-        return random_decision
+        return None
     halve = profile.rounding("half_stake_rounding")
 
-    def decide(state: round_pb2.RoundState, stream: SeededStream) -> round_pb2.Decision:
-        decision = random_decision(state, stream)
-        if not for_less.get(decision.kind):
-            return decision
-        stake = state.blackjack.seats[decision.seat].hands[decision.hand].stake
-        full = stake.minor_units
+    def full(state: round_pb2.RoundState, decision: round_pb2.Decision) -> int:
+        if not for_less.get(decision.kind) or (decision.seat, decision.hand) != (
+            state.turn.seat,
+            state.turn.hand,
+        ):
+            return 0
+        stake = state.blackjack.seats[decision.seat].hands[decision.hand].stake.minor_units
         if decision.kind == round_pb2.DECISION_KIND_INSURANCE:
-            full = halve.apply(Fraction(full, 2))
-        if full > 1 and stream.uniform(2):
-            amount = 1 + stream.uniform(full - 1)
-            decision.amount.CopyFrom(convert.amount(amount, stake.currency_code))
+            return halve.apply(Fraction(stake, 2))
+        return stake
+
+    return full
+
+
+def with_amount(
+    decision: round_pb2.Decision, amount: int, state: round_pb2.RoundState
+) -> round_pb2.Decision:
+    """The decision carrying ``amount``, in minor units of the round's currency (its stakes')."""
+    currency = state.blackjack.seats[0].hands[0].stake.currency_code
+    decision.amount.CopyFrom(convert.amount(amount, currency))
+    return decision
+
+
+def with_amounts(
+    profile: Profile, choose: Decide, pick: Callable[[SeededStream, int], int]
+) -> Decide:
+    """``choose``, with amounts where the profile takes them (``chosen_amounts``).
+
+    Half of the doubles and insurances that may stake less carry an amount below the full
+    one, ``pick`` choosing (a number from 0 below its bound). A profile that takes no amount
+    decides as ``choose`` alone: ``choose`` itself is returned.
+    """
+    full_amount = chosen_amounts(profile)
+    if full_amount is None:
+        return choose
+
+    def decide(state: round_pb2.RoundState, stream: SeededStream) -> round_pb2.Decision:
+        decision = choose(state, stream)
+        full = full_amount(state, decision)
+        if full > 1 and pick(stream, 2):
+            return with_amount(decision, 1 + pick(stream, full - 1), state)
         return decision
 
     return decide
+
+
+def campaign_policy(profile: Profile) -> Decide:
+    """A campaign's decisions: ``random_decision``, with seeded amounts where the profile takes them."""
+    return with_amounts(profile, random_decision, lambda stream, bound: stream.uniform(bound))
 
 
 _STAKES = (1, 5, 10, 15, 25, 50, 75, 100, 150, 250, 333, 500)

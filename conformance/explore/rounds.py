@@ -27,7 +27,12 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 from hypothesis import strategies as st
 
-from conformance.vectors import PlayedRound, finish_vector, play_round
+from conformance.vectors import (
+    PlayedRound,
+    finish_vector,
+    play_round,
+    with_amounts,
+)
 from oracle import baccarat, roulette
 from oracle.cards import DECK, RANKS, Card, Rank
 from oracle.clauses import Game
@@ -452,8 +457,18 @@ def _play_blackjack(
         draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
     )
     return play_round(
-        profile, deal, [], None, policy=(_chooser(draw, illegal_at), stream), taken=taken
+        profile,
+        deal,
+        [],
+        None,
+        policy=(_amounts(profile, draw, _chooser(draw, illegal_at)), stream),
+        taken=taken,
     )
+
+
+def _amounts(profile: Profile, draw: st.DrawFn, choose: Chooser) -> Chooser:
+    """``choose``, with drawn amounts where the profile takes them; shrinks to the full one."""
+    return with_amounts(profile, choose, lambda _stream, bound: _index(draw, bound))
 
 
 def _index(draw: st.DrawFn, count: int) -> int:

@@ -1,11 +1,14 @@
-"""Campaigns of a profile that takes amounts (VAR.bj.double-for-less, VAR.bj.insurance-stake)."""
+"""Campaigns and explored rounds of a profile that takes amounts (VAR.bj.double-for-less, VAR.bj.insurance-stake)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import round_pb2
+from hypothesis import given, settings
 
+from conformance.explore.rounds import explored_vector
 from conformance.vectors import campaign, campaign_policy, random_decision
 from oracle.profile import load_profile_file, shipped_profiles
 
@@ -47,3 +50,19 @@ def test_a_double_and_insurance_for_less_carry_seeded_amounts_below_the_full_one
                             hand.stake.minor_units - decision.amount.minor_units
                         )
     assert seen == {round_pb2.DECISION_KIND_DOUBLE, round_pb2.DECISION_KIND_INSURANCE}
+
+
+def test_explored_rounds_of_such_a_profile_draw_amounts_too() -> None:
+    kinds: set[int] = set()
+
+    @settings(max_examples=200, database=None, derandomize=True)
+    @given(explored_vector(load_profile_file(DOWNTOWN), "v"))
+    def count(vector: vector_pb2.Vector) -> None:
+        for vround in vector.rounds:
+            for step in vround.steps:
+                if step.decision.HasField("amount"):
+                    assert step.decision.amount.minor_units >= 1
+                    kinds.add(step.decision.kind)
+
+    count()
+    assert kinds == {round_pb2.DECISION_KIND_DOUBLE, round_pb2.DECISION_KIND_INSURANCE}
