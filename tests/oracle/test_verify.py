@@ -1,4 +1,8 @@
-"""Record verification: a record whose cards run out is blamed on the rule that asked for a card."""
+"""Record verification: a record whose cards run out is found, and blamed on the dealing order.
+
+Running out is the shoe's rule whoever needs the card (oracle/blackjack.py ``_card``,
+oracle/baccarat.py): the record is wrong about the shoe, not about the rule that wanted it.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ def _request(profile_id: str, shoe: str, wager: Wager) -> RoundRequest:
     )
 
 
-def test_a_dealer_draw_missing_from_the_record_cites_the_dealer_rule() -> None:
+def test_a_dealer_draw_missing_from_the_record_cites_the_dealing_order() -> None:
     # Seat TS 7D = 17 stands; dealer 6H TC = 16 must draw (C.bj.dealer-draw): a fifth card is needed.
     record = RecordedRound(
         request=_request("blackjack-c", "TS 6H 7D TC", BlackjackWager(amount=100)),
@@ -31,14 +35,14 @@ def test_a_dealer_draw_missing_from_the_record_cites_the_dealer_rule() -> None:
     verdict = verify_record(shipped_profile("blackjack-c"), record)
     (only,) = verdict.discrepancies
     assert (only.clause, only.path, only.expected, only.actual) == (
-        "C.bj.dealer-draw",
+        "BJ.deal-order",
         "cards_dealt",
         "at least 5 cards",
         "4 cards",
     )
 
 
-def test_a_player_third_card_missing_from_the_record_cites_the_player_rule() -> None:
+def test_a_player_third_card_missing_from_the_record_cites_the_deal() -> None:
     # Dealt P 2C, B 4S, P 3D, B 2H: player 5 draws (BAC.player-draw), banker 6; no natural.
     record = RecordedRound(
         request=_request("baccarat-d", "2C 4S 3D 2H", BaccaratBet(kind=BetKind.PLAYER, amount=100)),
@@ -48,7 +52,7 @@ def test_a_player_third_card_missing_from_the_record_cites_the_player_rule() -> 
     verdict = verify_record(shipped_profile("baccarat-d"), record)
     (only,) = verdict.discrepancies
     assert (only.clause, only.path, only.expected) == (
-        "BAC.player-draw",
+        "BAC.deal",
         "cards_dealt",
         "at least 5 cards",
     )
