@@ -312,6 +312,8 @@ def _load(path: Path, origin: str, depth: int) -> Profile:
         raise ProfileError(f"{origin}: not UTF-8 text", file=origin) from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{origin}: not valid TOML: {exc}", file=origin) from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ProfileError(f"{origin}: not a profile: nested too deep", file=origin) from None
     return _build(data, origin, path.parent, depth)
 
 

@@ -53,6 +53,20 @@ class Finite(click.FloatRange):
         return number
 
 
+def utf8_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A click callback: the text, or a usage error if it is not valid UTF-8 (a seed...).
+
+    Bytes that are not UTF-8 reach Python as lone surrogates, which nothing can encode.
+    """
+    del ctx
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.BadParameter("not valid UTF-8 text", param=param) from None
+    return value
+
+
 def check_writable(path: Path | None, what: str) -> None:
     """Exit 2 now if ``path`` (an output file, when given) could not be written later.
 
@@ -202,6 +216,17 @@ def engine_choice(
     """
     if (target is None) == (launch is None):
         raise ConfigError(f"give exactly one of {prefix}target HOST:PORT and {prefix}launch CMD")
+    if target is not None and not target.strip():
+        raise ConfigError(f"{prefix}target: give HOST:PORT, not an empty string")
+    if launch is not None:
+        try:
+            argv = shlex.split(launch)
+        except ValueError as exc:  # an unbalanced quote, a trailing backslash
+            raise ConfigError(
+                f"{prefix}launch {launch!r}: {exc} (quoted as a shell would)"
+            ) from None
+        if not argv:
+            raise ConfigError(f"{prefix}launch: the command is empty")
     if not timeout >= MIN_TIMEOUT:  # NaN too
         # certify's click option checks this first; the pytest plugin's option does not.
         raise ConfigError(f"{prefix}timeout: {timeout:g} s is under {MIN_TIMEOUT:g} s")

@@ -27,6 +27,7 @@ from conformance.cli.common import (
     load_profile,
     print_result,
     progress_option,
+    utf8_text,
 )
 from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
@@ -53,6 +54,7 @@ DEFAULT_ROUNDS = 2000
     "--seed",
     default="croupier",
     show_default=True,
+    callback=utf8_text,
     help="The same seed and engine draw the same rounds.",
 )
 @click.option(

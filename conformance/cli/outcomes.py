@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import click
 
+from conformance.cli.common import utf8_text
 from oracle.cards import format_cards
 from oracle.roulette import DOUBLE_ZERO, pocket_text
 from oracle.shoe import seeded_shoe, seeded_spins
 
 
 @click.command()
-@click.option("--seed", required=True, help="The seed, any UTF-8 text (may be empty).")
+@click.option(
+    "--seed", required=True, callback=utf8_text, help="The seed, any UTF-8 text (may be empty)."
+)
 @click.option(
     "--decks", default=1, show_default=True, type=click.IntRange(1, 8), help="Decks in the shoe."
 )
@@ -22,7 +25,9 @@ def shoe(seed: str, decks: int, count: int | None) -> None:
 
 
 @click.command()
-@click.option("--seed", required=True, help="The seed, any UTF-8 text (may be empty).")
+@click.option(
+    "--seed", required=True, callback=utf8_text, help="The seed, any UTF-8 text (may be empty)."
+)
 @click.option(
     "--count", default=13, show_default=True, type=click.IntRange(1), help="How many spins."
 )

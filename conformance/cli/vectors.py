@@ -15,6 +15,7 @@ from conformance.cli.common import (
     load_profile,
     profile_files_option,
     resolver,
+    utf8_text,
 )
 from conformance.corpus import build_corpus
 from conformance.since import freeze
@@ -40,7 +41,10 @@ def vectors() -> None:
     "--profile", "profile_ref", required=True, help="A shipped profile id or a lab's profile file."
 )
 @click.option(
-    "--seed", required=True, help="The campaign seed; shoes, spins and decisions derive from it."
+    "--seed",
+    required=True,
+    callback=utf8_text,
+    help="The campaign seed; shoes, spins and decisions derive from it.",
 )
 @click.option(
     "--count", default=1000, show_default=True, type=click.IntRange(1), help="Rounds to generate."
@@ -59,7 +63,10 @@ def vectors_build(
         for vector in built:
             print(dump_line(vector))  # noqa: T201 - JSON Lines to stdout
     else:
-        write_vectors(out, built)
+        try:
+            write_vectors(out, built)
+        except OSError as exc:  # a full disk, a directory that went away
+            fail(f"cannot write {out}: {exc.strerror or exc}")
         errors.print(f"wrote {len(built)} vectors ({count} rounds) to {out}")
 
 

@@ -141,10 +141,25 @@ def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
     return amount.minor_units
 
 
+def _any_pocket(text: str) -> int:
+    """A pocket of either wheel from its text, ``"00"`` being 37 (C.rou.wheel, US.rou.wheel).
+
+    The profile's wheel is checked later: a text neither wheel has names no wheel.
+    """
+    try:
+        return roulette.parse_pocket(text, roulette.Wheel.AMERICAN)
+    except InvalidBetLayoutError:
+        raise InvalidBetLayoutError(
+            f"{text!r} is not a roulette pocket (0 to 36, and 00 on the american wheel, "
+            "written without leading zeros)",
+            pocket=text,
+        ) from None
+
+
 def pocket_from(text: str, field: str = "spin.pocket") -> int:
     """A pocket number from its text; ``"00"`` is 37 (the wheel checks it exists)."""
     try:
-        return roulette.parse_pocket(text, roulette.Wheel.AMERICAN)
+        return _any_pocket(text)
     except InvalidBetLayoutError as exc:
         raise InvalidRoundError(f"{field}: {exc}", field=field, pocket=text) from None
 
@@ -185,7 +200,7 @@ def _wager_from(bet: round_pb2.Bet, currency: str, field: str) -> Wager:
 
 def _bet_pocket(text: str, field: str) -> int:
     try:
-        return roulette.parse_pocket(text, roulette.Wheel.AMERICAN)
+        return _any_pocket(text)
     except InvalidBetLayoutError as exc:
         raise InvalidBetLayoutError(f"{field}: {exc}", field=field, pocket=text) from None
 

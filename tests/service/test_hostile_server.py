@@ -374,3 +374,25 @@ def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierCl
     assert caught.value.reason == "INVALID_ROUND"
     assert caught.value.metadata["pocket"] == "00"
     assert "00 is not a pocket of the european wheel (0 to 36)" in caught.value.message
+
+
+@pytest.mark.parametrize("written", ["37", "38", "07"])
+def test_a_pocket_neither_wheel_has_names_no_wheel(client: CroupierClient, written: str) -> None:
+    # Before: pocket 37 on the European wheel was "not a pocket of the american wheel".
+    seat = round_pb2.Seat(
+        balance=common_pb2.Amount(currency_code="EUR", minor_units=100),
+        bets=[
+            round_pb2.Bet(
+                stake=common_pb2.Amount(currency_code="EUR", minor_units=10),
+                roulette=round_pb2.RouletteBet(kind=round_pb2.ROULETTE_BET_KIND_RED),
+            )
+        ],
+    )
+    with pytest.raises(CroupierError) as caught:
+        client.deal(roulette_deal("roulette-c", written, [seat]))
+    assert caught.value.reason == "INVALID_ROUND"
+    assert caught.value.metadata["pocket"] == written
+    assert caught.value.message == (
+        f"spin.pocket: {written!r} is not a roulette pocket (0 to 36, and 00 on the american "
+        "wheel, written without leading zeros)"
+    )

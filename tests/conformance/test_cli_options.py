@@ -1,0 +1,111 @@
+"""Every ``croupier`` command's numeric options refuse NaN, infinity and values out of range.
+
+Over the whole command tree: each option that takes a number is parsed (its type and
+its callback, as click parses it; the command never runs) with NaN, infinity, negative, huge, empty and non-UTF-8
+values. Each is refused as bad usage (exit 2, naming the option), or taken as a finite
+number the option allows; nothing raises anything else. Then the commands whose odd
+values were tracebacks before, run end to end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+
+from conformance.cli import main
+from tests.audit.support import invoke
+
+
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name)
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    command: click.Command = main
+    for name in path:
+        assert isinstance(command, click.Group)
+        command = command.commands[name]
+    return command
+
+
+def _numeric_options() -> list[tuple[tuple[str, ...], str]]:
+    return [
+        (path, param.opts[0])
+        for path in _commands(main)
+        for param in _command(path).params
+        if isinstance(param, click.Option)
+        and isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType))
+    ]
+
+
+NUMERIC = _numeric_options()
+ODD = ("nan", "-nan", "inf", "-inf", "1e309", "-1", "-0", "0", "", " ", "1" * 40, "\udcff")
+
+
+def test_there_are_numeric_options_to_drive() -> None:
+    names = {option for _, option in NUMERIC}
+    assert {"--band", "--fairness-p", "--workers", "--timeout", "--port"} <= names
+
+
+@pytest.mark.parametrize("value", ODD)
+@pytest.mark.parametrize("where", NUMERIC, ids=lambda w: f"{' '.join(w[0])} {w[1]}")
+def test_a_numeric_option_takes_a_finite_number_in_range_or_is_bad_usage(
+    where: tuple[tuple[str, ...], str], value: str
+) -> None:
+    path, option = where
+    command = _command(path)
+    param = next(p for p in command.params if isinstance(p, click.Option) and option in p.opts)
+    refused: click.BadParameter | None = None
+    taken = None
+    try:
+        # What parsing the option does (its type, then its callback), and no more.
+        taken = param.process_value(click.Context(command, info_name="croupier"), value)
+    except click.BadParameter as exc:
+        refused = exc
+    if refused is not None:
+        assert refused.param is param, (path, option, value, refused)
+    else:
+        assert taken is None or math.isfinite(taken), (path, option, value, taken)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["certify", "--launch", ""], "--launch: the command is empty"),
+        (["certify", "--launch", 'python "x'], "--launch 'python \"x': No closing quotation"),
+        (["certify", "--target", ""], "--target: give HOST:PORT, not an empty string"),
+        (
+            ["vectors", "build", "--profile", "baccarat-c", "--seed", "\udcff"],
+            "Invalid value for '--seed': not valid UTF-8 text",
+        ),
+        (["shoe", "--seed", "\udcff\udcfe"], "Invalid value for '--seed': not valid UTF-8 text"),
+        (
+            [
+                *("vectors", "build", "--profile", "baccarat-c", "--seed", "s", "--count", "2"),
+                "--out",
+                "/dev/full",
+            ],
+            "cannot write /dev/full: No space left on device",
+        ),
+    ],
+)
+def test_odd_values_that_were_tracebacks_are_usage_errors(args: list[str], said: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert said in result.output
+
+
+def test_a_profile_nested_too_deep_is_named(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("id = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    result = invoke("profiles", "show", deep)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert f"{deep}: not a profile: nested too deep" in result.output
