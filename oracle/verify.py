@@ -34,6 +34,8 @@ class ClaimedLine:
     bet: str
     stake: int
     returned: int
+    #: ``imprisoned`` or ``released`` (VAR.rou.en-prison), else empty.
+    prison: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -187,6 +189,7 @@ def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Dis
             ("bet", want.bet, got.bet),
             ("stake.minor_units", str(want.payout.stake), str(got.stake)),
             ("returned.minor_units", str(want.payout.returned), str(got.returned)),
+            ("prison", want.prison.value if want.prison else "", got.prison),
         )
         for field, exp, act in checks:
             if exp == act:

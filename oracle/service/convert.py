@@ -110,6 +110,9 @@ _PRISON_PB = {
     Prison.RELEASED: common_pb2.PRISON_STATUS_RELEASED,
 }
 
+#: A line's prison status as the verifier compares it; a number no status has stays a number.
+_PRISON_FROM = {pb: prison.value if prison else "" for prison, pb in _PRISON_PB.items()}
+
 # --- protobuf to domain -------------------------------------------------------------------
 
 
@@ -275,6 +278,7 @@ def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
             bet=line.bet,
             stake=line.stake.minor_units,
             returned=line.returned.minor_units,
+            prison=_PRISON_FROM.get(line.prison, str(line.prison)),
         )
         for line in record.settlement.lines
     )

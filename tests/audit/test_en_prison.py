@@ -93,3 +93,21 @@ def test_an_imprisoned_bet_paid_its_winnings_is_a_finding(tmp_path: Path) -> Non
     assert finding["round_id"] == "fr-1"
     assert finding["clause"] == "VAR.rou.en-prison"
     assert (finding["expected"], finding["actual"]) == ("100", "200")
+
+
+def test_a_line_that_does_not_say_it_was_imprisoned_is_a_finding(tmp_path: Path) -> None:
+    def forget_the_prison(n: int, record: round_pb2.RoundRecord) -> None:
+        # Round 0 (pocket 0): seat 0's red is imprisoned, its line says so; this one does not.
+        if n == 0:
+            line = record.settlement.lines[0]
+            assert line.prison == common_pb2.PRISON_STATUS_IMPRISONED
+            line.prison = common_pb2.PRISON_STATUS_UNSPECIFIED
+
+    log = write_rounds(tmp_path / "fr.bin", _rounds(), change=forget_the_prison)
+    report = tmp_path / "report.json"
+    summary = audit_log(log, workers=1, shard_size=1, lab_files=(str(FRENCH),), report_path=report)
+    assert summary.discrepancies == 1
+    (finding,) = json.loads(report.read_text(encoding="utf-8"))["discrepancies"]
+    assert (finding["round_id"], finding["path"]) == ("fr-0", "settlement.lines[0].prison")
+    assert finding["clause"] == "VAR.rou.en-prison"
+    assert (finding["expected"], finding["actual"]) == ("imprisoned", "")
