@@ -3,6 +3,9 @@
 A launched engine prints ``CROUPIER_ENGINE host:port`` when ready; one that dies is
 restarted once per crash, one that stops answering altogether is restarted after a
 timeout. Every process is stopped when the run ends, its whole process group included.
+Its stderr is read by a thread (a chatty engine never blocks on a full pipe): the last
+lines are kept to show when it fails to start or dies, and the whole of it goes to a log
+file when one is given.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ import shlex
 import shutil
 import signal
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import grpc
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
@@ -25,6 +32,13 @@ from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
 from clients.client import Tls
 
 READY_PREFIX = "CROUPIER_ENGINE "
+#: How long a launched engine is given to print its ready line, in seconds (default).
+READY_TIMEOUT = 30.0
+#: The stderr lines kept in memory, and the longest kept of one line, in characters.
+STDERR_LINES = 20
+_STDERR_LINE_MAX = 500
+#: The stderr lines a message about a dead or failed engine shows.
+STDERR_SHOWN = 10
 #: Bytes read from an engine's output at a time, and the longest address a ready line names.
 _CHUNK = 65536
 _ADDRESS_MAX = 1024
@@ -52,18 +66,98 @@ def _tied_to_us(argv: list[str]) -> list[str]:
     return [sys.executable, "-c", _TIE, str(os.getpid()), *argv]
 
 
+def start_log(path: Path | None) -> None:
+    """Empty the engine log ``path`` (when given) at the start of a run; ``OSError`` if it cannot."""
+    if path is not None:
+        path.write_bytes(b"")
+
+
+class StderrTail:
+    """A launched engine's stderr: the last lines in memory, the whole of it in ``log``.
+
+    Each process's stderr is read by a daemon thread until it closes and appended to the
+    log file (a command that starts a run empties it first: ``start_log``).
+    """
+
+    def __init__(self, log: Path | None = None) -> None:
+        self.log = log
+        self.lines: deque[str] = deque(maxlen=STDERR_LINES)
+        self._lock = threading.Lock()
+        self._readers: list[threading.Thread] = []
+
+    def follow(self, fd: int) -> None:
+        """Read the pipe ``fd`` (our end, owned from now on) in a thread until it closes."""
+        sink = self.log.open("ab") if self.log is not None else None
+        reader = threading.Thread(
+            target=self._read, args=(fd, sink), name="engine-stderr", daemon=True
+        )
+        self._readers = [r for r in self._readers if r.is_alive()]
+        self._readers.append(reader)
+        reader.start()
+
+    def _read(self, fd: int, sink: Any) -> None:
+        pending = b""
+        try:
+            with os.fdopen(fd, "rb", buffering=0) as pipe:
+                while chunk := pipe.read(_CHUNK):
+                    if sink is not None:
+                        sink.write(chunk)
+                        sink.flush()
+                    *complete, pending = (pending + chunk).split(b"\n")
+                    # A line that never ends is kept to its start: memory stays bounded.
+                    pending = pending[:_STDERR_LINE_MAX]
+                    self._keep(complete)
+        except OSError:
+            pass  # the pipe or the log failed: what was kept stays
+        finally:
+            self._keep([pending] if pending else [])
+            if sink is not None:
+                sink.close()
+
+    def _keep(self, raw: list[bytes]) -> None:
+        with self._lock:
+            for line in raw:
+                self.lines.append(line[:_STDERR_LINE_MAX].decode("utf-8", "replace").rstrip())
+
+    def settle(self, seconds: float = 1.0) -> None:
+        """Wait (up to ``seconds``) for what a process that exited wrote to be read."""
+        deadline = time.monotonic() + seconds
+        for reader in self._readers:
+            reader.join(max(0.0, deadline - time.monotonic()))
+
+    def last(self, count: int = STDERR_SHOWN) -> list[str]:
+        """The last ``count`` lines kept."""
+        with self._lock:
+            return list(self.lines)[-count:]
+
+    def shown(self, count: int = STDERR_SHOWN) -> str:
+        """The last lines as the end of a message ("" when the engine wrote none)."""
+        lines = self.last(count)
+        if not lines:
+            return ""
+        where = f" (all of it in {self.log})" if self.log is not None else ""
+        body = "".join(f"\n  | {line}" for line in lines)
+        return f"\nits stderr ended with{where}:{body}"
+
+
 @dataclass(slots=True)
 class EngineProcess:
     """A launched engine: the command, its process and the address it announced."""
 
     command: str
-    startup_timeout: float = 30.0
+    startup_timeout: float = READY_TIMEOUT
+    #: Where the whole of its stderr is written, if anywhere.
+    log: Path | None = None
+    stderr: StderrTail = field(init=False)
     process: asyncio.subprocess.Process | None = None
     address: str = ""
     generation: int = 0
     restarts: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _drainer: asyncio.Future[None] | None = None
+
+    def __post_init__(self) -> None:
+        self.stderr = StderrTail(self.log)
 
     async def start(self) -> str:
         """Start the engine and wait for its ``CROUPIER_ENGINE host:port`` line."""
@@ -75,15 +169,30 @@ class EngineProcess:
                 f"cannot start {self.command!r}: {program} is not a program found on PATH"
             )
         try:
+            ours, theirs = os.pipe()
+        except OSError as exc:
+            raise EngineUnavailableError(f"cannot start {self.command!r}: {exc.strerror}") from None
+        try:
             self.process = await asyncio.create_subprocess_exec(
                 *_tied_to_us(argv),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL,
+                stderr=theirs,
                 start_new_session=True,
             )
         except OSError as exc:
+            os.close(ours)
             raise EngineUnavailableError(f"cannot start {self.command!r}: {exc.strerror}") from None
+        finally:
+            os.close(theirs)
+        try:
+            self.stderr.follow(ours)
+        except OSError as exc:
+            os.close(ours)
+            await self.stop()
+            raise EngineUnavailableError(
+                f"cannot write the engine log {self.log}: {exc.strerror}"
+            ) from None
         try:
             return await self._wait_ready()
         except BaseException:
@@ -100,7 +209,9 @@ class EngineProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise EngineUnavailableError(
-                    f"{self.command!r} did not print '{READY_PREFIX}host:port' within {self.startup_timeout:g} s"
+                    f"{self.command!r} did not print '{READY_PREFIX}host:port' within "
+                    f"{self.startup_timeout:g} s (--ready-timeout sets the wait)"
+                    + self.stderr.shown()
                 )
             try:
                 # Chunks, not readline: a line of any length must neither stop the runner
@@ -110,8 +221,10 @@ class EngineProcess:
                 continue
             if not chunk:
                 code = await self.process.wait()
+                await asyncio.to_thread(self.stderr.settle)
                 raise EngineUnavailableError(
                     f"{self.command!r} exited with code {code} before it was ready"
+                    + self.stderr.shown()
                 )
             *lines, pending = (pending + chunk).split(b"\n")
             # Only the start of an unfinished line can be the ready line: keep no more of it.

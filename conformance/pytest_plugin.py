@@ -7,7 +7,9 @@ and clauses in their names (``profile_blackjack-a``, ``level_required``,
 is launched (or reached) once, at the first selected item, and stopped at the end; only the
 selected vectors run, one per item, through the conformance runner.
 
-``--croupier-tls-*`` reach the engine over TLS as certify's ``--tls-*`` do (the same checks,
+``--croupier-ready-timeout`` and ``--croupier-engine-log`` are certify's ``--ready-timeout``
+and ``--engine-log``: a launched engine that fails to start or dies shows its last stderr
+lines. ``--croupier-tls-*`` reach the engine over TLS as certify's ``--tls-*`` do (the same checks,
 the same channel). ``--croupier-known-failures FILE`` reads certify's ``--known-failures``
 file: a listed vector that fails is an xfail with the file's reason, one that passes a
 failure (UNEXPECTED_PASS), and a pattern that matches no vector of the corpus fails the run.
@@ -31,6 +33,7 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
 from conformance.cli.common import DEFAULT_TIMEOUT, EngineChoice, engine_choice
+from conformance.engine import READY_TIMEOUT, start_log
 from conformance.invocation import croupier_command
 from conformance.known import read_known_failures
 from conformance.report import SUITE_VERSION, summary_line
@@ -73,6 +76,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"Deadline of each call (default {DEFAULT_TIMEOUT:g}).",
+    )
+    group.addoption(
+        "--croupier-ready-timeout",
+        type=float,
+        default=READY_TIMEOUT,
+        metavar="SECONDS",
+        help=f"How long a launched engine is given to print its ready line (default "
+        f"{READY_TIMEOUT:g}).",
+    )
+    group.addoption(
+        "--croupier-engine-log",
+        type=Path,
+        metavar="FILE",
+        help="Write the whole stderr of the launched engine to FILE (its last lines are shown "
+        "anyway when it fails to start or dies).",
     )
     group.addoption(
         "--croupier-tls-ca",
@@ -127,12 +145,19 @@ def pytest_configure(config: pytest.Config) -> None:
             tls_ca=config.getoption("croupier_tls_ca"),
             tls_cert=config.getoption("croupier_tls_cert"),
             tls_key=config.getoption("croupier_tls_key"),
+            ready_timeout=config.getoption("croupier_ready_timeout"),
+            engine_log=config.getoption("croupier_engine_log"),
             prefix="--croupier-",
         )
+        start_log(choice.engine_log)
         known_file: Path | None = config.getoption("croupier_known_failures")
         known = read_known_failures(known_file) if known_file is not None else ()
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise pytest.UsageError(
+            f"cannot write the engine log {exc.filename}: {exc.strerror}"
+        ) from None
     engine = _Engine(choice, known)
     config.stash[_KEY] = engine
     config.addinivalue_line("markers", "croupier: a vector of the Croupier conformance corpus")
@@ -299,6 +324,8 @@ class _Engine:
             launch=choice.launch,
             tls=choice.tls,
             timeout=choice.timeout,
+            ready_timeout=choice.ready_timeout,
+            engine_log=choice.engine_log,
             concurrency=1,
             # The runner judges each result against the file (apply_known): EXPECTED_FAIL...
             known=known,

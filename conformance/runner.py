@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 import grpc
@@ -28,6 +29,7 @@ from google.protobuf.message import DecodeError, Message
 
 from clients.status import CODES, MalformedStatusError, error_info
 from conformance.engine import (
+    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
@@ -314,7 +316,8 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
             VectorOutcome.CRASH,
             step=step,
             clause="CONTRACT.crash",
-            message=f"engine unavailable: {error.details()}",
+            message=f"engine unavailable: {error.details()}"
+            + (ctx.engine.stderr.shown(5) if ctx.engine is not None else ""),
         )
     try:
         info = error_info(error)
@@ -529,6 +532,9 @@ class RunConfig:
     tls: TlsOptions | None = None
     concurrency: int = 16
     timeout: float = 10.0
+    #: How long a launched engine is given to print its ready line, and where its stderr goes.
+    ready_timeout: float = READY_TIMEOUT
+    engine_log: Path | None = None
     known: Sequence[KnownFailure] = ()
     #: The vectors a known-failure pattern must match to not be stale (default ``vectors``):
     #: the whole corpus when ``vectors`` is a filtered part of it.
@@ -598,7 +604,11 @@ async def start_session(
     """
     if config.target is None and config.launch is None:
         raise ConfigError("give --target HOST:PORT or --launch CMD")
-    engine = EngineProcess(config.launch) if config.launch else None
+    engine = (
+        EngineProcess(config.launch, startup_timeout=config.ready_timeout, log=config.engine_log)
+        if config.launch
+        else None
+    )
     address = await engine.start() if engine else config.target
     assert address is not None  # noqa: S101 - one of the two is set
     session = RunSession(config, engine, open_channel(address, config.tls))

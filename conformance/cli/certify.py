@@ -30,6 +30,7 @@ from conformance.cli.common import (
     fail,
     print_result,
     progress_option,
+    start_engine_log,
 )
 from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
@@ -168,6 +169,8 @@ def certify(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    ready_timeout: float,
+    engine_log: Path | None,
     explore_rounds: int,
     explore_out: Path,
     fail_fast: bool,
@@ -198,6 +201,8 @@ def certify(
             tls_ca=tls_ca,
             tls_cert=tls_cert,
             tls_key=tls_key,
+            ready_timeout=ready_timeout,
+            engine_log=engine_log,
         )
         _check_baseline(baseline)
         loaded = _load_vectors(vector_paths)
@@ -220,6 +225,7 @@ def certify(
         return f"{croupier} certify {engine.words}{vectors_arg} --vector {shlex.quote(vector.id)}"
 
     check_writable(html, "the page")
+    check_writable(engine.engine_log, "the engine log")
     check_writable(junit, "the JUnit report")
     if explore_rounds:
         check_writable(explore_out, "the explored findings")
@@ -243,6 +249,7 @@ def certify(
         )
     except OSError as exc:
         fail(f"cannot write the report {jsonl}: {exc.strerror}")
+    start_engine_log(engine)
     recorder = _Recorder(
         stream=stream,
         junit=junit,
@@ -259,6 +266,8 @@ def certify(
         tls=engine.tls,
         concurrency=concurrency,
         timeout=timeout,
+        ready_timeout=engine.ready_timeout,
+        engine_log=engine.engine_log,
         known=known,
         known_scope=corpus,
         corpus=shipped,

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from conformance.engine import TlsOptions
+from conformance.engine import READY_TIMEOUT, TlsOptions, start_log
 from conformance.results import ConfigError, Result
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
@@ -151,7 +151,7 @@ log_format_option = click.option(
 
 
 def engine_options(command: _F) -> _F:
-    """``--target``/``--launch``, ``--timeout`` and ``--tls-*``: how a command reaches an engine."""
+    """``--target``/``--launch``, the deadlines, ``--engine-log``, ``--tls-*``: reaching an engine."""
     options = (
         click.option("--target", metavar="HOST:PORT", help="Attach to a running engine."),
         click.option(
@@ -165,6 +165,21 @@ def engine_options(command: _F) -> _F:
             show_default=True,
             type=Finite(MIN_TIMEOUT),
             help="Deadline of every call, in seconds.",
+        ),
+        click.option(
+            "--ready-timeout",
+            default=READY_TIMEOUT,
+            show_default=True,
+            type=Finite(MIN_TIMEOUT),
+            metavar="SECONDS",
+            help="How long a --launch engine is given to print its ready line.",
+        ),
+        click.option(
+            "--engine-log",
+            type=click.Path(dir_okay=False, path_type=Path),
+            metavar="FILE",
+            help="Write the whole stderr of a --launch engine to FILE (its last lines are "
+            "shown anyway when it fails to start or dies).",
         ),
         click.option(
             "--tls-ca",
@@ -195,6 +210,9 @@ class EngineChoice:
     launch: str | None
     timeout: float
     tls: TlsOptions | None
+    #: How long a launched engine is given to be ready, and where its stderr is written.
+    ready_timeout: float = READY_TIMEOUT
+    engine_log: Path | None = None
     #: ``--target ...`` or ``--launch ...``, then the TLS files and a non-default deadline.
     words: str
 
@@ -207,6 +225,8 @@ def engine_choice(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    ready_timeout: float = READY_TIMEOUT,
+    engine_log: Path | None = None,
     prefix: str = "--",
 ) -> EngineChoice:
     """The options of ``engine_options``, checked; ``ConfigError`` says what is wrong (exit 2).
@@ -230,6 +250,15 @@ def engine_choice(
     if not timeout >= MIN_TIMEOUT:  # NaN too
         # certify's click option checks this first; the pytest plugin's option does not.
         raise ConfigError(f"{prefix}timeout: {timeout:g} s is under {MIN_TIMEOUT:g} s")
+    if not ready_timeout >= MIN_TIMEOUT or not math.isfinite(ready_timeout):
+        raise ConfigError(
+            f"{prefix}ready-timeout: {ready_timeout:g} s is not a number of seconds from "
+            f"{MIN_TIMEOUT:g}"
+        )
+    if engine_log is not None and launch is None:
+        raise ConfigError(
+            f"{prefix}engine-log needs {prefix}launch: only a launched engine's stderr is read"
+        )
     if (tls_cert is None) != (tls_key is None):
         raise ConfigError(f"{prefix}tls-cert and {prefix}tls-key go together")
     if tls_cert is not None and tls_ca is None:
@@ -249,13 +278,25 @@ def engine_choice(
         f" {flag} {shlex.quote(str(path))}" for flag, path in files if path is not None
     )
     timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
+    if launch is not None and ready_timeout != READY_TIMEOUT:
+        timeout_arg += f" --ready-timeout {ready_timeout:g}"
     return EngineChoice(
         target=target,
         launch=launch,
         timeout=timeout,
         tls=tls,
+        ready_timeout=ready_timeout,
+        engine_log=engine_log,
         words=f"{engine_arg}{tls_arg}{timeout_arg}",
     )
+
+
+def start_engine_log(engine: EngineChoice) -> None:
+    """Empty ``--engine-log`` before the run (its engines append to it); exit 2 if it cannot."""
+    try:
+        start_log(engine.engine_log)
+    except OSError as exc:
+        fail(f"cannot write the engine log {engine.engine_log}: {exc.strerror}")
 
 
 def print_result(result: Result) -> None:

@@ -27,6 +27,7 @@ from conformance.cli.common import (
     load_profile,
     print_result,
     progress_option,
+    start_engine_log,
     utf8_text,
 )
 from conformance.engine import EngineUnavailableError
@@ -90,6 +91,8 @@ def explore_command(
     tls_ca: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    ready_timeout: float,
+    engine_log: Path | None,
     profile_ids: tuple[str, ...],
     seed: str,
     rounds: int | None,
@@ -119,10 +122,14 @@ def explore_command(
             tls_ca=tls_ca,
             tls_cert=tls_cert,
             tls_key=tls_key,
+            ready_timeout=ready_timeout,
+            engine_log=engine_log,
         )
     except ConfigError as exc:
         fail(str(exc))
     check_writable(out, "the findings")
+    check_writable(engine.engine_log, "the engine log")
+    start_engine_log(engine)
     profiles = _profiles(profile_ids)
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
@@ -186,6 +193,8 @@ def run_exploration(
         rounds=rounds,
         seconds=seconds,
         timeout=engine.timeout,
+        ready_timeout=engine.ready_timeout,
+        engine_log=engine.engine_log,
         database=database,
         reproduce=reproduce,
         progress=_Ticker(progress_every).tick,

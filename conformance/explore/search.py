@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from conformance.engine import (
+    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
@@ -63,6 +64,9 @@ class ExploreConfig:
     #: A time budget for the whole run, in seconds, shared by the profiles; None: no limit.
     seconds: float | None = None
     timeout: float = 10.0
+    #: How long a launched engine is given to print its ready line, and where its stderr goes.
+    ready_timeout: float = READY_TIMEOUT
+    engine_log: Path | None = None
     #: Where Hypothesis keeps its example database; None: nowhere.
     database: Path | None = None
     reproduce: Callable[[vector_pb2.Vector], str] = lambda _vector: ""
@@ -268,7 +272,11 @@ class _Live:
 
 
 async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.DescribeResponse]:
-    engine = EngineProcess(config.launch) if config.launch else None
+    engine = (
+        EngineProcess(config.launch, startup_timeout=config.ready_timeout, log=config.engine_log)
+        if config.launch
+        else None
+    )
     address = await engine.start() if engine else config.target
     if address is None:
         raise EngineUnavailableError("give --target HOST:PORT or --launch CMD")
