@@ -196,12 +196,15 @@ class Coup:
     why_banker_third: tuple[str, ...] = _NATURAL_CLAUSES
 
 
-def _exhausted(needed: int, shoe: Sequence[Card], what: str, clause: str) -> ShoeExhaustedError:
+def _exhausted(needed: int, shoe: Sequence[Card], what: str, asked_by: str) -> ShoeExhaustedError:
+    # Refused by the deal's rule (BAC.deal: cards from the forced shoe, in order), whichever
+    # rule asked for the card (``asked_by``: what a recorded coup without it breaks).
     return ShoeExhaustedError(
         f"the coup needs at least {needed} cards ({what}), but the shoe holds only {len(shoe)}",
         needed=needed,
         shoe_size=len(shoe),
-        clause=clause,
+        clause="BAC.deal",
+        asked_by=asked_by,
     )
 
 
@@ -253,7 +256,7 @@ def play_coup(
         player_third: Card | None = None
         if player_total <= 5:
             if size < 5:
-                raise _exhausted(5, shoe, "the player's third card", "BAC.deal")
+                raise _exhausted(5, shoe, "the player's third card", _PLAYER_CLAUSES[0])
             player_third = shoe[4]
             player = (p1, p2, player_third)
             player_total = (player_total + _VALUES[player_third.rank]) % 10
@@ -285,7 +288,7 @@ def play_coup(
         if banker_draws(tableau, banker_total, player_third):
             index = len(player) + 2
             if size <= index:
-                raise _exhausted(index + 1, shoe, "the banker's third card", "BAC.deal")
+                raise _exhausted(index + 1, shoe, "the banker's third card", banker_clauses[0])
             banker_third = shoe[index]
             banker = (b1, b2, banker_third)
             banker_total = (banker_total + _VALUES[banker_third.rank]) % 10

@@ -31,7 +31,7 @@ from oracle.errors import (
 )
 from oracle.immutable import Choice, evolve
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
-from oracle.provenance import ABSENT
+from oracle.provenance import ABSENT, joined
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
 
@@ -298,6 +298,9 @@ class Dealer:
     peeked: bool = False
     why_hole: Why = _DEAL
     why_stopped: Why = ()
+    #: What decided that the dealer draws at all, where the dealer drew: every condition
+    #: checked, the one passed narrowly first (``_passed``).
+    why_drew: Why = ()
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -373,12 +376,13 @@ class BlackjackState:
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _card(state: BlackjackState, why: str, *, ahead: int = 0) -> Card:
+def _card(state: BlackjackState, why: str, asked_by: str, *, ahead: int = 0) -> Card:
     """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it.
 
-    Running out is the shoe's rule whoever needs the card, the dealer too: the contract deals
-    from the forced shoe only (BJ.deal-order), and an engine that goes on is wrong about the
-    shoe, not about the rule that wanted the card.
+    Running out is refused by the shoe's rule whoever needs the card, the dealer too: the
+    contract deals from the forced shoe only (BJ.deal-order), and an engine that goes on is
+    wrong about the shoe. ``asked_by``, the rule that wanted the card, is what a recorded
+    round without it breaks.
     """
     position = state.position + ahead
     if position >= len(state.shoe):
@@ -388,6 +392,7 @@ def _card(state: BlackjackState, why: str, *, ahead: int = 0) -> Card:
             needed=position + 1,
             shoe_size=len(state.shoe),
             clause="BJ.deal-order",
+            asked_by=asked_by,
         )
     return state.shoe[position]
 
@@ -543,7 +548,12 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
     ):
         if rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY:
             even_money = (
-                Option(open=True, why=even_money_rule)
+                Option(
+                    open=True,
+                    why=_passed(
+                        even_money_rule, [(seat_state.stake % 2 == 1, ("BJ.half-stakes",))]
+                    ),
+                )
                 if cost > 0
                 else Option(open=False, why=("BJ.half-stakes", *even_money_rule))
             )
@@ -557,7 +567,12 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
             open=False, why=(*rules.cite("extra_stakes_need_funds"), *insurance_rule)
         )
     else:
-        insurance = Option(open=True, why=insurance_rule)
+        funds = rules.cite("extra_stakes_need_funds") if rules.extra_stakes_need_funds else ()
+        checked = [
+            (seat_state.stake % 2 == 1, ("BJ.half-stakes",)),
+            (_funds_narrow(state, seat, cost), funds),
+        ]
+        insurance = Option(open=True, why=_passed(insurance_rule, checked))
     return {
         **_pair(Action.INSURANCE, Action.DECLINE_INSURANCE, insurance),
         **_pair(Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY, even_money),
@@ -593,6 +608,27 @@ def _funds_cover(state: BlackjackState, seat: int, amount: int) -> bool:
     return not state.rules.extra_stakes_need_funds or amount <= state.seats[seat].free_funds
 
 
+def _funds_narrow(state: BlackjackState, seat: int, amount: int) -> bool:
+    """Whether BJ.funds let an extra stake through narrowly: the funds cover it, not twice.
+
+    An engine that counts the stake once too often (or compares strictly) withholds it there.
+    """
+    rules = state.rules
+    return rules.extra_stakes_need_funds and state.seats[seat].free_funds < 2 * amount
+
+
+def _passed(opened: Why, conditions: Sequence[tuple[bool, Why]]) -> Why:
+    """An open decision's clauses: every condition it passed, those passed narrowly first.
+
+    A decision withheld cites the condition that failed; one opened has passed them all, and
+    an engine that withholds it most likely got the narrowest wrong (funds just enough, a
+    half stake rounded), else the rule that opens it.
+    """
+    narrow = [why for near, why in conditions if near]
+    rest = [why for near, why in conditions if not near]
+    return joined(*narrow, opened, *rest)
+
+
 def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, Option]:
     """The play decisions of one hand, each open or withheld with its clause.
 
@@ -625,11 +661,17 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
             double_cards.append((hand.total not in totals, double_on))
         double_opened = double_rule if totals is None else (*double_on, *double_rule)
 
-    def first(checks: Sequence[tuple[bool, Why]], opened: Why) -> Option:
+    def first(
+        checks: Sequence[tuple[bool, Why]], opened: Why, narrow: Sequence[tuple[bool, Why]] = ()
+    ) -> Option:
         for failed, why in checks:
             if failed:
                 return Option(open=False, why=why)
-        return Option(open=True, why=opened)
+        return Option(open=True, why=_passed(opened, narrow))
+
+    # The funds rule, where the profile has it: a condition every extra stake passes.
+    funds_rule = rules.cite("extra_stakes_need_funds") if rules.extra_stakes_need_funds else ()
+    funds_narrow = _funds_narrow(state, seat, hand.stake)
 
     return {
         Action.HIT: first([(no_hits, rules.cite("hit_split_aces"))], ("BJ.values",)),
@@ -643,6 +685,7 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
                 (not double_funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
             ],
             double_opened,
+            [(funds_narrow and not rules.double_for_less, funds_rule)],
         ),
         Action.SPLIT: first(
             [
@@ -654,6 +697,11 @@ def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, 
                 (not funds, (*rules.cite("extra_stakes_need_funds"), *split_rule)),
             ],
             split_rule,
+            [
+                # A re-split: an engine that withholds it most likely allows one split only.
+                (len(seat_state.hands) > 1, rules.cite("max_hands")),
+                (funds_narrow, funds_rule),
+            ],
         ),
         Action.SURRENDER: first(
             [
@@ -907,7 +955,7 @@ def _may_resplit(state: BlackjackState, seat: int, index: int, hand: Hand) -> bo
 def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
     rules = state.rules
     hand = state.seats[seat].hands[index]
-    card = _card(state, f"seat {seat} hand {index}'s second card")
+    card = _card(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
     cards = (*hand.cards, card)
     hand = evolve(hand, cards=cards)
     clauses: tuple[str, ...] = ("BJ.deal-order",)
@@ -1119,11 +1167,11 @@ def _apply(
                 why=(),
             )
         case Action.HIT:
-            card = _card(state, f"{where}'s hit")
+            card = _card(state, f"{where}'s hit", "BJ.deal-order")
             hand = _after_card(state, evolve(hand, cards=(*hand.cards, card)))
             return _drawn(state, seat, index, hand, ("hit", ("BJ.values",), "draws"), card=card)
         case Action.DOUBLE:
-            card = _card(state, f"{where}'s double")
+            card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
             hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake + amount, doubled=True)
             # A doubled hand takes exactly one card (A.double, C.bj.double).
             if hand.total > 21:
@@ -1259,13 +1307,18 @@ def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
             total, soft = hand_total(cards)
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
-            card = _card(state, "the dealer's draw", ahead=len(drawn))
+            card = _card(state, "the dealer's draw", stops[0], ahead=len(drawn))
             drawn, cards = (*drawn, card), (*cards, card)
             total = hand_total(cards)[0]
             steps.append(
                 Step(action="dealer draws", clauses=cite, says="{}: {}", values=(card, total))
             )
-        dealer = evolve(dealer, draws=(*dealer.draws, *drawn), why_stopped=stops)
+        # Needed narrowly: one hand alone waits while others do not. An engine that skips the
+        # dealer then most likely counts the waiting hands wrong; else its drawing rule.
+        waiting_hands = sum(hand.status is HandStatus.STOOD for hand in hands)
+        narrow_need = waiting_hands == 1 < len(hands)
+        why_drew = _passed(stops, [(narrow_need, ("BJ.dealer-needed",))])
+        dealer = evolve(dealer, draws=(*dealer.draws, *drawn), why_stopped=stops, why_drew=why_drew)
     state = evolve(
         state,
         position=state.position + len(drawn),
@@ -1482,7 +1535,8 @@ def citations(state: BlackjackState) -> dict[str, Why]:
     out[f"blackjack.dealer.cards[1]={ABSENT}"] = dealer.why_hole
     drew = (*rules.cite("dealer_hits_soft_17"), "BJ.dealer-needed")
     for index in range(2, len(dealer.cards)):
-        out[f"blackjack.dealer.cards[{index}]={ABSENT}"] = drew
+        # The first draw is whatever made the dealer draw at all; the later ones the rule.
+        out[f"blackjack.dealer.cards[{index}]={ABSENT}"] = dealer.why_drew if index == 2 else drew
     out[f"blackjack.dealer.cards[{len(dealer.cards)}]"] = dealer.why_stopped or drew
     return out
 

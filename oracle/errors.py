@@ -73,10 +73,16 @@ class ShoeExhaustedError(OracleError):
     """The round needs a card beyond the end of the forced shoe.
 
     Metadata: ``needed`` (the card's position, from 1), ``shoe_size``, and ``clause``, the
-    rule that asked for the card.
+    shoe's rule that refuses the round (BJ.deal-order, BAC.deal: cards come from the forced
+    shoe only). ``asked_by`` is the rule that asked for the card (the dealer's drawing rule, a
+    tableau): what a recorded round missing that card breaks (``oracle.verify``).
     """
 
     reason = "SHOE_EXHAUSTED"
+
+    def __init__(self, message: str, *, asked_by: str = "", **metadata: object) -> None:
+        super().__init__(message, **metadata)
+        self.asked_by = asked_by or self.clause
 
 
 class IllegalDecisionError(OracleError):

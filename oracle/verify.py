@@ -84,7 +84,7 @@ class RecordVerdict:
 def _missing_cards(exc: ShoeExhaustedError, recorded: int, when: str) -> Discrepancy:
     """The record holds fewer cards than the rules ask for; the error names the asking rule."""
     return Discrepancy(
-        clause=exc.clause,
+        clause=exc.asked_by,
         path="cards_dealt",
         expected=f"at least {exc.metadata.get('needed', '?')} cards",
         actual=f"{recorded} cards",

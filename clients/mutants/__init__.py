@@ -690,6 +690,27 @@ _ZOO: tuple[Mutant, ...] = (
         description="A dealer blackjack found at the peek marks the hands never played as stood.",
         factory=bugs.UnplayedHandsStandAtThePeek,
     ),
+    Mutant(
+        name="double-needs-twice-the-funds",
+        clause="BJ.funds",
+        profile="blackjack-a",
+        description="A double is withheld unless the free funds cover twice the hand's stake.",
+        factory=bugs.DoubleNeedsTwiceTheFunds,
+    ),
+    Mutant(
+        name="insurance-on-even-stakes-only",
+        clause="BJ.half-stakes",
+        profile="blackjack-a",
+        description="Insurance is not offered on an odd stake, whose half would be rounded.",
+        factory=bugs.InsuranceOnEvenStakesOnly,
+    ),
+    Mutant(
+        name="dealer-needed-by-the-first-seat",
+        clause="BJ.dealer-needed",
+        profile="blackjack-a",
+        description="The dealer plays only if a hand of the first seat waits, not another seat's.",
+        factory=bugs.DealerNeededByTheFirstSeat,
+    ),
 )
 
 #: Every mutant, by name.

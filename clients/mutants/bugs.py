@@ -589,3 +589,30 @@ class UnplayedHandsStandAtThePeek(DemoEngine):
                 for hand in box.hands:
                     if hand.status == "playing":
                         hand.status = "stood"
+
+
+class DoubleNeedsTwiceTheFunds(DemoEngine):
+    """Checks a double's funds against the doubled stake, not the extra one."""
+
+    def can_double(self, game: BlackjackRound, box: Box, hand: Hand) -> bool:
+        """As the house says, and the seat's free funds must cover twice the hand's stake."""
+        return super().can_double(game, box, hand) and self.can_afford(box, 2 * hand.stake)
+
+
+class InsuranceOnEvenStakesOnly(DemoEngine):
+    """Offers insurance only where half the stake is a whole amount: an odd stake gets none."""
+
+    def offers(self, game: BlackjackRound, seat: int) -> list[str]:
+        """No insurance offer on an odd stake (half of it would be rounded)."""
+        made = super().offers(game, seat)
+        if "insurance" in made and game.boxes[seat].bet % 2:
+            return []
+        return made
+
+
+class DealerNeededByTheFirstSeat(DemoEngine):
+    """Asks only the first seat whether a hand waits for the dealer."""
+
+    def dealer_needed(self, game: BlackjackRound) -> bool:
+        """Whether a hand of seat 0 stood: the other seats' hands are not looked at."""
+        return any(hand.status == "stood" for hand in game.boxes[0].hands)

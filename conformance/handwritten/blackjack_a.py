@@ -452,4 +452,18 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    Case(
+        id="bja-h089",
+        name="blackjack-a/funds/double-with-just-enough",
+        profile=P,
+        clauses=("BJ.funds", "A.double", "BJ.compare"),
+        description="Free funds equal to the stake cover a double's extra stake exactly.",
+        # Balance 200, stake 100: 100 free, the extra stake of a double is 100 (BJ.funds).
+        # 5S 6D = 11 doubles on 9C: 20, stake 200; dealer 7H TC = 17 stands: 400 returned.
+        rounds=(
+            CaseRound(
+                seats=("200:100",), shoe="5S 7H 6D TC 9C", decisions="double", returns=(400,)
+            ),
+        ),
+    ),
 )

@@ -771,31 +771,33 @@ def test_shoe_too_short(shoe: str, needed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("profile_id", "shoe", "needed", "clause"),
+    ("profile_id", "shoe", "needed", "asked_by"),
     [
         pytest.param("baccarat-b", "7C 6D TH", 4, "BAC.deal", id="B-deal"),
         # Player TC 2C = 2 must draw the fifth card.
-        pytest.param("baccarat-b", "TC TD 2C 6D", 5, "BAC.deal", id="B-player-third"),
+        pytest.param("baccarat-b", "TC TD 2C 6D", 5, "BAC.player-draw", id="B-player-third"),
         # Player 6 stands; banker 0 must draw: the rule for a player who stood.
-        pytest.param("baccarat-b", "6C TD TH KD", 5, "BAC.deal", id="B-banker-stood"),
+        pytest.param("baccarat-b", "6C TD TH KD", 5, "BAC.banker-stood", id="B-banker-stood"),
         # Player AC 4H = 5 draws AS: 6. Banker 2D 2S = 4 draws on an ace as document B prints
         # its tableau (B.tableau), so a sixth card is needed.
-        pytest.param("baccarat-b", "AC 2D 4H 2S AS", 6, "BAC.deal", id="B-tableau-ace-at-4"),
+        pytest.param("baccarat-b", "AC 2D 4H 2S AS", 6, "B.tableau", id="B-tableau-ace-at-4"),
         # Player 2 draws AS: 3; banker 2 always draws, under either tableau.
-        pytest.param("baccarat-b", "TC TD 2C 2D AS", 6, "BAC.deal", id="B-tableau-banker-2"),
-        pytest.param("baccarat-c", "TC TD 2C 2D AS", 6, "BAC.deal", id="C-tableau"),
-        pytest.param("baccarat-d", "TC TD 2C 2D AS", 6, "BAC.deal", id="D-tableau"),
+        pytest.param("baccarat-b", "TC TD 2C 2D AS", 6, "B.tableau", id="B-tableau-banker-2"),
+        pytest.param("baccarat-c", "TC TD 2C 2D AS", 6, "BAC.banker-tableau", id="C-tableau"),
+        pytest.param("baccarat-d", "TC TD 2C 2D AS", 6, "BAC.banker-tableau", id="D-tableau"),
     ],
 )
-def test_shoe_exhausted_cites_the_deal_whoever_asked_for_the_card(
-    profile_id: str, shoe: str, needed: int, clause: str
+def test_shoe_exhausted_is_the_deals_and_names_the_rule_that_asked_for_the_card(
+    profile_id: str, shoe: str, needed: int, asked_by: str
 ) -> None:
     with pytest.raises(ShoeExhaustedError) as info:
         play_round(rules(profile_id), parse_cards(shoe), [seat((BetKind.PLAYER, 10))])
     assert info.value.metadata["needed"] == str(needed)
-    # BAC.deal: cards come from the forced shoe in contract order, third cards too; the rule
-    # that wanted the card (a tableau) is not what an engine that goes on gets wrong.
-    assert info.value.clause == clause
+    # BAC.deal refuses: cards come from the forced shoe in contract order, third cards too;
+    # an engine that goes on is wrong about the shoe. The rule that wanted the card is what a
+    # recorded coup without it breaks (oracle.verify).
+    assert info.value.clause == "BAC.deal"
+    assert info.value.asked_by == asked_by
 
 
 def test_shoe_exhausted_b_tableau_only_where_b_draws() -> None:

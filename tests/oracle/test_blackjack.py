@@ -1210,40 +1210,40 @@ def test_shoe_exhausted_on_a_hit_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "shoe", "action"),
+    ("rules", "shoe", "action", "asked_by"),
     [
         # Dealer 6D + TC = 16 must draw, and the shoe is empty.
-        pytest.param(RULES_C, "TS 6D 9H TC", STAND, id="dealer-draw"),
-        pytest.param(RULES_A, "TS 6D 9H TC", STAND, id="dealer-draw-A"),
-        pytest.param(RULES_C, "8S 6D 8H TC", SPLIT, id="split-card"),
-        pytest.param(RULES_A, "5S 6D 5H TC", DOUBLE, id="double"),
-        pytest.param(RULES_A, "TS 6D 2H TC", HIT, id="hit"),
+        pytest.param(RULES_C, "TS 6D 9H TC", STAND, "C.bj.dealer-draw", id="dealer-draw"),
+        pytest.param(RULES_A, "TS 6D 9H TC", STAND, "A.dealer-draw", id="dealer-draw-A"),
+        pytest.param(RULES_C, "8S 6D 8H TC", SPLIT, "BJ.deal-order", id="split-card"),
+        pytest.param(RULES_A, "5S 6D 5H TC", DOUBLE, "A.double", id="double"),
+        pytest.param(RULES_A, "TS 6D 2H TC", HIT, "BJ.deal-order", id="hit"),
     ],
 )
-def test_shoe_exhausted_cites_the_dealing_order_whoever_needs_the_card(
-    rules: BlackjackRules, shoe: str, action: Action
+def test_shoe_exhausted_is_the_dealing_orders_and_names_the_rule_that_asked(
+    rules: BlackjackRules, shoe: str, action: Action, asked_by: str
 ) -> None:
-    # BJ.deal-order: the contract deals from the forced shoe only; an engine that goes on past
-    # its end is wrong about the shoe, not about the dealer's rule or the double's.
+    # BJ.deal-order refuses: the contract deals from the forced shoe only; an engine that goes
+    # on past its end is wrong about the shoe, not about the dealer's rule or the double's.
+    # The rule that wanted the card is what a recorded round without it breaks.
     with pytest.raises(ShoeExhaustedError) as info:
         play(start(rules, shoe), action)
     assert info.value.clause == "BJ.deal-order"
+    assert info.value.asked_by == asked_by
     assert info.value.metadata["needed"] == "5"
 
 
 @pytest.mark.parametrize(
     ("clauses", "cited"),
     [
-        pytest.param(None, "BJ.deal-order", id="shipped"),
-        pytest.param('["C.bj.double", "C.bj.split"]', "BJ.deal-order", id="lab-two-clauses"),
+        pytest.param(None, "C.bj.double", id="shipped"),
+        pytest.param('["C.bj.double", "C.bj.split"]', "C.bj.double", id="lab-two-clauses"),
     ],
 )
-def test_shoe_exhausted_on_a_double_cites_the_dealing_order(
-    clauses: str | None, cited: str
-) -> None:
+def test_shoe_exhausted_on_a_double_names_the_double_rule(clauses: str | None, cited: str) -> None:
     # 6S 5H = 11 against 6D (hole TC) doubles: the double's one card would be the fifth of a
-    # four-card shoe. Running out is the shoe's rule (BJ.deal-order), whatever clauses the
-    # profile's double_after_split lists: an engine that goes on is wrong about the shoe.
+    # four-card shoe. The shoe's rule refuses (BJ.deal-order); the card is the double rule's,
+    # the first clause the profile's double_after_split lists, however many it lists after it.
     rules = RULES_C
     if clauses is not None:
         text = (
@@ -1254,7 +1254,7 @@ def test_shoe_exhausted_on_a_double_cites_the_dealing_order(
     state = start(rules, "6S 6D 5H TC")
     with pytest.raises(ShoeExhaustedError) as info:
         play(state, DOUBLE)
-    assert info.value.clause == cited
+    assert (info.value.clause, info.value.asked_by) == ("BJ.deal-order", cited)
     assert "seat 0 hand 0's double needs card 5, but the shoe holds 4" in info.value.message
 
 

@@ -134,8 +134,13 @@ def test_VAR_bj_double_on_any_cards_after_a_hit_takes_one_card_and_stands() -> N
     # 2S 3D = 5, hit 4C: 9; double: stake 200, TS: 19, the hand stands; 19 beats the dealer's
     # 17 (7H TC): 400 back.
     state = play(start(lab("blackjack-a", double_on="any-cards"), "2S 7H 3D TC 4C TS"), HIT)
-    # The double the variant opens after a hit cites it.
-    assert state.citations()["legal_decisions[double]"] == ("VAR.bj.double-on",)
+    # The double the variant opens after a hit cites it, then the funds it passed (BJ.funds,
+    # documented for A's split).
+    assert state.citations()["legal_decisions[double]"] == (
+        "VAR.bj.double-on",
+        "BJ.funds",
+        "A.split",
+    )
     state = play(state, DOUBLE)
     hand = state.seats[0].hands[0]
     assert format_cards(hand.cards) == "2S 3D 4C TS"
@@ -563,11 +568,12 @@ def test_VAR_bj_insurance_stake_up_to_half_needs_insurance() -> None:
 def test_VAR_bj_double_on_an_open_restricted_double_cites_the_variant_then_the_double() -> None:
     # 5S 4D = 9 under nine-to-eleven: open, by the variant and document A's double.
     nine = start(lab("blackjack-a", double_on="nine-to-eleven"), "5S 7H 4D TC")
-    assert nine.citations()["legal_decisions[double]"] == ("VAR.bj.double-on", "A.double")
+    funds = ("BJ.funds", "A.split")  # passed with room to spare: after the rule that opens it
+    assert nine.citations()["legal_decisions[double]"] == ("VAR.bj.double-on", "A.double", *funds)
     # Any two cards, or any cards on two: document A's double alone.
     for value in ("any-two", "any-cards"):
         two = start(lab("blackjack-a", double_on=value), "5S 7H 3D TC")
-        assert two.citations()["legal_decisions[double]"] == ("A.double",), value
+        assert two.citations()["legal_decisions[double]"] == ("A.double", *funds), value
 
 
 def test_VAR_bj_insurance_stake_up_to_half_cites_the_variant_for_the_stake() -> None:

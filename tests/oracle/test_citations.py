@@ -10,7 +10,7 @@ from __future__ import annotations
 from oracle import baccarat, blackjack
 from oracle.blackjack import Action, BlackjackRules, BlackjackSeat, Decision
 from oracle.cards import parse_cards
-from oracle.profile import shipped_profile
+from oracle.profile import load_profile_text, shipped_profile
 from oracle.provenance import ABSENT, Difference, cite
 
 
@@ -180,3 +180,124 @@ def test_a_blackjack_at_the_peek_keeps_its_own_reason() -> None:
     state = deal("blackjack-a", "AS TH KD AC 5C", stake=100)
     assert state.complete
     assert cited(state, "blackjack.seats[0].hands[0].status", "playing") == "BJ.natural"
+
+
+# --- a decision the rules open: every condition it passed, the narrowest first ------------
+
+
+def all_cited(state: blackjack.BlackjackState, path: str, actual: str = ABSENT) -> tuple[str, ...]:
+    return cite(state.citations(), Difference(path=path, expected="offered", actual=actual))
+
+
+def test_a_double_the_funds_just_cover_is_the_funds_rules_then_the_doubles() -> None:
+    # A: 5S 6D = 11 against 7H. Balance 200, stake 100: 100 free covers the extra 100, not
+    # twice over: an engine withholding the double most likely got the funds wrong (BJ.funds).
+    shoe = "5S 7H 6D TC 9C"
+    narrow = all_cited(deal("blackjack-a", shoe, stake=100, balance=200), "legal_decisions[double]")
+    assert narrow == ("BJ.funds", "A.split", "A.double")
+    # 299: still short of twice; 300: funds to spare, the double's own rule first, funds after.
+    assert (
+        all_cited(deal("blackjack-a", shoe, stake=100, balance=299), "legal_decisions[double]")[0]
+        == "BJ.funds"
+    )
+    wide = all_cited(deal("blackjack-a", shoe, stake=100, balance=300), "legal_decisions[double]")
+    assert wide == ("A.double", "BJ.funds", "A.split")
+
+
+def test_a_split_the_funds_just_cover_is_the_funds_rules_and_a_resplit_the_resplit_rules() -> None:
+    shoe = "8S 7H 8D TC 9C 2C 3C 4C"
+    narrow = all_cited(deal("blackjack-c", shoe, stake=100, balance=250), "legal_decisions[split]")
+    assert narrow[0] == "BJ.funds"
+    assert (
+        all_cited(deal("blackjack-c", shoe, stake=100, balance=300), "legal_decisions[split]")[0]
+        == "C.bj.split"
+    )
+    # A lab table of four hands: 8S 8D split, hand 0 takes 8C, a pair again. The re-split is
+    # open by the resplit rule: an engine that allows one split only withholds it.
+    lab = blackjack.BlackjackRules.from_profile(
+        load_profile_text(
+            'id = "lab"\nextends = "blackjack-c"\ntitle = "t"\n[parameters]\n'
+            'max_hands = { value = 4, clauses = ["VAR.bj.resplit"] }\n'
+        )
+    )
+    state = blackjack.deal(
+        lab, parse_cards("8S 7H 8D TC 8C 2C 3C 4C 5C"), [BlackjackSeat(balance=1000, stake=100)]
+    )
+    state = decide(state, Action.SPLIT)
+    assert all_cited(state, "legal_decisions[split]")[0] == "VAR.bj.resplit"
+
+
+def test_insurance_on_an_odd_stake_is_the_half_stakes_and_on_just_enough_funds_the_funds() -> None:
+    # 9S 7D against AH: insurance offered. A stake of 15 insures for 7 (7.5 rounded down): an
+    # engine that withholds it most likely trips on the rounding (BJ.half-stakes).
+    shoe = "9S AH 7D 8C 5C"
+    assert (
+        all_cited(deal("blackjack-a", shoe, stake=15), "legal_decisions[insurance]")[0]
+        == "BJ.half-stakes"
+    )
+    assert cited(deal("blackjack-a", shoe, stake=15), "phase", "play") == "BJ.half-stakes"
+    # Stake 100, balance 160: 60 free covers the 50, not twice: the funds rule first.
+    tight = all_cited(
+        deal("blackjack-c", shoe, stake=100, balance=160), "legal_decisions[insurance]"
+    )
+    assert tight[0] == "BJ.funds"
+    roomy = all_cited(deal("blackjack-c", shoe, stake=100), "legal_decisions[insurance]")
+    assert roomy == ("C.bj.insurance", "BJ.half-stakes", "BJ.funds")
+    # Even money on an odd stake: the half-stake rule first too.
+    even = deal("blackjack-a", "AS AH KD 7C 5C", stake=15)
+    assert all_cited(even, "legal_decisions[even-money]")[0] == "BJ.half-stakes"
+    assert (
+        all_cited(deal("blackjack-a", "AS AH KD 7C 5C", stake=16), "legal_decisions[even-money]")[0]
+        == "A.even-money"
+    )
+
+
+def test_without_the_funds_rule_an_open_decision_cites_no_funds() -> None:
+    # A lab table where extra stakes need no funds: nothing about funds was checked.
+    lab = blackjack.BlackjackRules.from_profile(
+        load_profile_text(
+            'id = "lab"\nextends = "blackjack-c"\ntitle = "t"\n[parameters]\n'
+            "extra_stakes_need_funds = { value = false }\n"
+        )
+    )
+    seats = [BlackjackSeat(balance=100, stake=100)]
+    double = blackjack.deal(lab, parse_cards("5S 7H 6D TC 9C"), seats)
+    assert all_cited(double, "legal_decisions[double]") == ("C.bj.double",)
+    split = blackjack.deal(lab, parse_cards("8S 7H 8D TC 9C 2C"), seats)
+    assert all_cited(split, "legal_decisions[split]") == ("C.bj.split",)
+    insured = blackjack.deal(lab, parse_cards("9S AH 7D 8C 5C"), seats)
+    assert all_cited(insured, "legal_decisions[insurance]") == ("C.bj.insurance", "BJ.half-stakes")
+
+
+def test_the_dealers_first_draw_is_the_need_when_one_hand_alone_waits() -> None:
+    # A, two seats: seat 0 TS 6D hits KC, bust; seat 1 9C 9D stands. Dealer 5H 7C = 12 draws.
+    # One hand alone waits for the total: an engine that skips the dealer most likely miscounts
+    # the hands that wait (BJ.dealer-needed), not the drawing rule on 12.
+    def play_out(shoe: str, seats: int, *, first_hits: bool = True) -> blackjack.BlackjackState:
+        state = blackjack.deal(
+            rules("blackjack-a"),
+            parse_cards(shoe),
+            [BlackjackSeat(balance=1000, stake=100) for _ in range(seats)],
+        )
+        while state.turn is not None:
+            state = decide(
+                state,
+                Action.HIT if state.turn.seat == 0 and seats == 2 and first_hits else Action.STAND,
+            )
+        return state
+
+    first_draw = "blackjack.dealer.cards[2]"
+    lone = play_out("TS 9C 5H 6D 9D 7C KC 5S", seats=2)
+    assert all_cited(lone, first_draw) == ("BJ.dealer-needed", "A.dealer-draw")
+    # A second draw, once the dealer draws at all, is the drawing rule's: 12, 2S 14, 4S 18.
+    twice = play_out("TS 9C 5H 6D 9D 7C KC 2S 4S", seats=2)
+    assert len(twice.dealer.cards) == 4
+    assert all_cited(twice, first_draw)[0] == "BJ.dealer-needed"
+    assert all_cited(twice, "blackjack.dealer.cards[3]") == ("A.dealer-draw", "BJ.dealer-needed")
+    # Two hands wait: the need is no near thing, the drawing rule comes first.
+    both = play_out("TS 9C 5H 6D 9D 7C 5S", seats=2, first_hits=False)
+    assert [h.status for s in both.seats for h in s.hands] == [blackjack.HandStatus.STOOD] * 2
+    assert all_cited(both, first_draw) == ("A.dealer-draw", "BJ.dealer-needed")
+    # One seat alone, standing: nothing else to miscount, the drawing rule first.
+    single = play_out("9C 5H 9D 7C 5S", seats=1)
+    assert all_cited(single, first_draw) == ("A.dealer-draw", "BJ.dealer-needed")

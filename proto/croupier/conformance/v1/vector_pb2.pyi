@@ -71,7 +71,11 @@ class Vector(_message.Message):
     where the engine answered VALUE, the first of: the key "PATH=VALUE" (why the value is not
     VALUE), then for PATH and each path that contains it in turn ("a.b[1]" is in "a.b", which is
     in "a"), its own key or a key "*.FIELD" naming its last field ("*.insurance" answers
-    "state.blackjack.seats[0].insurance.minor_units"). A refusal where an answer was
+    "state.blackjack.seats[0].insurance.minor_units"). A decision offered or withheld, and a
+    dealer's draw made or not, cite every condition the rule checked, the deciding one first:
+    for one withheld, the condition that failed; for one open, a condition it passed narrowly
+    (free funds that cover an extra stake but not twice, a half stake rounded, one hand alone
+    waiting for the dealer), else the rule that opens it. A refusal where an answer was
     expected looks up "error=REASON" (why the request is not refused for that reason); an answer
     where a refusal was expected looks up "error". Where nothing rule-based decides, a citation
     is a contract label:
