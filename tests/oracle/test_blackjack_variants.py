@@ -168,7 +168,8 @@ def test_VAR_bj_double_on_an_open_double_cites_the_rules_that_opened_it(
 ) -> None:
     state = play(start(lab("blackjack-a", double_on=value), shoe), *[HIT] * hits)
     assert DOUBLE in state.legal
-    assert state.citations()["legal_decisions[double]"] == cited
+    # Then the funds it passed with room to spare (BJ.funds, documented for A's split).
+    assert state.citations()["legal_decisions[double]"] == (*cited, "BJ.funds", "A.split")
 
 
 def test_VAR_bj_double_on_any_cards_still_needs_funds() -> None:

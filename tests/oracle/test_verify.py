@@ -1,7 +1,9 @@
-"""Record verification: a record whose cards run out is found, and blamed on the dealing order.
+"""Record verification: a record whose cards run out is found, and blamed on the rule that asked.
 
-Running out is the shoe's rule whoever needs the card (oracle/blackjack.py ``_card``,
-oracle/baccarat.py): the record is wrong about the shoe, not about the rule that wanted it.
+A forced shoe that runs out is refused by the dealing order (BJ.deal-order, BAC.deal), but a
+recorded round holds the cards the engine dealt: one short of what the dealer's rule or a
+tableau asks for is a dealer that did not draw, and cites that rule (``ShoeExhaustedError``
+keeps it as ``asked_by``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def _request(profile_id: str, shoe: str, wager: Wager) -> RoundRequest:
     )
 
 
-def test_a_dealer_draw_missing_from_the_record_cites_the_dealing_order() -> None:
+def test_a_dealer_draw_missing_from_the_record_cites_the_dealer_rule() -> None:
     # Seat TS 7D = 17 stands; dealer 6H TC = 16 must draw (C.bj.dealer-draw): a fifth card is needed.
     record = RecordedRound(
         request=_request("blackjack-c", "TS 6H 7D TC", BlackjackWager(amount=100)),
@@ -35,14 +37,14 @@ def test_a_dealer_draw_missing_from_the_record_cites_the_dealing_order() -> None
     verdict = verify_record(shipped_profile("blackjack-c"), record)
     (only,) = verdict.discrepancies
     assert (only.clause, only.path, only.expected, only.actual) == (
-        "BJ.deal-order",
+        "C.bj.dealer-draw",
         "cards_dealt",
         "at least 5 cards",
         "4 cards",
     )
 
 
-def test_a_player_third_card_missing_from_the_record_cites_the_deal() -> None:
+def test_a_player_third_card_missing_from_the_record_cites_the_player_rule() -> None:
     # Dealt P 2C, B 4S, P 3D, B 2H: player 5 draws (BAC.player-draw), banker 6; no natural.
     record = RecordedRound(
         request=_request("baccarat-d", "2C 4S 3D 2H", BaccaratBet(kind=BetKind.PLAYER, amount=100)),
@@ -52,7 +54,7 @@ def test_a_player_third_card_missing_from_the_record_cites_the_deal() -> None:
     verdict = verify_record(shipped_profile("baccarat-d"), record)
     (only,) = verdict.discrepancies
     assert (only.clause, only.path, only.expected) == (
-        "BAC.deal",
+        "BAC.player-draw",
         "cards_dealt",
         "at least 5 cards",
     )
