@@ -36,6 +36,10 @@ class ClaimedLine:
     returned: int
     #: ``imprisoned`` or ``released`` (VAR.rou.en-prison), else empty.
     prison: str = ""
+    #: What the engine says was returned before rounding, and which clauses decided the
+    #: line; either may be left empty (CONTRACT.settlement), and is then not checked.
+    returned_exact: str = ""
+    clauses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -166,6 +170,10 @@ def verify_record(
     )
 
 
+#: The line fields an engine may leave empty: checked only when it fills them.
+_OPTIONAL = frozenset(("returned_exact", "clauses"))
+
+
 def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Discrepancy]:
     expected = current.settlement
     citations = current.settlement_citations
@@ -190,9 +198,12 @@ def _compare_lines(current: Round, claimed: tuple[ClaimedLine, ...]) -> list[Dis
             ("stake.minor_units", str(want.payout.stake), str(got.stake)),
             ("returned.minor_units", str(want.payout.returned), str(got.returned)),
             ("prison", want.prison.value if want.prison else "", got.prison),
+            # Reduced fraction text, as the oracle writes it ("75/2"); empty is not checked.
+            ("returned_exact", str(want.payout.returned_exact), got.returned_exact),
+            ("clauses", " ".join(sorted(want.clauses)), " ".join(sorted(got.clauses))),
         )
         for field, exp, act in checks:
-            if exp == act:
+            if exp == act or (field in _OPTIONAL and not act):
                 continue
             difference = Difference(path=f"lines[{index}].{field}", expected=exp, actual=act)
             found.append(

@@ -165,6 +165,7 @@ def audit_verify(
     Exit codes: 0 clean; 1 findings; 2 bad usage, an unreadable log, not a Croupier audit
     log, or a log with no round record (0 with --allow-empty).
     """
+    check_regular(log)
     for path in profile_files:
         load_profile(path)
     # The one registry, as serve builds it: a lab file taking a shipped id is refused here,
@@ -229,6 +230,12 @@ def audit_verify(
         )
         sys.exit(0 if allow_empty else 2)
     sys.exit(0 if summary.clean else 1)
+
+
+def check_regular(log: Path) -> None:
+    """Exit 2 for a log that is not a regular file: reading a FIFO would wait for a writer."""
+    if not log.is_file():
+        fail(f"{log} is not a regular file (a FIFO, a device or a socket): give an audit log")
 
 
 def _write_html(report: dict[str, Any], html: Path, source: str = "the report") -> None:
@@ -436,6 +443,7 @@ def audit_keygen(name: Path) -> None:
 @log_format_option
 def audit_recall(log: Path, table_id: str, last: int, log_format: str | None) -> None:
     """Print the last N rounds of a table, oldest first: cards, decisions, payouts."""
+    check_regular(log)
     rounds = recall(log, table_id, last, log_format)
     if not rounds:
         fail(f"no round of table {table_id!r} in {log}", code=1)

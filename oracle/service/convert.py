@@ -279,6 +279,8 @@ def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
             stake=line.stake.minor_units,
             returned=line.returned.minor_units,
             prison=_PRISON_FROM.get(line.prison, str(line.prison)),
+            returned_exact=line.returned_exact,
+            clauses=tuple(line.clauses),
         )
         for line in record.settlement.lines
     )

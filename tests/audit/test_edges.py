@@ -6,13 +6,18 @@ bad usage, a finding for a bad log, and a console that stays short whatever the 
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 from croupier.v1 import round_pb2
 
+from clients import adapter
 from clients.audit import AuditWriter
-from tests.audit.support import invoke, verify
+from clients.demo_engine import DemoEngine
+from tests.audit.engines import settle
+from tests.audit.support import dump_line, invoke, read_lines, verify, write_lines
 
 
 def _binary(path: Path, records: list[round_pb2.RoundRecord]) -> Path:
@@ -99,3 +104,49 @@ def test_a_lab_file_taking_a_shipped_id_is_refused_as_serve_refuses_it(tmp_path:
     result = invoke("audit", "verify", log, "--profile-file", shipped)
     assert result.exit_code == 2, result.output
     assert "id 'baccarat-c' is a shipped profile's" in " ".join(result.output.split())
+
+
+def _baccarat_log(tmp_path: Path) -> list[bytes]:
+    """One banker natural by the demo engine: a stake of 100 returns 195 (BAC.banker-pays)."""
+    log = tmp_path / "engine.jsonl"
+    served = adapter.serve(DemoEngine(), port=0, audit_log=log)
+    try:
+        settle(f"127.0.0.1:{served.port}", ["r1"])
+    finally:
+        served.stop(grace=0)
+    return read_lines(log)
+
+
+def _with_line(line: bytes, **fields: object) -> bytes:
+    value = json.loads(line)
+    value["settlement"]["lines"][0].update(fields)
+    return dump_line(value)
+
+
+def test_a_lines_exact_amount_and_clauses_are_checked_when_given(tmp_path: Path) -> None:
+    """Before: returned_exact and clauses were never compared with the oracle's."""
+    (line,) = _baccarat_log(tmp_path)
+    assert "returnedExact" not in json.loads(line)["settlement"]["lines"][0]  # the kit's
+    right = write_lines(tmp_path / "right.jsonl", [_with_line(line, returnedExact="195")])
+    result, _ = verify(right, tmp_path / "right.json", "--workers", 1)
+    assert result.exit_code == 0, result.output
+    wrong = write_lines(
+        tmp_path / "wrong.jsonl",
+        [_with_line(line, returnedExact="196", clauses=["BJ.nat-pays"])],
+    )
+    result, report = verify(wrong, tmp_path / "wrong.json", "--workers", 1)
+    assert result.exit_code == 1
+    found = {d["path"]: (d["expected"], d["actual"]) for d in report["discrepancies"]}
+    assert found["settlement.lines[0].returned_exact"] == ("195", "196")
+    assert found["settlement.lines[0].clauses"][1] == "BJ.nat-pays"
+    assert "BJ.nat-pays" not in found["settlement.lines[0].clauses"][0]
+
+
+@pytest.mark.parametrize("command", [["verify"], ["recall", "--table", "t1"]])
+def test_a_fifo_as_the_log_is_refused_not_waited_on(tmp_path: Path, command: list[str]) -> None:
+    """Before: reading a FIFO waited for a writer that never came."""
+    fifo = tmp_path / "rounds.jsonl"
+    os.mkfifo(fifo)
+    result = invoke("audit", command[0], fifo, *command[1:])
+    assert result.exit_code == 2, result.output
+    assert f"{fifo} is not a regular file (a FIFO, a device or a socket)" in result.output
