@@ -14,6 +14,9 @@ One line per figure: name, value, anchor, ratio, goal, pass or short (``bench.fi
   speed-up, records a minute and peak RSS (goals 1.8x, 1,000,000/min, main under 200 MB).
 - ``dask``: the same log on a 2-worker Dask ``LocalCluster`` against the local pool (goal:
   within 25%).
+- ``corpus``: seconds to load the shipped corpus in a fresh process on one core, against the
+  same vectors as JSON Lines (goal under 2 s), and the size of 1,000 campaign vectors of a
+  lab profile, binary against JSON Lines (goal under 2 MB).
 
 Numbers are printed, never asserted: speed is measured here and not in tests.
 """
@@ -40,15 +43,22 @@ from bench import echo, gym_anchor
 from bench.figures import Figure, Goal, against, header, repeated
 from clients.audit import AuditWriter
 from conformance.runner import exchanges
-from conformance.vectors import CORPUS_DIR, campaign, corpus_files, read_vectors
+from conformance.vectors import (
+    BINARY,
+    CORPUS_DIR,
+    campaign,
+    corpus_files,
+    read_vectors,
+    write_vectors,
+)
 from oracle.blackjack import Decision
 from oracle.clauses import Game
-from oracle.profile import Profile, shipped_profiles
+from oracle.profile import Profile, load_profile_file, shipped_profiles
 from oracle.roulette import TableHistory
 from oracle.rounds import RoundRequest, apply_decision, start_round
 from oracle.service import convert
 
-NAMES = ("blackjack", "oracle", "runner", "audit", "dask")
+NAMES = ("blackjack", "oracle", "runner", "audit", "dask", "corpus")
 #: The runner's default: vectors in flight at once (``croupier certify --concurrency``).
 CONCURRENCY = 16
 #: The runner's round ids carry a run prefix of this shape (``run-`` and 8 hex digits).
@@ -63,6 +73,11 @@ SPEED_UP_GOAL = Goal(at_least=1.8, text=">= 1.80x")
 PER_MINUTE_GOAL = Goal(at_least=1_000_000, on="value", text=">= 1,000,000 /min")
 RSS_GOAL = Goal(below=200, on="value", text="< 200 MB")
 DASK_GOAL = Goal(at_least=0.75, text=">= 0.75x")
+# The goals of issue 24: the corpus loads fast, and a lab's corpus stays small.
+LOAD_GOAL = Goal(below=2.0, on="value", text="< 2 s")
+SIZE_GOAL = Goal(below=2.0, on="value", text="< 2 MB")
+#: The lab profile whose 1,000 campaign vectors are weighed (blackjack: the heaviest game).
+LAB_PROFILE = Path(__file__).parents[1] / "docs" / "examples" / "atlantic-city.toml"
 
 Play = tuple[RoundRequest, list[Decision]]
 
@@ -360,12 +375,69 @@ def bench_audit(sizes: Sizes, chosen: Sequence[str]) -> None:
         )
 
 
+# --- the corpus on disk and loading ----------------------------------------------------------
+
+#: A fresh interpreter loads a corpus directory and prints its CPU seconds (one thread).
+_LOAD = (
+    "import sys, time; from pathlib import Path; from conformance.vectors import load_corpus; "
+    "t = time.process_time(); n = len(load_corpus(Path(sys.argv[1]))); "
+    "print(time.process_time() - t, n)"
+)
+
+
+def _load_seconds(directory: Path) -> tuple[float, int]:
+    """CPU seconds a fresh process takes to load ``directory`` (imports before the clock)."""
+    argv = [sys.executable, "-c", _LOAD, str(directory)]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+def _beside(name: str, value: float, unit: str, as_json: float, goal: Goal) -> Figure:
+    """A figure beside the same vectors' figure as JSON Lines (the goal is on the value)."""
+    return Figure(
+        name=name,
+        value=value,
+        unit=unit,
+        anchor="JSON Lines",
+        anchor_value=as_json,
+        ratio=value / as_json if as_json > 0 else None,
+        goal=goal,
+    )
+
+
+def bench_corpus(sizes: Sizes) -> None:
+    """The shipped corpus's load time, and the size of 1,000 lab vectors, binary and JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        as_json = Path(tmp) / "jsonl"
+        as_json.mkdir()
+        for path in corpus_files(CORPUS_DIR):
+            name = path.name.removesuffix(BINARY) + ".jsonl"
+            write_vectors(as_json / name, (v.vector for v in read_vectors(path)))
+        binary = [_load_seconds(CORPUS_DIR) for _ in range(sizes.runner_repeat)]
+        json_seconds, count = _load_seconds(as_json)
+        note(
+            f"corpus: the shipped corpus ({count:,} vectors) loaded in a fresh process, CPU "
+            f"seconds on one thread (median of {len(binary)}), against one load of the same "
+            "vectors as JSON Lines"
+        )
+        seconds = sorted(s for s, _ in binary)[len(binary) // 2]
+        show(_beside("corpus load, 1 core", seconds, "s", json_seconds, LOAD_GOAL))
+        profile = load_profile_file(LAB_PROFILE)
+        vectors = campaign(profile, "bench/corpus", 1000, "lab")
+        small, large = Path(tmp) / f"lab{BINARY}", Path(tmp) / "lab.jsonl"
+        write_vectors(small, vectors)
+        write_vectors(large, vectors)
+        note(f"corpus: 1,000 campaign vectors of the lab profile {LAB_PROFILE.name}, on disk")
+        size, json_size = small.stat().st_size / MB, large.stat().st_size / MB
+        show(_beside("lab vectors per 1,000, on disk", size, "MB", json_size, SIZE_GOAL))
+
+
 # --- the command ------------------------------------------------------------------------------
 
 
 def _sizes(args: argparse.Namespace) -> Sizes:
     quick = args.quick
-    hand = tuple(sorted(CORPUS_DIR.glob("*.hand.jsonl")))
+    hand = tuple(sorted(CORPUS_DIR.glob("*.hand.binpb.gz")))
     return Sizes(
         rounds=args.rounds or (200 if quick else 2000),
         gym_rounds=args.rounds or (2000 if quick else 20_000),
@@ -403,6 +475,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "blackjack": lambda: bench_blackjack(sizes),
         "oracle": lambda: bench_oracle(sizes),
         "runner": lambda: bench_runner(sizes),
+        "corpus": lambda: bench_corpus(sizes),
     }
     for name, part in parts.items():
         if name in chosen:

@@ -8,7 +8,7 @@ from pathlib import Path
 from conformance.cases import build_case
 from conformance.handwritten import CASES
 from conformance.since import stamp
-from conformance.vectors import CORPUS_DIR, campaign, write_vectors
+from conformance.vectors import BINARY, CORPUS_DIR, campaign, corpus_files, write_vectors
 from oracle.profile import shipped_profile
 
 
@@ -36,9 +36,14 @@ CAMPAIGNS: dict[str, Campaign] = {
 def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
     """Write every profile's hand-written and campaign files; return counts per profile.
 
+    Binary files (``BINARY``): ``croupier vectors show`` and ``export`` give their JSON.
+
     Each vector is stamped with the suite version it dates from (``since``).
     """
     directory.mkdir(parents=True, exist_ok=True)
+    # A file of an earlier build (another profile, another format) would still be loaded.
+    for stale in corpus_files(directory):
+        stale.unlink()
     counts: dict[str, tuple[int, int]] = {}
     for profile_id, spec in CAMPAIGNS.items():
         profile = shipped_profile(profile_id)
@@ -46,10 +51,10 @@ def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
         cases = sorted(CASES[profile_id], key=lambda case: case.id)
         # Each vector says which suite version it dates from (Vector.since).
         hand = write_vectors(
-            directory / f"{profile_id}.hand.jsonl", (stamp(build_case(c, profile)) for c in cases)
+            directory / f"{profile_id}.hand{BINARY}", (stamp(build_case(c, profile)) for c in cases)
         )
         generated = write_vectors(
-            directory / f"{profile_id}.campaign.jsonl",
+            directory / f"{profile_id}.campaign{BINARY}",
             (stamp(v) for v in campaign(profile, spec.seed, spec.rounds, spec.prefix)),
         )
         counts[profile_id] = (hand, generated)

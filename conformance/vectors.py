@@ -8,8 +8,10 @@ to an engine, so building and checking share one code path.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence, Set
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,6 +20,7 @@ from pathlib import Path
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 
 from clients.status import REQUIRED_METADATA
 from conformance.since import since
@@ -447,6 +450,11 @@ def finish_vector(vector: vector_pb2.Vector) -> None:
 
 # --- files --------------------------------------------------------------------------------------
 
+#: A JSON Lines vector file's name ends so: one Vector a line, as a lab writes one by hand.
+JSONL = ".jsonl"
+#: A binary vector file's name ends so: one gzipped VectorFile (vector.proto), as the corpus is kept.
+BINARY = ".binpb.gz"
+
 
 def dump_line(vector: vector_pb2.Vector) -> str:
     """One vector as one JSON line (protobuf JSON mapping, compact, stable key order)."""
@@ -455,7 +463,16 @@ def dump_line(vector: vector_pb2.Vector) -> str:
 
 
 def write_vectors(path: Path, vectors: Iterable[vector_pb2.Vector]) -> int:
-    """Write vectors as JSON Lines; return how many."""
+    """Write vectors, binary if the name ends in ``BINARY``, else JSON Lines; return how many.
+
+    A binary file is the same bytes for the same vectors (deterministic serialization, no
+    time in the gzip header).
+    """
+    if path.name.endswith(BINARY):
+        listed = vector_pb2.VectorFile(vectors=list(vectors))
+        data = listed.SerializeToString(deterministic=True)
+        path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+        return len(listed.vectors)
     count = 0
     with path.open("w", encoding="utf-8") as out:
         for vector in vectors:
@@ -466,24 +483,39 @@ def write_vectors(path: Path, vectors: Iterable[vector_pb2.Vector]) -> int:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadedVector:
-    """A vector and where it was read from."""
+    """A vector and where it was read from: its line, or a binary file's vector position."""
 
     vector: vector_pb2.Vector
     path: Path
     line: int
 
+    @property
+    def hand_written(self) -> bool:
+        """Whether the vector comes from a corpus's hand-written cases (``*.hand.*`` files)."""
+        return ".hand." in self.path.name
+
 
 class VectorFileError(ValueError):
-    """A vector file line that is not a valid Vector."""
+    """A vector file, or one of its vectors, that is not a valid Vector."""
 
 
 def read_vectors(path: Path) -> Iterator[LoadedVector]:
-    """Read a JSON Lines vector file; a bad line raises ``VectorFileError`` naming it.
+    """Read a vector file, binary or JSON Lines; a bad vector raises ``VectorFileError``.
 
-    A line must decode as a Vector and have the shape ``vector.proto`` gives one
-    (``structure_problem``): a vector that says nothing, or that expects nothing of a call,
-    would judge an engine on the vector's fault.
+    Every vector must have the shape ``vector.proto`` gives one (``structure_problem``): a
+    vector that says nothing, or that expects nothing of a call, would judge an engine on the
+    vector's fault. The error names the file and the line (a binary file's vector position).
     """
+    parsed = _read_binary(path) if path.name.endswith(BINARY) else _read_jsonl(path)
+    for number, vector in parsed:
+        problem = structure_problem(vector)
+        if problem:
+            name = f" ({vector.id})" if vector.id else ""
+            raise VectorFileError(f"{path}:{number}{name}: not a usable Vector: {problem}")
+        yield LoadedVector(vector=vector, path=path, line=number)
+
+
+def _read_jsonl(path: Path) -> Iterator[tuple[int, vector_pb2.Vector]]:
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
@@ -497,11 +529,27 @@ def read_vectors(path: Path) -> Iterator[LoadedVector]:
                 json_format.Parse(line, vector)
             except json_format.ParseError as exc:
                 raise VectorFileError(f"{path}:{number}: not a Vector: {exc}") from None
-            problem = structure_problem(vector)
-            if problem:
-                name = f" ({vector.id})" if vector.id else ""
-                raise VectorFileError(f"{path}:{number}{name}: not a usable Vector: {problem}")
-            yield LoadedVector(vector=vector, path=path, line=number)
+            yield number, vector
+
+
+def _read_binary(path: Path) -> Iterator[tuple[int, vector_pb2.Vector]]:
+    listed = vector_pb2.VectorFile()
+    try:
+        listed.ParseFromString(file_bytes(path))
+    except DecodeError:
+        raise VectorFileError(f"{path}: not a VectorFile (vector.proto)") from None
+    yield from enumerate(listed.vectors, start=1)
+
+
+def file_bytes(path: Path) -> bytes:
+    """A vector file's content: a binary file's decompressed, a JSON Lines file's as they are."""
+    data = path.read_bytes()
+    if not path.name.endswith(BINARY):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise VectorFileError(f"{path}: not a gzip file: {exc}") from None
 
 
 def structure_problem(vector: vector_pb2.Vector) -> str:
@@ -553,8 +601,8 @@ def _round_problem(vround: vector_pb2.VectorRound) -> str:
 
 
 def corpus_files(directory: Path = CORPUS_DIR) -> list[Path]:
-    """The vector files of a corpus directory, sorted."""
-    return sorted(directory.glob("*.jsonl"))
+    """The vector files of a corpus directory (binary and JSON Lines), sorted by name."""
+    return sorted(p for p in directory.iterdir() if p.name.endswith((BINARY, JSONL)))
 
 
 def load_corpus(directory: Path = CORPUS_DIR) -> list[LoadedVector]:
@@ -562,13 +610,45 @@ def load_corpus(directory: Path = CORPUS_DIR) -> list[LoadedVector]:
     return [loaded for path in corpus_files(directory) for loaded in read_vectors(path)]
 
 
-def corpus_hash(directory: Path = CORPUS_DIR) -> str:
-    """SHA-256 over the corpus files' names and bytes, in sorted order."""
+def load_vectors(paths: Sequence[Path] = ()) -> list[LoadedVector]:
+    """The one loader: the vectors of files and corpus directories, the shipped corpus if none.
+
+    Results, known failures and reproduce commands name a vector by its id alone, so an id
+    used twice is a ``VectorFileError`` naming both places.
+    """
+    if not paths:
+        return load_corpus(CORPUS_DIR)
+    out: list[LoadedVector] = []
+    for path in paths:
+        out.extend(load_corpus(path) if path.is_dir() else read_vectors(path))
+    first: dict[str, LoadedVector] = {}
+    for loaded in out:
+        earlier = first.setdefault(loaded.vector.id, loaded)
+        if earlier is not loaded:
+            raise VectorFileError(
+                f"{loaded.path}:{loaded.line}: vector id {loaded.vector.id!r} is already used "
+                f"at {earlier.path}:{earlier.line}"
+            )
+    return out
+
+
+def vectors_hash(paths: Sequence[Path] = ()) -> str:
+    """SHA-256 over the vector files' names and content, in order (the shipped corpus if none).
+
+    A binary file's content is its decompressed bytes, so the digest says which vectors were
+    run, whatever deflate implementation wrote the file. A directory stands for its files.
+    """
     digest = hashlib.sha256()
-    for path in corpus_files(directory):
-        digest.update(path.name.encode() + b"\x00")
-        digest.update(path.read_bytes())
+    for path in paths or (CORPUS_DIR,):
+        for file in corpus_files(path) if path.is_dir() else [path]:
+            digest.update(file.name.encode() + b"\x00")
+            digest.update(file_bytes(file))
     return digest.hexdigest()
+
+
+def corpus_hash(directory: Path = CORPUS_DIR) -> str:
+    """The digest of a corpus directory (``vectors_hash``): the shipped corpus's names it."""
+    return vectors_hash((directory,))
 
 
 # --- corpus check -------------------------------------------------------------------------------

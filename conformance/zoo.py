@@ -82,8 +82,8 @@ class MutantVerdict:
 
 def split_corpus(corpus: Sequence[LoadedVector]) -> tuple[list[LoadedVector], list[LoadedVector]]:
     """The hand-written vectors and the campaign ones, each sorted by id."""
-    hand = [v for v in corpus if v.path.name.endswith(".hand.jsonl")]
-    generated = [v for v in corpus if not v.path.name.endswith(".hand.jsonl")]
+    hand = [v for v in corpus if v.hand_written]
+    generated = [v for v in corpus if not v.hand_written]
     return sorted(hand, key=_vector_id), sorted(generated, key=_vector_id)
 
 

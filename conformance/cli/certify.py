@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-import hashlib
 import os
 import shlex
 import signal
@@ -52,10 +51,9 @@ from conformance.vectors import (
     CORPUS_DIR,
     LoadedVector,
     VectorFileError,
-    corpus_files,
     corpus_hash,
-    load_corpus,
-    read_vectors,
+    load_vectors,
+    vectors_hash,
 )
 from oracle.profile import shipped_profiles
 
@@ -205,13 +203,13 @@ def certify(
             engine_log=engine_log,
         )
         _check_baseline(baseline)
-        loaded = _load_vectors(vector_paths)
+        loaded = load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
         known = read_known_failures(known_failures) if known_failures and not certify_mode else ()
     except (VectorFileError, ConfigError) as exc:
         fail(str(exc))
     corpus = loaded
-    digest = _vectors_hash(vector_paths)
+    digest = vectors_hash(vector_paths)
     # Only the shipped corpus (its very bytes, however named) can make a run conformant.
     shipped = corpus if not vector_paths or digest == corpus_hash(CORPUS_DIR) else None
     if not certify_mode:
@@ -449,35 +447,6 @@ def _explore_after(
     if explored.interrupted is not None:
         recorder.interrupted(explored.interrupted)
     return report
-
-
-def _load_vectors(paths: tuple[Path, ...]) -> list[LoadedVector]:
-    if not paths:
-        return load_corpus(CORPUS_DIR)
-    out: list[LoadedVector] = []
-    for path in paths:
-        out.extend(load_corpus(path) if path.is_dir() else read_vectors(path))
-    # Results, known failures and reproduce commands name a vector by its id alone.
-    first: dict[str, LoadedVector] = {}
-    for loaded in out:
-        earlier = first.setdefault(loaded.vector.id, loaded)
-        if earlier is not loaded:
-            raise VectorFileError(
-                f"{loaded.path}:{loaded.line}: vector id {loaded.vector.id!r} is already used "
-                f"at {earlier.path}:{earlier.line}"
-            )
-    return out
-
-
-def _vectors_hash(paths: tuple[Path, ...]) -> str:
-    if not paths:
-        return corpus_hash(CORPUS_DIR)
-    digest = hashlib.sha256()
-    for path in paths:
-        files = corpus_files(path) if path.is_dir() else [path]
-        for file in files:
-            digest.update(file.name.encode() + b"\x00" + file.read_bytes())
-    return digest.hexdigest()
 
 
 def _selected(

@@ -1,7 +1,9 @@
-"""``croupier vectors``: build campaigns, check a corpus, rebuild the shipped one."""
+"""``croupier vectors``: build campaigns, check a corpus, rebuild the shipped one, read vectors."""
 
 from __future__ import annotations
 
+import fnmatch
+import json
 import sys
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from conformance.vectors import (
     corpus_hash,
     dump_line,
     load_corpus,
+    load_vectors,
     write_vectors,
 )
 
@@ -125,3 +128,65 @@ def vectors_freeze() -> None:
     console.print(
         f"kept {len(loaded)} vectors' expectations of Croupier {oracle.__version__} in {path}"
     )
+
+
+_VECTORS_OPTION = click.option(
+    "--vectors",
+    "vector_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Vector file (binary or JSON Lines) or directory (default: the shipped corpus; "
+    "repeatable).",
+)
+
+
+@vectors.command("show")
+@click.argument("patterns", nargs=-1, required=True, metavar="ID...")
+@_VECTORS_OPTION
+def vectors_show(patterns: tuple[str, ...], vector_paths: tuple[Path, ...]) -> None:
+    """Print the vectors whose id or name matches a glob, as indented JSON (protobuf JSON mapping).
+
+    Each is preceded by the file it is in and its line (a binary file's vector position).
+    """
+    try:
+        loaded = load_vectors(vector_paths)
+    except VectorFileError as exc:
+        fail(str(exc))
+    shown = [
+        v
+        for v in loaded
+        if any(
+            fnmatch.fnmatchcase(v.vector.id, p) or fnmatch.fnmatchcase(v.vector.name, p)
+            for p in patterns
+        )
+    ]
+    if not shown:
+        fail(f"no vector matches {' '.join(patterns)}")
+    for found in shown:
+        errors.print(f"{found.path.name}:{found.line}", highlight=False)
+        print(json.dumps(json.loads(dump_line(found.vector)), indent=2))  # noqa: T201 - JSON out
+
+
+@vectors.command("export")
+@_VECTORS_OPTION
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output file: JSON Lines, or binary if its name ends in .binpb.gz (default: JSON Lines "
+    "to stdout).",
+)
+def vectors_export(vector_paths: tuple[Path, ...], out: Path | None) -> None:
+    """Write vectors (default: the whole shipped corpus) as JSON Lines, as a lab writes them.
+
+    What it writes, certify --vectors reads back as the same vectors.
+    """
+    try:
+        loaded = load_vectors(vector_paths)
+    except VectorFileError as exc:
+        fail(str(exc))
+    if out is None:
+        for found in loaded:
+            print(dump_line(found.vector))  # noqa: T201 - JSON Lines to stdout
+        return
+    count = write_vectors(out, (v.vector for v in loaded))
+    errors.print(f"wrote {count} vectors to {out}")

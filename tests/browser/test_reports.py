@@ -17,6 +17,7 @@ from croupier.v1 import round_pb2
 
 from conformance.cli import main
 from conformance.corpus import CORPUS_DIR
+from conformance.vectors import dump_line, read_vectors
 from conformance.zoo import launch_command
 from oracle.basic_strategy import strategy_return
 from oracle.profile import shipped_profile
@@ -37,7 +38,7 @@ def _croupier(*arguments: object, code: int) -> None:
 def _certify(directory: Path, launch: str, *, code: int) -> Path:
     """Certify on the first six blackjack-a hand vectors; the page."""
     subset = directory / "subset.jsonl"
-    lines = (CORPUS_DIR / "blackjack-a.hand.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = [dump_line(v.vector) for v in read_vectors(CORPUS_DIR / "blackjack-a.hand.binpb.gz")]
     subset.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")
     page = directory / "certificate.html"
     _croupier("certify", "--launch", launch, "--vectors", subset, "--html", page, code=code)

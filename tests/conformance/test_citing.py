@@ -21,7 +21,7 @@ VECTOR_PROTO = Path(__file__).parents[2] / "proto/croupier/conformance/v1/vector
 
 
 def _calls(vector_id: str) -> list[Exchange]:
-    path = CORPUS_DIR / "blackjack-a.hand.jsonl"
+    path = CORPUS_DIR / "blackjack-a.hand.binpb.gz"
     (loaded,) = (v for v in read_vectors(path) if v.vector.id == vector_id)
     vector = loaded.vector
     return [e for i in range(len(vector.rounds)) for e in exchanges(vector, i, "")]

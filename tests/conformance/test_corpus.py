@@ -78,7 +78,7 @@ def applicable(profile: Profile) -> frozenset[str]:
 @cache
 def shipped_part(profile_id: str, part: str) -> tuple[LoadedVector, ...]:
     """One file of the shipped corpus (``hand`` or ``campaign``), read once per session."""
-    return tuple(read_vectors(CORPUS_DIR / f"{profile_id}.{part}.jsonl"))
+    return tuple(read_vectors(CORPUS_DIR / f"{profile_id}.{part}.binpb.gz"))
 
 
 def hand_vectors(profile_id: str) -> list[LoadedVector]:
@@ -94,7 +94,7 @@ def _report(problems: list[CorpusProblem]) -> str:
 
 def test_shipped_corpus_passes_the_check() -> None:
     files = corpus_files(CORPUS_DIR)
-    expected = [f"{pid}.{part}.jsonl" for pid in SHIPPED_IDS for part in ("campaign", "hand")]
+    expected = [f"{pid}.{part}.binpb.gz" for pid in SHIPPED_IDS for part in ("campaign", "hand")]
     assert sorted(p.name for p in files) == sorted(expected)
     problems = check_corpus(
         [

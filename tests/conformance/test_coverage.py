@@ -106,7 +106,7 @@ def flipped_profile(profile_id: str, name: str, raw: Raw) -> Profile:
 @cache
 def corpus_vectors(profile_id: str, part: str) -> tuple[vector_pb2.Vector, ...]:
     """One part (``hand`` or ``campaign``) of a profile's shipped corpus."""
-    path = CORPUS_DIR / f"{profile_id}.{part}.jsonl"
+    path = CORPUS_DIR / f"{profile_id}.{part}.binpb.gz"
     return tuple(loaded.vector for loaded in read_vectors(path))
 
 

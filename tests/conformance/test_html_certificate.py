@@ -21,7 +21,7 @@ from conformance.html.certificate import (
     render,
 )
 from conformance.html.clause_text import clause_text, clause_texts, parse_rules, rules_markdown
-from conformance.vectors import CORPUS_DIR
+from conformance.vectors import CORPUS_DIR, dump_line, read_vectors
 from conformance.zoo import launch_command
 from oracle.clauses import CLAUSES, CONTRACT
 from tests.conformance.support import certify, free_port, read_report
@@ -293,7 +293,7 @@ def test_every_clause_has_its_rules_text() -> None:
 def test_certify_html_and_report_html_make_the_same_bytes(tmp_path: Path) -> None:
     """A mutant that pays blackjacks 6:5: the page from certify and the later one match."""
     subset = tmp_path / "subset.jsonl"
-    lines = (CORPUS_DIR / "blackjack-a.hand.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = [dump_line(v.vector) for v in read_vectors(CORPUS_DIR / "blackjack-a.hand.binpb.gz")]
     subset.write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")
     page, jsonl, again = tmp_path / "out.html", tmp_path / "out.jsonl", tmp_path / "again.html"
     launch = launch_command("blackjack-pays-6-5")
@@ -331,7 +331,7 @@ def test_a_run_without_an_engine_still_writes_its_page_and_no_scratch_file(
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     page = tmp_path / "out.html"
     subset = tmp_path / "subset.jsonl"
-    first = (CORPUS_DIR / "blackjack-a.hand.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    first = dump_line(next(read_vectors(CORPUS_DIR / "blackjack-a.hand.binpb.gz")).vector)
     subset.write_text(first + "\n", encoding="utf-8")
     result = certify(
         "--target",

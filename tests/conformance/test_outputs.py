@@ -12,7 +12,7 @@ from conformance.vectors import CORPUS_DIR
 
 #: Nothing listens there: a command that got as far as calling the engine would exit 3.
 NOBODY = "127.0.0.1:9"
-VECTORS = str(CORPUS_DIR / "blackjack-a.hand.jsonl")
+VECTORS = str(CORPUS_DIR / "blackjack-a.hand.binpb.gz")
 
 
 def _run(*arguments: str) -> tuple[int, str]:

@@ -48,8 +48,10 @@ Global___Level: _TypeAlias = Level  # noqa: Y015
 @_typing.final
 class Vector(_message.Message):
     """A conformance vector: one or more consecutive rounds at one table, with every expected
-    state frozen when the corpus was built. A vector file is JSON Lines, one Vector per line in
-    the protobuf JSON mapping, so a runner can be written in any language from this file alone.
+    state frozen when the corpus was built. A vector file is either JSON Lines (a name ending in
+    ".jsonl"), one Vector per line in the protobuf JSON mapping, as a lab writes one by hand, or
+    binary (a name ending in ".binpb.gz"), one VectorFile, so a runner can be written in any
+    language from this file alone.
 
     A runner plays each round in order: Deal, then each step's Decide, then Settle, comparing
     the engine's answer with the expected one after every call and stopping the vector at the
@@ -195,6 +197,35 @@ class Vector(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Vector: _TypeAlias = Vector  # noqa: Y015
+
+@_typing.final
+class VectorFile(_message.Message):
+    """A binary vector file: its vectors in order, as one VectorFile message in the binary wire
+    format, compressed with gzip (RFC 1952). The shipped corpus is kept so: most of a vector's
+    bytes are citation paths and clause ids that repeat from answer to answer and from vector to
+    vector, which gzip keeps once, and a binary message decodes many times faster than JSON.
+    `croupier vectors show` and `croupier vectors export` give a vector's JSON form.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VECTORS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def vectors(self) -> _containers.RepeatedCompositeFieldContainer[Global___Vector]:
+        """The vectors, in file order: a vector's position (from 1) names it in error messages."""
+
+    def __init__(
+        self,
+        *,
+        vectors: _abc.Iterable[Global___Vector] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["vectors", b"vectors"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VectorFile: _TypeAlias = VectorFile  # noqa: Y015
 
 @_typing.final
 class Clauses(_message.Message):
