@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -163,8 +164,12 @@ class JsonlReport:
         certify: bool,
         baseline: str = "",
         engine_command: str = "",
+        lab_profiles: Sequence[Mapping[str, object]] = (),
     ) -> None:
         self.path = path
+        #: The lab profiles whose corpus the run plays (``certify --profile-file``): file, id,
+        #: digest, extends and the parameters that differ from it.
+        self._lab_profiles = list(lab_profiles)
         #: How the run reached the engine (``--target ...`` or ``--launch ...``): two engines
         #: that describe themselves alike still read apart.
         self._engine_command = engine_command
@@ -188,6 +193,7 @@ class JsonlReport:
                 "host": platform.node(),
                 **({"engine_command": self._engine_command} if self._engine_command else {}),
                 **({"baseline": self._baseline} if self._baseline else {}),
+                **({"lab_profiles": self._lab_profiles} if self._lab_profiles else {}),
             }
         )
         self._headed = True
@@ -205,7 +211,8 @@ class JsonlReport:
             "complete": not stopped,
             "conformant": report.conformant and not stopped,
             "passed": report.passed and not stopped,
-            # A run of every vector of the shipped corpus for every profile the engine claims.
+            # A run of every vector of the shipped corpus (or of the lab profiles' corpus, with
+            # --profile-file) for every profile the engine claims.
             "whole_corpus": report.whole and not stopped,
             "corpus_vectors": report.corpus,
             "waived": report.waived,

@@ -35,6 +35,7 @@ from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
+from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
 from conformance.report import JsonlReport, baseline_line, plural, summary_line, write_junit
 from conformance.runner import (
     BAD,
@@ -55,7 +56,8 @@ from conformance.vectors import (
     load_vectors,
     vectors_hash,
 )
-from oracle.profile import shipped_profiles
+from oracle.errors import OracleError
+from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profiles
 
 
 @click.command()
@@ -66,6 +68,21 @@ from oracle.profile import shipped_profiles
     multiple=True,
     type=click.Path(exists=True, path_type=Path),
     help="Vector file or directory (default: the shipped corpus; repeatable).",
+)
+@click.option(
+    "--profile-file",
+    "profile_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Certify against a lab's profile file instead of the shipped profiles (repeatable): "
+    "its corpus is built with croupier vectors build's generator and cached by the profile's "
+    "digest and the suite version; a whole run of it may say conformant for that profile.",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where --profile-file corpora are cached (default: $XDG_CACHE_HOME/croupier/vectors, "
+    "else ~/.cache/croupier/vectors).",
 )
 @click.option(
     "--profile",
@@ -155,6 +172,8 @@ def certify(
     target: str | None,
     launch: str | None,
     vector_paths: tuple[Path, ...],
+    profile_files: tuple[Path, ...],
+    cache_dir: Path | None,
     profile_filter: tuple[str, ...],
     vector_filter: tuple[str, ...],
     known_failures: Path | None,
@@ -180,7 +199,10 @@ def certify(
 
     Only a run of the whole shipped corpus, for every profile the engine claims, may be
     conformant: a filtered run, your own --vectors files or a run cut short says "passed N of
-    the M vectors selected" instead, and its reports never set conformant.
+    the M vectors selected" instead, and its reports never set conformant. With
+    --profile-file, the corpus is that lab profile's (built once, then cached): a run of all
+    of it, the engine claiming the profile's id, may be conformant for that profile, and the
+    reports name the file, its digest and each parameter that differs from what it extends.
 
     Exit codes: 0 passed (conformant, or a partial run, or, without --certify, passed with
     known failures waived: the summary says which), 1 failures or no vector applies, 2 usage or configuration error,
@@ -203,20 +225,26 @@ def certify(
             engine_log=engine_log,
         )
         _check_baseline(baseline)
+        if profile_files and vector_paths:
+            raise ConfigError("give --vectors or --profile-file, not both")
+        labs = _lab_corpora(profile_files, cache_dir)
+        vector_paths = vector_paths or tuple(lab.path for lab in labs)
         loaded = load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
         known = read_known_failures(known_failures) if known_failures and not certify_mode else ()
-    except (VectorFileError, ConfigError) as exc:
+    except (VectorFileError, ConfigError, OracleError) as exc:
         fail(str(exc))
     corpus = loaded
     digest = vectors_hash(vector_paths)
-    # Only the shipped corpus (its very bytes, however named) can make a run conformant.
-    shipped = corpus if not vector_paths or digest == corpus_hash(CORPUS_DIR) else None
+    # Only the shipped corpus (its very bytes, however named), or the corpus built for the
+    # lab profiles named, can make a run conformant.
+    whole = not vector_paths or labs or digest == corpus_hash(CORPUS_DIR)
+    shipped = corpus if whole else None
     if not certify_mode:
         loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
     if not loaded:
         fail("no vector matches the filters")
-    vectors_arg = "".join(f" --vectors {shlex.quote(str(p))}" for p in vector_paths)
+    vectors_arg = _vectors_words(vector_paths, labs, cache_dir)
     croupier = croupier_command()
 
     def reproduce(vector: vector_pb2.Vector) -> str:
@@ -241,6 +269,7 @@ def certify(
                 certify=certify_mode,
                 baseline=baseline,
                 engine_command=engine.words,
+                lab_profiles=[lab.header() for lab in labs],
             )
             if jsonl is not None
             else None
@@ -277,7 +306,10 @@ def certify(
     )
     result = recorder.play(config)
     if explore_rounds:
-        result = _explore_after(result, recorder, engine, loaded, explore_rounds, explore_out)
+        lab_profiles = [lab.profile for lab in labs]
+        result = _explore_after(
+            result, recorder, engine, loaded, explore_rounds, explore_out, lab_profiles
+        )
     _print_failures(result, show)
     recorder.finish(result)
     line = summary_line(result)
@@ -422,10 +454,11 @@ def _explore_after(
     loaded: list[LoadedVector],
     rounds: int,
     out: Path,
+    lab_profiles: list[Profile],
 ) -> RunReport:
     """The corpus run's report with the explored rounds of each of its profiles after it."""
     ids = sorted({v.vector.profile_id for v in loaded})
-    profiles = [p for p in shipped_profiles() if p.id in ids]
+    profiles = [p for p in (*lab_profiles, *shipped_profiles()) if p.id in ids]
     explored = run_exploration(
         engine,
         profiles=profiles,
@@ -447,6 +480,35 @@ def _explore_after(
     if explored.interrupted is not None:
         recorder.interrupted(explored.interrupted)
     return report
+
+
+def _lab_corpora(files: tuple[Path, ...], cache_dir: Path | None) -> list[LabCorpus]:
+    """Each lab profile file's corpus, built into the cache when it is not there yet."""
+    # Every file is checked before any corpus is built (building one takes seconds).
+    profiles = {file: load_profile_file(file) for file in files}
+    seen: dict[str, Path] = {}
+    for file, profile in profiles.items():
+        earlier = seen.setdefault(profile.id, file)
+        if earlier != file:
+            raise ConfigError(f"{file} and {earlier} both define profile {profile.id!r}")
+        if profile.id in SHIPPED_IDS:
+            raise ConfigError(
+                f"{file}: profile id {profile.id!r} is a shipped profile's; "
+                "a lab profile needs its own id"
+            )
+    cache = cache_dir or default_cache_dir()
+    return [
+        lab_corpus(file, cache, profile=profile, say=errors.print)
+        for file, profile in profiles.items()
+    ]
+
+
+def _vectors_words(paths: tuple[Path, ...], labs: list[LabCorpus], cache_dir: Path | None) -> str:
+    """The options a reproduce command names the run's vectors with."""
+    if not labs:
+        return "".join(f" --vectors {shlex.quote(str(p))}" for p in paths)
+    words = "".join(f" --profile-file {shlex.quote(str(lab.file))}" for lab in labs)
+    return words + (f" --cache-dir {shlex.quote(str(cache_dir))}" if cache_dir else "")
 
 
 def _selected(

@@ -10,7 +10,9 @@ Stable hooks for browser tests:
   run that passed: not the whole corpus) or ``INCOMPLETE``;
 - ``#engine``: the engine's identity (its Describe) as a table;
 - ``#run``: suite version, corpus digest, how the engine was reached (``--target`` or
-  ``--launch``), the baseline, date and mode as a table;
+  ``--launch``), the baseline, date and mode as a table; with ``certify --profile-file``,
+  each lab profile's file, id and digest, and the parameters that differ from the profile
+  it extends (``base -> value``);
 - ``#baseline``: with ``--baseline``, which failures come from vectors newer than it;
 - ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
   a ``section.cell`` listing its vectors;
@@ -306,6 +308,18 @@ def _run_table(run: RunRecords, vectors: int) -> str:
         ("vectors", vectors),
         ("complete", "yes" if run.trailer and run.trailer.get("complete") is True else "no"),
     ]
+    for entry in _list(header.get("lab_profiles")):
+        lab = _mapping(entry)
+        extends = _text(lab.get("extends")) or "the defaults"
+        changed = "; ".join(
+            f"{_text(d.get('name'))}: {_text(d.get('base'))} -> {_text(d.get('value'))}"
+            for d in map(_mapping, _list(lab.get("differs")))
+        )
+        rows += [
+            ("lab profile", f"{_text(lab.get('id'))} ({_text(lab.get('file'))})"),
+            ("profile digest", lab.get("digest")),
+            (f"differs from {extends}", changed or "nothing"),
+        ]
     return _meta_table(rows, table_id="run")
 
 
