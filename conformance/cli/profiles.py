@@ -13,6 +13,7 @@ from conformance.cli.common import (
     fail,
     load_profile,
 )
+from conformance.labcorpus import value_text
 from oracle import basic_strategy
 from oracle.basic_strategy import Action, StrategyReturn
 from oracle.clauses import Game
@@ -83,7 +84,7 @@ def profiles_show(profile_id: str, as_json: bool) -> None:
         status = (
             "[green]documented[/]" if param.status is Status.DOCUMENTED else "[yellow]assumed[/]"
         )
-        cells = [param.name, _value(param.raw), status, " ".join(param.clauses)]
+        cells = [param.name, value_text(param.raw), status, " ".join(param.clauses)]
         table.add_row(*cells, *([param.note] if notes_beside else []))
     console.print(table)
     if not notes_beside:
@@ -287,8 +288,16 @@ def profiles_diff(first: str, second: str) -> None:
     differ = 0
     for name in names:
         pa, pb = a.parameter(name), b.parameter(name)
-        va = f"{_value(pa.raw)} ({pa.status.value})" if pa else f"{_value(a[name])} (default)"
-        vb = f"{_value(pb.raw)} ({pb.status.value})" if pb else f"{_value(b[name])} (default)"
+        va = (
+            f"{value_text(pa.raw)} ({pa.status.value})"
+            if pa
+            else f"{value_text(a[name])} (default)"
+        )
+        vb = (
+            f"{value_text(pb.raw)} ({pb.status.value})"
+            if pb
+            else f"{value_text(b[name])} (default)"
+        )
         if va != vb:
             differ += 1
             table.add_row(name, va, vb)
@@ -296,11 +305,3 @@ def profiles_diff(first: str, second: str) -> None:
         console.print(table)
     else:
         console.print(f"{a.id} and {b.id} have the same parameters.")
-
-
-def _value(raw: object) -> str:
-    if isinstance(raw, bool):
-        return "true" if raw else "false"
-    if isinstance(raw, tuple):
-        return ", ".join(raw)
-    return str(getattr(raw, "value", raw))
