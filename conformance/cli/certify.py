@@ -225,9 +225,7 @@ def certify(
             engine_log=engine_log,
         )
         _check_baseline(baseline)
-        if profile_files and vector_paths:
-            raise ConfigError("give --vectors or --profile-file, not both")
-        labs = _lab_corpora(profile_files, cache_dir)
+        labs = _lab_corpora(profile_files, cache_dir, vector_paths)
         vector_paths = vector_paths or tuple(lab.path for lab in labs)
         loaded = load_vectors(vector_paths)
         # --certify ignores the known-failures file altogether, so it is not even read.
@@ -238,8 +236,7 @@ def certify(
     digest = vectors_hash(vector_paths)
     # Only the shipped corpus (its very bytes, however named), or the corpus built for the
     # lab profiles named, can make a run conformant.
-    whole = not vector_paths or labs or digest == corpus_hash(CORPUS_DIR)
-    shipped = corpus if whole else None
+    shipped = corpus if not vector_paths or labs or digest == corpus_hash(CORPUS_DIR) else None
     if not certify_mode:
         loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
     if not loaded:
@@ -482,8 +479,12 @@ def _explore_after(
     return report
 
 
-def _lab_corpora(files: tuple[Path, ...], cache_dir: Path | None) -> list[LabCorpus]:
+def _lab_corpora(
+    files: tuple[Path, ...], cache_dir: Path | None, vector_paths: tuple[Path, ...]
+) -> list[LabCorpus]:
     """Each lab profile file's corpus, built into the cache when it is not there yet."""
+    if files and vector_paths:
+        raise ConfigError("give --vectors or --profile-file, not both")
     # Every file is checked before any corpus is built (building one takes seconds).
     profiles = {file: load_profile_file(file) for file in files}
     seen: dict[str, Path] = {}
