@@ -41,6 +41,13 @@ def _start(*args: str) -> tuple[subprocess.Popen[str], str]:
     return proc, line.split()[1]
 
 
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The demo engine run to its end (it refuses to start): exit code and output."""
+    return subprocess.run(  # noqa: S603 - our own interpreter
+        [*DEMO, *args], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
 @pytest.fixture
 def one_round_engine() -> Iterator[str]:
     proc, address = _start("--max-open-rounds", "1")
@@ -95,14 +102,7 @@ def test_tls_files_swapped_are_named(tmp_path: Path) -> None:
     cert, key = tmp_path / "server.pem", tmp_path / "server.key"
     issued.cert_chain_pems[0].write_to_path(str(cert))
     issued.private_key_pem.write_to_path(str(key))
-    swapped = subprocess.run(  # noqa: S603 - our own interpreter
-        [*DEMO, "--tls-cert", str(key), "--tls-key", str(cert)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    swapped = _run("--tls-cert", str(key), "--tls-key", str(cert))
     assert swapped.returncode == 2
     assert "swapped" in swapped.stderr
     # The right way round, the kit serves TLS.
@@ -171,9 +171,7 @@ def test_deals_in_flight_at_shutdown_finish_and_new_calls_are_refused() -> None:
 )
 def test_numbers_out_of_range_are_usage_errors(options: list[str], said: str) -> None:
     """The issue's cases: --port -1 listened on 65535, 70000 on 4464; NaN and inf were taken."""
-    run = subprocess.run(  # noqa: S603 - our own interpreter
-        [*DEMO, *options], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
-    )
+    run = _run(*options)
     assert run.returncode == 2, run.stderr
     assert said in run.stderr
     assert "CROUPIER_ENGINE" not in run.stdout
@@ -187,14 +185,7 @@ def test_a_key_that_is_not_the_certificates_is_named(tmp_path: Path) -> None:
     cert, key = tmp_path / "server.pem", tmp_path / "other.key"
     one.cert_chain_pems[0].write_to_path(str(cert))
     other.private_key_pem.write_to_path(str(key))
-    run = subprocess.run(  # noqa: S603 - our own interpreter
-        [*DEMO, "--tls-cert", str(cert), "--tls-key", str(key)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    run = _run("--tls-cert", str(cert), "--tls-key", str(key))
     assert run.returncode == 2, run.stderr
     assert (
         f"error: --tls-key {key} is not the private key of the certificate in --tls-cert {cert}"

@@ -357,10 +357,9 @@ def test_calls_in_flight_at_shutdown_finish_within_the_grace(
         stopping.result(timeout=30)
 
 
-def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierClient) -> None:
-    # Before: "the winning pocket 37 is not a pocket of the european wheel": 37 is how the
-    # oracle holds 00, not what the request said.
-    seat = round_pb2.Seat(
+def _red_for_ten() -> round_pb2.Seat:
+    """A seat of 100 EUR with 10 on red."""
+    return round_pb2.Seat(
         balance=common_pb2.Amount(currency_code="EUR", minor_units=100),
         bets=[
             round_pb2.Bet(
@@ -369,6 +368,12 @@ def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierCl
             )
         ],
     )
+
+
+def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierClient) -> None:
+    # Before: "the winning pocket 37 is not a pocket of the european wheel": 37 is how the
+    # oracle holds 00, not what the request said.
+    seat = _red_for_ten()
     with pytest.raises(CroupierError) as caught:
         client.deal(roulette_deal("roulette-c", "00", [seat]))
     assert caught.value.reason == "INVALID_ROUND"
@@ -379,15 +384,7 @@ def test_a_double_zero_spin_on_the_european_wheel_is_named_00(client: CroupierCl
 @pytest.mark.parametrize("written", ["37", "38", "07"])
 def test_a_pocket_neither_wheel_has_names_no_wheel(client: CroupierClient, written: str) -> None:
     # Before: pocket 37 on the European wheel was "not a pocket of the american wheel".
-    seat = round_pb2.Seat(
-        balance=common_pb2.Amount(currency_code="EUR", minor_units=100),
-        bets=[
-            round_pb2.Bet(
-                stake=common_pb2.Amount(currency_code="EUR", minor_units=10),
-                roulette=round_pb2.RouletteBet(kind=round_pb2.ROULETTE_BET_KIND_RED),
-            )
-        ],
-    )
+    seat = _red_for_ten()
     with pytest.raises(CroupierError) as caught:
         client.deal(roulette_deal("roulette-c", written, [seat]))
     assert caught.value.reason == "INVALID_ROUND"
