@@ -507,8 +507,9 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
     """Serves a vendor ``Engine`` as ``EngineService``.
 
     A kit of one's own may override ``status_of`` (a refusal's status), ``state_of`` (the
-    RoundState of a view) or ``check_complete`` (Settle's check); the mutant zoo does, to
-    play engines whose protocol, not whose rules, is wrong.
+    RoundState of a view), ``check_complete`` (Settle's check) or ``working_copy`` (what a
+    Decide is applied to); the mutant zoo does, to play engines whose protocol, not whose
+    rules, is wrong.
     """
 
     def __init__(
@@ -579,6 +580,10 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 f"round {round_id!r} waits for a decision",
                 legal=",".join(view.legal),
             )
+
+    def working_copy(self, game: Any) -> Any:
+        """What the vendor's ``decide`` works on: a copy, so that a refusal changes nothing."""
+        return copy.deepcopy(game)
 
     def Describe(
         self, request: engine_service_pb2.DescribeRequest, context: grpc.ServicerContext
@@ -652,7 +657,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 seat=request.decision.seat, hand=request.decision.hand, kind=kind, amount=amount
             )
             # The vendor works on a copy: a refusal halfway through leaves the round untouched.
-            entry.game = self.engine.decide(copy.deepcopy(entry.game), decision)
+            entry.game = self.engine.decide(self.working_copy(entry.game), decision)
             entry.decisions.append(request.decision)
             self.book.update(request.round_id, entry)
             return engine_service_pb2.DecideResponse(

@@ -77,6 +77,12 @@ REQUIRED_METADATA: Mapping[str, tuple[str, ...]] = {
     "TOO_MANY_SEATS": ("limit",),
 }
 
+#: The required keys whose value the contract fixes (engine_service.proto): every one but
+#: TOO_MANY_OPEN_ROUNDS' "limit", the engine's own bound. Certification compares their values.
+FIXED_METADATA: Mapping[str, tuple[str, ...]] = {
+    reason: keys for reason, keys in REQUIRED_METADATA.items() if reason != "TOO_MANY_OPEN_ROUNDS"
+}
+
 
 #: The longest message an error carries, and the longest metadata value: an error echoes what
 #: was wrong (a round id, a card), and a client drops a reply whose trailers pass its limit

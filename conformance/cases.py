@@ -14,12 +14,15 @@ Text forms:
 - decisions: ``"hit stand 1/0:double"``: a bare decision goes to the hand whose
   turn it is; ``seat/hand:decision`` addresses one explicitly (to test refusals);
   ``double=40`` and ``insurance=20`` carry an amount (VAR.bj.double-for-less,
-  VAR.bj.insurance-stake).
+  VAR.bj.insurance-stake). A leading ``!`` (``"!double stand"``) marks a call that must be
+  refused while the round goes on (a refused call changes nothing); ``settle`` is a Settle
+  sent before the end (refused, the round goes on). The reasons of these refusals are
+  ``CaseRound.refusals``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,7 +33,7 @@ from conformance.vectors import play_round, share_citations
 from oracle import roulette
 from oracle.baccarat import BaccaratBet, BetKind
 from oracle.clauses import Game, citable
-from oracle.profile import Profile
+from oracle.profile import Profile, shipped_profile
 from oracle.rounds import BlackjackWager
 from oracle.service import convert
 
@@ -74,6 +77,15 @@ class CaseRound:
     profile_id: str = ""
     #: A decision sent, after the scripted ones, to a round never dealt (ROUND_NOT_FOUND).
     stray_decision: str = ""
+    #: Calls sent once the round is settled, in the decisions' text form (``"settle stand"``):
+    #: each is refused, the round closed (ROUND_NOT_FOUND).
+    after_settle: str = ""
+    #: The table's id, when not ``<case id>-table`` (the same table under two profiles, or two
+    #: ids that differ only in letter case).
+    table_id: str = ""
+    #: The reasons of the calls refused while the round goes on (``!`` decisions, early settles
+    #: and ``after_settle`` calls), in order (hand-determined).
+    refusals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -87,6 +99,8 @@ class Case:
     description: str
     rounds: tuple[CaseRound, ...]
     level: vector_pb2.Level.ValueType = vector_pb2.LEVEL_REQUIRED
+    #: Other profiles some rounds are dealt under (``CaseRound.profile_id`` names one).
+    other_profiles: tuple[str, ...] = ()
 
 
 class CaseMaker(Protocol):
@@ -192,7 +206,7 @@ def decisions_message(text: str, currency: str) -> list[round_pb2.Decision]:
     """
     out = []
     for token in text.split():
-        where, _, kind = token.rpartition(":")
+        where, _, kind = token.removeprefix("!").rpartition(":")
         kind, _, amount = kind.partition("=")
         seat, hand = (-1, -1)
         if where:
@@ -205,7 +219,28 @@ def decisions_message(text: str, currency: str) -> list[round_pb2.Decision]:
     return out
 
 
-def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
+#: What a scripted call whose refusal lets the round go on carries until the oracle fills it.
+_REFUSED = "refused"
+
+
+def _script(text: str, currency: str) -> list[round_pb2.Decision | vector_pb2.VectorStep]:
+    """The calls of the text form: a plain decision, or a step refused while the round goes on."""
+    out: list[round_pb2.Decision | vector_pb2.VectorStep] = []
+    for word in text.split():
+        if word == "settle":
+            out.append(vector_pb2.VectorStep(settle=True))
+            continue
+        (decision,) = decisions_message(word, currency)
+        if word.startswith("!"):
+            out.append(vector_pb2.VectorStep(decision=decision, expected_error=_REFUSED))
+        else:
+            out.append(decision)
+    return out
+
+
+def build_case(
+    case: Case, profile: Profile, others: Callable[[str], Profile] = shipped_profile
+) -> vector_pb2.Vector:
     """Play a case through the oracle and freeze it as a vector, checking the hand outcome."""
     for cid in case.clauses:
         if not citable(cid):
@@ -217,36 +252,44 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
         level=case.level,
         profile_id=profile.id,
         description=case.description,
+        other_profile_ids=list(case.other_profiles),
     )
-    board: roulette.TableHistory | None = None
+    known = {profile.id, *case.other_profiles}
+    boards: dict[tuple[str, str], roulette.TableHistory | None] = {}
     ids: list[str] = []
     for index, cround in enumerate(case.rounds):
+        here = others(cround.profile_id) if cround.profile_id in case.other_profiles else profile
         round_id = cround.round_id or f"{case.id}-r{index}"
         if cround.reuse is not None:
             round_id = ids[cround.reuse]
         deal = engine_service_pb2.DealRequest(
             round_id=round_id,
             profile_id=cround.profile_id or profile.id,
-            table_id=f"{case.id}-table",
+            table_id=cround.table_id or f"{case.id}-table",
             currency_code=cround.currency,
-            seats=seats_message(profile.game, cround.seats, cround.currency, cround.stake_currency),
+            seats=seats_message(here.game, cround.seats, cround.currency, cround.stake_currency),
         )
         if cround.pocket:
             deal.spin.pocket = cround.pocket
         else:
             deal.shoe.cards.extend(cround.shoe.split())
-        script: list[round_pb2.Decision | vector_pb2.VectorStep] = list(
-            _resolve_turns(
-                profile, deal, decisions_message(cround.decisions, cround.currency), board
-            )
+        board = boards.get((here.id, deal.table_id))
+        script = _resolve_turns(
+            here, deal, _script(cround.decisions, cround.currency), board, known
         )
         script.extend(
             vector_pb2.VectorStep(decision=stray, round_id=f"{case.id}-none")
             for stray in decisions_message(cround.stray_decision, cround.currency)
         )
-        outcome = play_round(profile, deal, script, board, taken=set(ids))
+        after = [
+            step
+            if isinstance(step, vector_pb2.VectorStep)
+            else vector_pb2.VectorStep(decision=step)
+            for step in _script(cround.after_settle, cround.currency)
+        ]
+        outcome = play_round(here, deal, script, board, taken=set(ids), known=known, after=after)
         ids.append(round_id)
-        board = outcome.history
+        boards[here.id, deal.table_id] = outcome.history
         _check(case, index, cround, outcome.round)
         vector.rounds.append(outcome.round)
     share_citations(vector)
@@ -256,27 +299,39 @@ def build_case(case: Case, profile: Profile) -> vector_pb2.Vector:
 def _resolve_turns(
     profile: Profile,
     deal: engine_service_pb2.DealRequest,
-    script: list[round_pb2.Decision],
+    script: list[round_pb2.Decision | vector_pb2.VectorStep],
     board: roulette.TableHistory | None,
-) -> list[round_pb2.Decision]:
+    known: Set[str],
+) -> list[round_pb2.Decision | vector_pb2.VectorStep]:
     """Address each bare decision to the hand whose turn it is when it is sent."""
-    resolved: list[round_pb2.Decision] = []
-    for decision in script:
-        if decision.seat >= 0:
-            resolved.append(decision)
+    resolved: list[round_pb2.Decision | vector_pb2.VectorStep] = []
+    for call in script:
+        decision = call.decision if isinstance(call, vector_pb2.VectorStep) else call
+        if (isinstance(call, vector_pb2.VectorStep) and call.settle) or decision.seat >= 0:
+            resolved.append(call)
             continue
-        partial = play_round(profile, deal, resolved, board)
-        states = [s.expected_state for s in partial.round.steps] or [partial.round.expected_state]
-        turn = states[-1].turn
+        partial = play_round(profile, deal, resolved, board, known=known)
+        states = [s.expected_state for s in partial.round.steps if s.HasField("expected_state")]
+        turn = (states or [partial.round.expected_state])[-1].turn
         addressed = round_pb2.Decision()
         addressed.CopyFrom(decision)
         addressed.seat, addressed.hand = turn.seat, turn.hand
-        resolved.append(addressed)
+        if isinstance(call, vector_pb2.VectorStep):
+            resolved.append(vector_pb2.VectorStep(decision=addressed, expected_error=_REFUSED))
+        else:
+            resolved.append(addressed)
     return resolved
 
 
 def _check(case: Case, index: int, cround: CaseRound, vround: vector_pb2.VectorRound) -> None:
     where = f"{case.id} round {index}"
+    refusals = tuple(
+        step.expected_error for step in (*vround.steps, *vround.after_settle) if step.expected_error
+    )
+    if refusals != cround.refusals:
+        raise CaseError(
+            f"{where}: hand-determined refusals {cround.refusals}, the oracle gives {refusals}"
+        )
     if cround.error or vround.expected_error:
         if vround.expected_error != cround.error:
             raise CaseError(

@@ -12,6 +12,7 @@ channel, and every call has a deadline.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import re
 import secrets
@@ -95,6 +96,10 @@ class Exchange:
     shared_citations: Mapping[str, vector_pb2.Clauses]
     #: The ErrorInfo metadata keys the expected refusal must carry.
     expected_metadata: tuple[str, ...] = ()
+    #: The values the contract fixes for some of those keys, as the run sends its ids.
+    expected_values: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Whether the round goes on after the expected refusal (a refused call changes nothing).
+    goes_on: bool = False
 
     @property
     def citations(self) -> Citations:
@@ -118,8 +123,20 @@ def citations(
     return out
 
 
+def _values(message: vector_pb2.VectorRound | vector_pb2.VectorStep, prefix: str) -> dict[str, str]:
+    """A refusal's fixed metadata values, its round id as the run sends it."""
+    return {
+        key: prefix + value if key == "round_id" else value
+        for key, value in message.expected_error_values.items()
+    }
+
+
 def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Exchange]:
-    """The calls of one round in order, with run-prefixed ids; a refused call is the last."""
+    """The calls of one round in order, with run-prefixed ids; a refused call is the last.
+
+    A step with its own ``expected_error`` is refused and the round goes on after it; the
+    round's ``after_settle`` calls follow its Settle.
+    """
     vround = vector.rounds[index]
     error = vround.expected_error
     deal = engine_service_pb2.DealRequest()
@@ -139,10 +156,14 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         own_citations=vround.deal_citations,
         shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
+        expected_values=_values(vround, prefix) if refused else {},
     )
     if refused:
         return
     for number, vstep in enumerate(vround.steps):
+        if vstep.expected_error:
+            yield _refused_step(vector, vstep, f"round {index} step {number}", round_id, prefix)
+            continue
         kind = round_pb2.DecisionKind.Name(vstep.decision.kind)
         refused = bool(error) and not vstep.HasField("expected_state")
         yield Exchange(
@@ -161,6 +182,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
             own_citations=vstep.citations,
             shared_citations=vector.citations,
             expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
+            expected_values=_values(vround, prefix) if refused else {},
         )
         if refused:
             return
@@ -174,6 +196,37 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         own_citations=vround.settle_citations,
         shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
+        expected_values=_values(vround, prefix) if refused else {},
+    )
+    for number, late in enumerate(vround.after_settle):
+        yield _refused_step(vector, late, f"round {index} after settle {number}", round_id, prefix)
+
+
+def _refused_step(
+    vector: vector_pb2.Vector, vstep: vector_pb2.VectorStep, where: str, round_id: str, prefix: str
+) -> Exchange:
+    """A Decide or Settle that must be refused, the round going on (or closed) after it."""
+    request: Message
+    if vstep.settle:
+        method, what = "Settle", "settle"
+        request = engine_service_pb2.SettleRequest(round_id=round_id)
+    else:
+        method, what = "Decide", round_pb2.DecisionKind.Name(vstep.decision.kind)
+        request = engine_service_pb2.DecideRequest(
+            round_id=prefix + vstep.round_id if vstep.round_id else round_id,
+            decision=vstep.decision,
+        )
+    return Exchange(
+        step=f"{where} ({what}, refused)",
+        method=method,
+        request=request,
+        expected=None,
+        expected_error=vstep.expected_error,
+        own_citations=vstep.citations,
+        shared_citations=vector.citations,
+        expected_metadata=tuple(vstep.expected_error_metadata),
+        expected_values=_values(vstep, prefix),
+        goes_on=True,
     )
 
 
@@ -356,7 +409,7 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
                 actual=", ".join(sorted(info.metadata)) or "(none)",
                 message=f"{wanted} must say {', '.join(missing)} in its ErrorInfo metadata",
             )
-        return None
+        return _wrong_value(exchange, dict(info.metadata))
     if wanted:
         return _Divergence(
             VectorOutcome.FAIL,
@@ -384,6 +437,33 @@ def _refusal(ctx: Context, exchange: Exchange, error: grpc.aio.AioRpcError) -> _
         actual=f"{code.name} {reason}".strip(),
         message=f"the engine refused a valid request: {error.details()}",
     )
+
+
+def _same_value(key: str, expected: str, actual: str) -> bool:
+    """Whether a metadata value is the one the contract fixes; "legal" is a set."""
+    if key == "legal":
+        return set(filter(None, expected.split(","))) == set(filter(None, actual.split(",")))
+    return expected == actual
+
+
+def _wrong_value(exchange: Exchange, metadata: Mapping[str, str]) -> _Divergence | None:
+    """The first fixed metadata value the refusal gets wrong, as a divergence; else None."""
+    for key, expected in exchange.expected_values.items():
+        actual = metadata.get(key, "")
+        if not _same_value(key, expected, actual):
+            return _Divergence(
+                VectorOutcome.FAIL,
+                step=exchange.step,
+                clause="CONTRACT.error-metadata",
+                path=f"error.metadata[{key}]",
+                expected=expected,
+                actual=actual,
+                message=(
+                    f"{exchange.expected_error} metadata {key!r}: expected {expected!r}, "
+                    f"got {actual!r}"
+                ),
+            )
+    return None
 
 
 async def _exchange(
@@ -462,7 +542,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
     try:
         for index in range(len(vector.rounds)):
             for exchange in exchanges(vector, index, ctx.run_prefix):
-                if await _exchange(ctx, exchange, earlier):
+                if await _exchange(ctx, exchange, earlier) and not exchange.goes_on:
                     break
                 state = getattr(exchange.expected, "state", None)
                 if state is not None:
@@ -651,14 +731,17 @@ class RunSession:
             vector = loaded.vector
             if self.stop.is_set():
                 return None
-            if vector.profile_id not in claimed:
+            unclaimed = [
+                p for p in (vector.profile_id, *vector.other_profile_ids) if p not in claimed
+            ]
+            if unclaimed:
                 result = Result(
                     vector_id=vector.id,
                     name=vector.name,
                     profile_id=vector.profile_id,
                     level=vector_pb2.Level.Name(vector.level),
                     outcome=VectorOutcome.NOT_APPLICABLE,
-                    message=f"the engine does not claim profile {vector.profile_id}",
+                    message=f"the engine does not claim profile {', '.join(unclaimed)}",
                     clauses=tuple(vector.clauses),
                     since=vector.since,
                 )

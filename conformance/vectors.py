@@ -22,7 +22,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
-from clients.status import REQUIRED_METADATA
+from clients.status import FIXED_METADATA, REQUIRED_METADATA
 from conformance.since import since
 from oracle import baccarat, roulette
 from oracle.clauses import BY_ID, Game, citable
@@ -33,7 +33,7 @@ from oracle.errors import (
     RoundNotFoundError,
     UnknownProfileError,
 )
-from oracle.profile import Profile
+from oracle.profile import Profile, shipped_profile
 from oracle.provenance import compact, merged, prefixed
 from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
 from oracle.service import convert
@@ -64,9 +64,32 @@ def _cite(
         target[path].ids[:] = clauses
 
 
-def _refused(exc: OracleError) -> dict[str, tuple[str, ...]]:
-    """Why a call must fail: the clause of the rule that refuses it."""
-    return {"error": (exc.clause,)}
+def fixed_values(exc: OracleError) -> dict[str, str]:
+    """The metadata values of a refusal that the contract fixes (``FIXED_METADATA``)."""
+    return {k: exc.metadata[k] for k in FIXED_METADATA.get(exc.reason, ()) if k in exc.metadata}
+
+
+def _refuse_into(
+    target: vector_pb2.VectorRound | vector_pb2.VectorStep,
+    exc: OracleError,
+    citations: MutableMapping[str, vector_pb2.Clauses],
+) -> None:
+    """Record what a call must be refused with: reason, required keys, fixed values, clause."""
+    target.expected_error = exc.reason
+    target.expected_error_metadata[:] = REQUIRED_METADATA.get(exc.reason, ())
+    target.expected_error_values.clear()
+    target.expected_error_values.update(fixed_values(exc))
+    _cite(citations, {"error": (exc.clause,)})
+
+
+def _goes_on(given: round_pb2.Decision | vector_pb2.VectorStep) -> bool:
+    """Whether a scripted call is one whose refusal lets the round go on (``VectorStep``)."""
+    return isinstance(given, vector_pb2.VectorStep) and bool(given.expected_error or given.settle)
+
+
+def _closed(round_id: str) -> RoundNotFoundError:
+    """What a call to a settled round gets: the round is closed (CONTRACT.lifecycle)."""
+    return RoundNotFoundError(f"round {round_id!r} was settled and is closed", round_id=round_id)
 
 
 def play_round(
@@ -77,47 +100,39 @@ def play_round(
     *,
     policy: tuple[Decide, SeededStream] | None = None,
     taken: Set[str] = frozenset(),
-    known: str | None = None,
+    known: str | Set[str] | None = None,
+    after: Sequence[vector_pb2.VectorStep] = (),
 ) -> PlayedRound:
     """Play one round's requests through the oracle and record every answer and its citations.
 
     The decisions come from ``script``, or, for generated campaigns, from a ``policy`` that
     picks each one from the current state with a seeded stream. The oracle answers as an
-    engine that knows only one profile id, ``known`` (default ``profile``'s: a lab replays a
+    engine that knows only the profile ids ``known`` (default ``profile``'s: a lab replays a
     vector under a variant of its profile), and has dealt the rounds whose ids are ``taken``;
     a scripted step that names another round is a Decide for a round never dealt.
+
+    A scripted ``VectorStep`` with ``expected_error`` or ``settle`` set is a call whose refusal
+    lets the round go on (the round as it was); any other refusal is the round's last call.
+    ``after`` are calls made once the round is settled: each is refused, the round closed.
     """
     out = vector_pb2.VectorRound(deal=deal)
-
-    def refused(exc: OracleError, citations: MutableMapping[str, vector_pb2.Clauses]) -> None:
-        out.expected_error = exc.reason
-        out.expected_error_metadata[:] = REQUIRED_METADATA.get(exc.reason, ())
-        _cite(citations, {"error": (exc.clause,)})
-
-    try:
-        request = convert.round_request_from(deal)
-        if request.round_id in taken:
-            raise RoundExistsError(
-                f"round {request.round_id!r} exists already", round_id=request.round_id
-            )
-        if request.profile_id != (known or profile.id):
-            raise UnknownProfileError(
-                f"unknown profile {request.profile_id!r}", profile=request.profile_id
-            )
-        current: Round = start_round(profile, request, board)
-    except OracleError as exc:
-        refused(exc, out.deal_citations)
+    allowed = {known} if isinstance(known, str) else set(known or {profile.id})
+    dealt = _deal_into(out, profile, board, taken, allowed)
+    if dealt is None:
         return PlayedRound(round=out, history=board)
-    out.expected_state.CopyFrom(convert.round_state(current))
-    _cite(out.deal_citations, prefixed(current.citations(), "state"), current.accepted())
+    current = dealt
     pending = list(script)
     while pending or (policy is not None and not current.complete):
+        goes_on = False
         if pending:
             given = pending.pop(0)
+            goes_on = _goes_on(given)
             step = out.steps.add()
             if isinstance(given, vector_pb2.VectorStep):
-                step.decision.CopyFrom(given.decision)
+                if given.HasField("decision"):
+                    step.decision.CopyFrom(given.decision)
                 step.round_id = given.round_id
+                step.settle = given.settle
             else:
                 step.decision.CopyFrom(given)
         else:
@@ -126,12 +141,24 @@ def play_round(
             step = out.steps.add(decision=choose(convert.round_state(current), stream))
         before = current.citations()
         try:
+            if step.settle:
+                if current.complete:
+                    raise ValueError("a Settle step must come before the round is complete")
+                raise _waiting(current)
             if step.round_id and step.round_id != deal.round_id:
                 raise RoundNotFoundError(f"no open round {step.round_id!r}", round_id=step.round_id)
-            decision = convert.decision_from(step.decision, deal.currency_code)
+            decision = convert.decision_for(step.decision, current)
             current = apply_decision(current, decision)
         except OracleError as exc:
-            refused(exc, step.citations)
+            _refuse_into(step, exc, step.citations)
+            if goes_on:
+                continue
+            out.expected_error = step.expected_error
+            out.expected_error_metadata[:] = step.expected_error_metadata
+            out.expected_error_values.update(step.expected_error_values)
+            step.ClearField("expected_error")
+            step.ClearField("expected_error_metadata")
+            step.ClearField("expected_error_values")
             return PlayedRound(round=out, history=board)
         step.expected_state.CopyFrom(convert.round_state(current))
         # Why the decision is not refused: the option the rules recorded for it before.
@@ -143,14 +170,61 @@ def play_round(
         )
     if not current.complete:
         # The script ends before the round does: Settle must be refused.
-        refused(
-            RoundNotCompleteError(
-                "the round waits for a decision",
-                legal=",".join(a.value for a in current.legal),
-            ),
-            out.settle_citations,
-        )
+        _refuse_into(out, _waiting(current), out.settle_citations)
         return PlayedRound(round=out, history=board)
+    _settle_into(out, current, deal.round_id, after)
+    return PlayedRound(round=out, history=current.history or board)
+
+
+def _deal_into(
+    out: vector_pb2.VectorRound,
+    profile: Profile,
+    board: roulette.TableHistory | None,
+    taken: Set[str],
+    allowed: Set[str],
+) -> Round | None:
+    """Record the Deal's answer or refusal; the round dealt, or None when it is refused."""
+    try:
+        request = convert.round_request_from(out.deal)
+        if request.round_id in taken:
+            raise RoundExistsError(
+                f"round {request.round_id!r} exists already", round_id=request.round_id
+            )
+        if request.profile_id not in allowed:
+            raise UnknownProfileError(
+                f"unknown profile {request.profile_id!r}", profile=request.profile_id
+            )
+        current = start_round(profile, request, board)
+    except OracleError as exc:
+        _refuse_into(out, exc, out.deal_citations)
+        return None
+    out.expected_state.CopyFrom(convert.round_state(current))
+    # Ids are case-sensitive: an id that differs from an earlier one only in case is new.
+    folded = request.round_id.casefold()
+    twin = any(t != request.round_id and t.casefold() == folded for t in taken)
+    _cite(
+        out.deal_citations,
+        prefixed(current.citations(), "state"),
+        current.accepted(),
+        {"error=ROUND_EXISTS": ("CONTRACT.lifecycle",)} if twin else {},
+    )
+    return current
+
+
+def _waiting(current: Round) -> RoundNotCompleteError:
+    """What a Settle of a round that waits for a decision gets."""
+    return RoundNotCompleteError(
+        "the round waits for a decision", legal=",".join(a.value for a in current.legal)
+    )
+
+
+def _settle_into(
+    out: vector_pb2.VectorRound,
+    current: Round,
+    round_id: str,
+    after: Sequence[vector_pb2.VectorStep],
+) -> None:
+    """Record a complete round's Settle, then the calls after it, each refused."""
     settle = engine_service_pb2.SettleResponse(
         settlement=convert.settlement(current.settlement, current.request.currency),
         state=convert.round_state(current),
@@ -163,7 +237,11 @@ def play_round(
         prefixed(state, "state"),
         {"error=ROUND_NOT_COMPLETE": state["phase"]},
     )
-    return PlayedRound(round=out, history=current.history or board)
+    for call in after:
+        late = out.after_settle.add(settle=call.settle)
+        if call.HasField("decision"):
+            late.decision.CopyFrom(call.decision)
+        _refuse_into(late, _closed(round_id), late.citations)
 
 
 def _answer_maps(vector: vector_pb2.Vector) -> list[MutableMapping[str, vector_pb2.Clauses]]:
@@ -173,6 +251,7 @@ def _answer_maps(vector: vector_pb2.Vector) -> list[MutableMapping[str, vector_p
         maps.extend(step.citations for step in vround.steps)
         if vround.HasField("expected_settle") or vround.settle_citations:
             maps.append(vround.settle_citations)
+        maps.extend(late.citations for late in vround.after_settle)
     return maps
 
 
@@ -193,19 +272,36 @@ def share_citations(vector: vector_pb2.Vector) -> None:
             del answer[path]
 
 
-def replay(vector: vector_pb2.Vector, profile: Profile) -> vector_pb2.Vector:
-    """Rebuild a vector's expected answers with the current oracle."""
+def replay(
+    vector: vector_pb2.Vector,
+    profile: Profile,
+    others: Callable[[str], Profile] = shipped_profile,
+) -> vector_pb2.Vector:
+    """Rebuild a vector's expected answers with the current oracle.
+
+    Rounds dealt under one of the vector's ``other_profile_ids`` are played under
+    ``others(id)``; a board belongs to a (profile, table) pair.
+    """
     rebuilt = vector_pb2.Vector()
     rebuilt.CopyFrom(vector)
     del rebuilt.rounds[:]
     rebuilt.ClearField("citations")
-    board: roulette.TableHistory | None = None
+    known = {vector.profile_id, *vector.other_profile_ids}
+    boards: dict[tuple[str, str], roulette.TableHistory | None] = {}
     taken: set[str] = set()
     for old in vector.rounds:
+        named = old.deal.profile_id
+        here = others(named) if named in vector.other_profile_ids else profile
         outcome = play_round(
-            profile, old.deal, list(old.steps), board, taken=taken, known=vector.profile_id
+            here,
+            old.deal,
+            list(old.steps),
+            boards.get((here.id, old.deal.table_id)),
+            taken=taken,
+            known=known,
+            after=old.after_settle,
         )
-        board = outcome.history
+        boards[here.id, old.deal.table_id] = outcome.history
         taken.add(old.deal.round_id)
         rebuilt.rounds.append(outcome.round)
     share_citations(rebuilt)
@@ -585,8 +681,14 @@ def _round_problem(vround: vector_pb2.VectorRound) -> str:
             else ""
         )
     for number, step in enumerate(vround.steps):
-        if not step.HasField("decision"):
+        if not step.HasField("decision") and not step.settle:
             return f"step {number}: no decision"
+        if step.expected_error:
+            if step.HasField("expected_state"):
+                return f"step {number} expects both a state and an error"
+            continue
+        if step.settle:
+            return f"step {number} is a Settle before the end that expects no refusal"
         if step.HasField("expected_state"):
             continue
         if not refused:
@@ -596,7 +698,12 @@ def _round_problem(vround: vector_pb2.VectorRound) -> str:
             return f"step {number} is refused, so it must be the round's last call"
         return ""
     if vround.HasField("expected_settle"):
-        return f"expected_error {vround.expected_error} refuses no call" if refused else ""
+        if refused:
+            return f"expected_error {vround.expected_error} refuses no call"
+        late = [n for n, step in enumerate(vround.after_settle) if not step.expected_error]
+        return f"after_settle call {late[0]} expects no refusal" if late else ""
+    if vround.after_settle:
+        return "calls after the settle, but the round is not settled"
     return "" if refused else "the settle expects neither an answer nor an error"
 
 
@@ -697,11 +804,13 @@ def check_corpus(
             problems.append(CorpusProblem(where=where, message="level is not set"))
         try:
             profile = resolve(vector.profile_id)
+            for other in vector.other_profile_ids:
+                resolve(other)
         except OracleError as exc:
             problems.append(CorpusProblem(where=where, message=str(exc)))
             continue
         chosen.update(profile.clause_ids())
-        rebuilt = replay(vector, profile)
+        rebuilt = replay(vector, profile, resolve)
         if rebuilt.SerializeToString(deterministic=True) != vector.SerializeToString(
             deterministic=True
         ):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clients.adapter import BaccaratView, EngineError, Line, RoundView, SeatInput
-from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
+from clients.demo_engine.cards import TEN_VALUED, Shoe, check_deal_length, rank
 from clients.demo_engine.house import House
 from clients.demo_engine.rules import BaccaratRules
 
@@ -145,6 +145,8 @@ class BaccaratDealer(House):
                 (rules.min_bet, rules.max_bet),
             )
         self.check_shoe(shoe, rules.decks)
+        # Two cards to each hand before any third (BAC.deal).
+        check_deal_length(shoe, 4)
         dealt = Shoe(shoe)
         player, banker = self.play_coup(rules, dealt)
         player_total, banker_total = self.coup_total(player), self.coup_total(banker)

@@ -24,7 +24,7 @@ from clients.adapter import (
     SeatInput,
     SeatView,
 )
-from clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, rank
+from clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, check_deal_length, rank
 from clients.demo_engine.house import House
 from clients.demo_engine.rules import BlackjackRules
 
@@ -148,6 +148,8 @@ class BlackjackDealer(House):
                 index, seat.balance, [("box", seat.bets[0].stake)], (rules.min_bet, rules.max_bet)
             )
         self.check_shoe(shoe, rules.decks)
+        # Two cards to each seat and two to the dealer (BJ.deal-order).
+        check_deal_length(shoe, 2 * len(seats) + 2)
         game = BlackjackRound(
             rules=rules,
             shoe=Shoe(shoe),

@@ -44,6 +44,21 @@ def check_composition(cards: Sequence[str], decks: int) -> None:
             )
 
 
+def check_deal_length(shoe: Sequence[str], needed: int) -> None:
+    """``SHOE_EXHAUSTED`` when the shoe cannot deal the round's first cards, ``needed`` in all.
+
+    The contract's "needed" for a deal is the deal's whole count (engine_service.proto): the
+    deal takes its cards together, so a shoe of one card lacks the fourth as much as the second.
+    """
+    if len(shoe) < needed:
+        raise EngineError(
+            "SHOE_EXHAUSTED",
+            f"the deal needs {needed} cards, the shoe holds {len(shoe)}",
+            needed=needed,
+            shoe_size=len(shoe),
+        )
+
+
 @dataclass(slots=True)
 class Shoe:
     """The forced shoe of one round: cards are taken from the front, in order."""

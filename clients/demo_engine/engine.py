@@ -141,8 +141,13 @@ class DemoEngine(BlackjackDealer, BaccaratDealer, RouletteCroupier):
             return self.deal_blackjack(rules, request.seats, shoe)
         if isinstance(rules, BaccaratRules):
             return self.deal_baccarat(rules, request.seats, shoe)
-        table = f"{request.profile_id}/{request.table_id}"
-        return self.spin_roulette(rules, table, request.seats, request.pocket or "")
+        return self.spin_roulette(
+            rules, self.board_of(request), request.seats, request.pocket or ""
+        )
+
+    def board_of(self, request: DealInput) -> str:
+        """The key of the round's board: a board belongs to a profile and a table."""
+        return f"{request.profile_id}/{request.table_id}"
 
     def decide(self, game: Game, decision: DecisionInput) -> Game:
         """Apply a blackjack decision; baccarat and roulette rounds take none."""

@@ -711,6 +711,68 @@ _ZOO: tuple[Mutant, ...] = (
         description="The dealer plays only if a hand of the first seat waits, not another seat's.",
         factory=bugs.DealerNeededByTheFirstSeat,
     ),
+    # --- what the corpus never asked (issue 22) ------------------------------------------
+    Mutant(
+        name="decision-after-the-end-accepted",
+        clause="CONTRACT.lifecycle",
+        profile="blackjack-a",
+        description="A decision sent to a complete round is answered with the round instead of ILLEGAL_DECISION.",
+        factory=bugs.DecisionAfterTheEnd,
+    ),
+    Mutant(
+        name="second-settle-pays-again",
+        clause="CONTRACT.lifecycle",
+        profile="baccarat-b",
+        description="A settled round stays open: a second Settle pays it again instead of ROUND_NOT_FOUND.",
+        factory=DemoEngine,
+        kit=kits.SettlesTwice,
+    ),
+    Mutant(
+        name="refused-double-keeps-its-card",
+        clause="BJ.deal-order",
+        profile="blackjack-a",
+        description="A refused double has dealt its card already: the hand plays on with a card too many.",
+        factory=bugs.RefusedDoubleKeepsItsCard,
+        kit=kits.DecidesInPlace,
+    ),
+    Mutant(
+        name="round-ids-unique-per-profile",
+        clause="CONTRACT.lifecycle",
+        profile="baccarat-b",
+        description="A round id dealt under one profile may be dealt again under another.",
+        factory=DemoEngine,
+        kit=kits.RoundIdsPerProfile,
+    ),
+    Mutant(
+        name="round-ids-case-insensitive",
+        clause="CONTRACT.lifecycle",
+        profile="baccarat-b",
+        description="Round ids that differ only in letter case are taken for one round: the second is ROUND_EXISTS.",
+        factory=DemoEngine,
+        kit=kits.CaseInsensitiveRoundIds,
+    ),
+    Mutant(
+        name="needed-counted-from-zero",
+        clause="CONTRACT.error-metadata",
+        profile="blackjack-a",
+        description='SHOE_EXHAUSTED says "needed" one less than the contract (counted from 0).',
+        factory=DemoEngine,
+        kit=kits.NeededCountedFromZero,
+    ),
+    Mutant(
+        name="commission-in-floats",
+        clause="BAC.pay-banker",
+        profile="baccarat-b",
+        description="The banker commission is worked out in floats on major units: a banker bet of 60 returns 116, not 117.",
+        factory=bugs.CommissionInFloats,
+    ),
+    Mutant(
+        name="boards-shared-across-profiles",
+        clause="C.rou.history",
+        profile="roulette-c",
+        description="A table's board is kept by table id alone: another profile's spins at that table show on it.",
+        factory=bugs.BoardsSharedAcrossProfiles,
+    ),
 )
 
 #: Every mutant, by name.

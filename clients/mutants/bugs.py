@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from clients.adapter import BetInput, DecisionInput, Imprisoned, Line
+from clients.adapter import BetInput, DealInput, DecisionInput, Imprisoned, Line
 from clients.demo_engine import (
     HOUSE_RULES,
     LAB_TABLES,
@@ -616,3 +616,52 @@ class DealerNeededByTheFirstSeat(DemoEngine):
     def dealer_needed(self, game: BlackjackRound) -> bool:
         """Whether a hand of seat 0 stood: the other seats' hands are not looked at."""
         return any(hand.status == "stood" for hand in game.boxes[0].hands)
+
+
+# --- what the corpus never asked (issue 22) ---------------------------------------------------
+
+
+class DecisionAfterTheEnd(DemoEngine):
+    """Answers a decision to a complete round with the round as it is, instead of refusing it."""
+
+    def decide(self, game: Any, decision: DecisionInput) -> Any:
+        """A complete round takes the decision and changes nothing."""
+        if self.view(game).phase == "complete":
+            return game
+        return super().decide(game, decision)
+
+
+class RefusedDoubleKeepsItsCard(DemoEngine):
+    """Deals the card of a double before checking that the double is legal.
+
+    Served by a kit that applies a Decide to the round itself (``kits.DecidesInPlace``), a
+    refused double leaves its card in the hand: the round does not go on as it was.
+    """
+
+    def decide_blackjack(self, game: BlackjackRound, decision: DecisionInput) -> BlackjackRound:
+        """A double's card first, the legality check after."""
+        turn = game.turn
+        refused = decision.kind not in self.legal_decisions(game)
+        if decision.kind == "double" and turn is not None and refused:
+            game.boxes[turn[0]].hands[turn[1]].cards.append(game.shoe.draw())
+        return super().decide_blackjack(game, decision)
+
+
+class CommissionInFloats(DemoEngine):
+    """Works the banker's commission out in floating point on major units, then rounds down.
+
+    60 is 0.60; 0.60 x 0.95 x 100 is 56.99999999999999, not 57: a banker bet of 60 returns 116.
+    """
+
+    def banker_returns(self, rules: BaccaratRules, stake: int) -> int:
+        """The win in floats on the amount in major units (hundredths), rounded down."""
+        odds = float(rules.banker_payout * (1 - rules.banker_commission))
+        return stake + math.floor(stake / 100 * odds * 100)
+
+
+class BoardsSharedAcrossProfiles(DemoEngine):
+    """Keeps one board per table id, whatever the profile: two profiles' spins mix."""
+
+    def board_of(self, request: DealInput) -> str:
+        """The table id alone."""
+        return request.table_id

@@ -8,7 +8,7 @@ would get it wrong.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from croupier.v1 import round_pb2
@@ -135,3 +135,101 @@ class AnswersTheStateBefore(EngineAdapter):
         before = self.answered.get(state.round_id)
         self.answered[state.round_id] = state
         return state if before is None else before
+
+
+# --- what the corpus never asked (issue 22) ---------------------------------------------------
+
+
+class _BookKeepsSettled(RoundBook[T]):
+    """Closes nothing: a settled round stays open and can be settled again."""
+
+    def close(self, round_id: str) -> T:
+        """The round, left in the book."""
+        return self.get(round_id)
+
+
+class SettlesTwice(EngineAdapter):
+    """Pays a settled round again when Settle is sent a second time."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.book = _BookKeepsSettled(max_open_rounds=self.book.max_open_rounds)
+
+
+class DecidesInPlace(EngineAdapter):
+    """Applies a Decide to the round itself, not to a copy: a refusal halfway keeps its change."""
+
+    def working_copy(self, game: Any) -> Any:
+        """The round itself."""
+        return game
+
+
+class _PerProfileBook(RoundBook[Any]):
+    """Takes a round id once per profile: the same id under another profile is a new round."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.taken: set[tuple[str, str]] = set()
+
+    def check_new(self, round_id: str) -> None:
+        """Nothing yet: the profile is known when the round opens."""
+        del round_id
+
+    def open(self, round_id: str, value: Any) -> None:
+        """Refuse an id this profile used before; another profile's is let through."""
+        key = (value.request.profile_id, round_id)
+        if key in self.taken:
+            raise StatusError("ROUND_EXISTS", f"round {round_id!r} exists", round_id=round_id)
+        self.taken.add(key)
+        self.update(round_id, value)
+
+
+class RoundIdsPerProfile(EngineAdapter):
+    """Keeps round ids unique within each profile only."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.book = _PerProfileBook(max_open_rounds=self.book.max_open_rounds)
+
+
+class _FoldingBook(RoundBook[T]):
+    """Files rounds under their id in lower case: "R1" and "r1" are one round."""
+
+    def check_new(self, round_id: str) -> None:
+        """The id, case folded."""
+        super().check_new(round_id.casefold())
+
+    def open(self, round_id: str, value: T) -> None:
+        """The id, case folded."""
+        super().open(round_id.casefold(), value)
+
+    def get(self, round_id: str) -> T:
+        """The id, case folded."""
+        return super().get(round_id.casefold())
+
+    def update(self, round_id: str, value: T) -> None:
+        """The id, case folded."""
+        super().update(round_id.casefold(), value)
+
+    def close(self, round_id: str) -> T:
+        """The id, case folded."""
+        return super().close(round_id.casefold())
+
+
+class CaseInsensitiveRoundIds(EngineAdapter):
+    """Takes round ids that differ only in letter case for the same round."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type] # the kit's own arguments
+        self.book = _FoldingBook(max_open_rounds=self.book.max_open_rounds)
+
+
+class NeededCountedFromZero(EngineAdapter):
+    """Sends SHOE_EXHAUSTED's "needed" counted from 0, one less than the contract's."""
+
+    def status_of(self, refusal: StatusError) -> grpc.Status:
+        """The right refusal, "needed" one short."""
+        if refusal.reason == "SHOE_EXHAUSTED" and "needed" in refusal.metadata:
+            metadata = {**refusal.metadata, "needed": str(int(refusal.metadata["needed"]) - 1)}
+            return error_status(refusal.reason, refusal.message, metadata)
+        return super().status_of(refusal)

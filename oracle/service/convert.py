@@ -258,6 +258,21 @@ def decision_from(decision: round_pb2.Decision, currency: str) -> blackjack.Deci
     return blackjack.Decision(seat=decision.seat, hand=decision.hand, action=action, amount=amount)
 
 
+def decision_for(decision: round_pb2.Decision, current: Round) -> blackjack.Decision:
+    """A Decision message for an open round: one whose kind is none names the round's legal ones.
+
+    An amount is in the round's currency (TABLE.currency). The contract fixes ILLEGAL_DECISION's
+    "legal": the decisions open now, whatever was wrong.
+    """
+    try:
+        return decision_from(decision, current.request.currency)
+    except IllegalDecisionError as exc:
+        legal = ",".join(a.value for a in current.legal)
+        raise IllegalDecisionError(
+            f"{exc.message}; legal: {legal or 'none'}", **{**exc.metadata, "legal": legal}
+        ) from None
+
+
 def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
     """A RoundRecord as the domain's recorded round."""
     currency = record.currency_code

@@ -35,7 +35,6 @@ from clients.status import StatusError, error_status
 from oracle.decision import Decision
 from oracle.errors import (
     BatchTooLargeError,
-    IllegalDecisionError,
     OracleError,
 )
 from oracle.profile import Profiles
@@ -169,17 +168,8 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         return engine_service_pb2.DecideResponse(state=convert.round_state(current))
 
     def _decision(self, request: engine_service_pb2.DecideRequest) -> Decision:
-        """The request's decision; a kind that is not one still names the round's legal ones."""
-        # ROUND_NOT_FOUND comes first; an amount is in the round's currency (TABLE.currency).
-        current = self._rounds.get(request.round_id)
-        try:
-            return convert.decision_from(request.decision, current.request.currency)
-        except IllegalDecisionError as exc:
-            # The error lists what the hand may do now.
-            legal = ",".join(a.value for a in current.legal)
-            raise IllegalDecisionError(
-                f"{exc.message}; legal: {legal or 'none'}", **{**exc.metadata, "legal": legal}
-            ) from None
+        """The request's decision; ROUND_NOT_FOUND first, then a kind that is none (legal named)."""
+        return convert.decision_for(request.decision, self._rounds.get(request.round_id))
 
     @_guard
     async def Settle(

@@ -135,15 +135,18 @@ class DealRequest(_message.Message):
     SHOE_FIELD_NUMBER: _builtins.int
     SPIN_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
-    """A client-chosen id, unique among the engine's rounds (else ROUND_EXISTS): 1 to 128
-    characters from A-Z, a-z, 0-9 and "._:/-" (else INVALID_ROUND). Ids are never reused, even
-    after the round is settled or expires.
+    """A client-chosen id, unique among the engine's rounds of every profile (else ROUND_EXISTS):
+    1 to 128 characters from A-Z, a-z, 0-9 and "._:/-" (else INVALID_ROUND). Ids are
+    case-sensitive: "r1" and "R1" are two rounds. Ids are never reused, even after the round is
+    settled or expires, and not under another profile either.
     """
     profile_id: _builtins.str
     """The rule profile, such as "blackjack-c" (else UNKNOWN_PROFILE)."""
     table_id: _builtins.str
-    """The table, with the same syntax as round_id. Roulette history spans the rounds of one table
-    under one profile, in the order they are dealt.
+    """The table, with the same syntax as round_id, case-sensitive too. Roulette history spans the
+    rounds of one table under one profile, in the order they are dealt: a board belongs to a
+    (profile, table) pair, so the same table id under two profiles is two boards, and "t1" and
+    "T1" are two tables.
     """
     currency_code: _builtins.str
     """The ISO 4217 code of every amount in the round (TABLE.currency), else INVALID_ROUND. The

@@ -58,7 +58,9 @@ class EngineServiceStub:
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -71,6 +73,15 @@ class EngineServiceStub:
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
@@ -141,7 +152,9 @@ class EngineServiceServicer:
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -154,6 +167,15 @@ class EngineServiceServicer:
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
@@ -178,14 +200,17 @@ class EngineServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Decide(self, request, context):
-        """Apply one player decision to the hand whose turn it is.
+        """Apply one player decision to the hand whose turn it is. A decision for a complete round
+        is ILLEGAL_DECISION ("legal" empty) until it is settled, ROUND_NOT_FOUND after.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Settle(self, request, context):
-        """Settle a complete round and close it; its id cannot be used again by this engine.
+        """Settle a complete round and close it; its id cannot be used again by this engine. A
+        round is paid once: a second Settle of it is ROUND_NOT_FOUND (the round is closed), never
+        the settlement again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -255,7 +280,9 @@ class EngineService:
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -268,6 +295,15 @@ class EngineService:
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose

@@ -59,7 +59,9 @@ class EngineServiceStub:
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -72,6 +74,15 @@ class EngineServiceStub:
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
@@ -90,9 +101,14 @@ class EngineServiceStub:
     Deal: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.DealRequest, _engine_service_pb2.DealResponse]
     """Start a round from a forced outcome. Baccarat and roulette rounds are complete at once."""
     Decide: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.DecideRequest, _engine_service_pb2.DecideResponse]
-    """Apply one player decision to the hand whose turn it is."""
+    """Apply one player decision to the hand whose turn it is. A decision for a complete round
+    is ILLEGAL_DECISION ("legal" empty) until it is settled, ROUND_NOT_FOUND after.
+    """
     Settle: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.SettleRequest, _engine_service_pb2.SettleResponse]
-    """Settle a complete round and close it; its id cannot be used again by this engine."""
+    """Settle a complete round and close it; its id cannot be used again by this engine. A
+    round is paid once: a second Settle of it is ROUND_NOT_FOUND (the round is closed), never
+    the settlement again.
+    """
 
 @_typing.type_check_only
 class EngineServiceAsyncStub(EngineServiceStub):
@@ -128,7 +144,9 @@ class EngineServiceAsyncStub(EngineServiceStub):
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -141,6 +159,15 @@ class EngineServiceAsyncStub(EngineServiceStub):
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
@@ -156,9 +183,14 @@ class EngineServiceAsyncStub(EngineServiceStub):
     Deal: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DealRequest, _engine_service_pb2.DealResponse]  # type: ignore[assignment]
     """Start a round from a forced outcome. Baccarat and roulette rounds are complete at once."""
     Decide: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DecideRequest, _engine_service_pb2.DecideResponse]  # type: ignore[assignment]
-    """Apply one player decision to the hand whose turn it is."""
+    """Apply one player decision to the hand whose turn it is. A decision for a complete round
+    is ILLEGAL_DECISION ("legal" empty) until it is settled, ROUND_NOT_FOUND after.
+    """
     Settle: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.SettleRequest, _engine_service_pb2.SettleResponse]  # type: ignore[assignment]
-    """Settle a complete round and close it; its id cannot be used again by this engine."""
+    """Settle a complete round and close it; its id cannot be used again by this engine. A
+    round is paid once: a second Settle of it is ROUND_NOT_FOUND (the round is closed), never
+    the settlement again.
+    """
 
 class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     """A table-game engine driven with forced outcomes, one round at a time.
@@ -193,7 +225,9 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     reference server and the adapter kit answer so (gRPC alone would say UNKNOWN or INTERNAL).
     A server shutting down lets the calls in flight finish and refuses new ones with UNAVAILABLE,
     reason SHUTTING_DOWN (the reference server; its health check says NOT_SERVING first).
-    A refused request changes nothing: a failed Decide leaves the round as it was.
+    A refused request changes nothing: a refused Decide (or an early Settle) leaves the round as
+    it was, and the round goes on as if the call had never been sent; a refused Deal takes no
+    round id and puts nothing on a table's board.
 
     The ErrorInfo metadata says what was wrong. These keys are required (a certification fails a
     refusal without them): UNKNOWN_PROFILE "profile" (the id asked for); INVALID_CARD "card" (the
@@ -206,6 +240,15 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
     TOO_MANY_SEATS "limit" (the most seats the table takes). INVALID_ROUND and INVALID_BET_LAYOUT
     have too many causes for one key: "field" (the request's field, such as "seats[0].balance")
     or "seat" is recommended.
+
+    The value of every required key but "limit" (the engine's own bound) is fixed by the request
+    and the rules, and certification compares it: "profile" is the profile id as the request
+    gave it; "card" the card's text as the request gave it; "needed" how many cards the round
+    needs where the shoe runs out: the deal's whole count when the shoe cannot deal it (blackjack
+    two per seat and two for the dealer, baccarat four), else the position, counted from 1, of
+    the card being drawn (one more than the shoe holds); "legal" the decisions open to the hand
+    whose turn it is, in any order ("" when the round is complete or takes no decisions); "seat"
+    the 0-based position of the seat at fault; "round_id" the round id as the request gave it.
 
     Certification sends requests with exactly one fault each, so the order in which an engine
     checks a request's faults is its own; every refusal above except TOO_MANY_OPEN_ROUNDS (whose
@@ -237,7 +280,9 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.DecideRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.DecideResponse, _abc.Awaitable[_engine_service_pb2.DecideResponse]]:
-        """Apply one player decision to the hand whose turn it is."""
+        """Apply one player decision to the hand whose turn it is. A decision for a complete round
+        is ILLEGAL_DECISION ("legal" empty) until it is settled, ROUND_NOT_FOUND after.
+        """
 
     @_abc_1.abstractmethod
     def Settle(
@@ -245,6 +290,9 @@ class EngineServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.SettleRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.SettleResponse, _abc.Awaitable[_engine_service_pb2.SettleResponse]]:
-        """Settle a complete round and close it; its id cannot be used again by this engine."""
+        """Settle a complete round and close it; its id cannot be used again by this engine. A
+        round is paid once: a second Settle of it is ROUND_NOT_FOUND (the round is closed), never
+        the settlement again.
+        """
 
 def add_EngineServiceServicer_to_server(servicer: EngineServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

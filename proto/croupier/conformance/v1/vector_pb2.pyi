@@ -53,9 +53,11 @@ class Vector(_message.Message):
     binary (a name ending in ".binpb.gz"), one VectorFile, so a runner can be written in any
     language from this file alone.
 
-    A runner plays each round in order: Deal, then each step's Decide, then Settle, comparing
-    the engine's answer with the expected one after every call and stopping the vector at the
-    first divergence. Ids in the Deal requests are templates: a runner may prefix round_id and
+    A runner plays each round in order: Deal, then each step's Decide (or Settle, for a step that
+    sets `settle`), then Settle, then each of the round's `after_settle` calls, comparing the
+    engine's answer with the expected one after every call and stopping the vector at the first
+    divergence. A step with its own expected_error must be refused and the round goes on: the
+    next call's expected answer is the round's as if the refused call had never been sent. Ids in the Deal requests are templates: a runner may prefix round_id and
     table_id to keep them unique per run, and then compares states with the same prefix removed.
 
     Comparing. Both answers are read as paths to values: "state.phase" = "play",
@@ -91,7 +93,8 @@ class Vector(_message.Message):
     - CONTRACT.round-id: the answer names another round or profile than the request.
     - CONTRACT.status-code: a refusal carries another status code than its reason's.
     - CONTRACT.error-reason: a refusal has no ErrorInfo, or another reason than the contract's.
-    - CONTRACT.error-metadata: a refusal lacks a metadata key its reason requires.
+    - CONTRACT.error-metadata: a refusal lacks a metadata key its reason requires, or a key whose
+      value the contract fixes holds another value.
     - CONTRACT.refusal: a request the rules accept was refused.
     - CONTRACT.settlement: one line per bet or hand in order; totals are the sums of the lines.
     - CONTRACT.request: ids, seat and bet counts, cards, pockets, profile and bet kinds.
@@ -132,6 +135,7 @@ class Vector(_message.Message):
     ROUNDS_FIELD_NUMBER: _builtins.int
     CITATIONS_FIELD_NUMBER: _builtins.int
     SINCE_FIELD_NUMBER: _builtins.int
+    OTHER_PROFILE_IDS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """A stable id, never reused for another vector, such as "bjc-0042"."""
     name: _builtins.str
@@ -176,6 +180,15 @@ class Vector(_message.Message):
         its own map and then this one (its own keys win).
         """
 
+    @_builtins.property
+    def other_profile_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Profiles other than profile_id that some rounds are dealt under (each round names its
+        own in deal.profile_id), to check what spans profiles: a round id is unique across every
+        profile of an engine, and a table's board belongs to one profile and table. The vector
+        applies only to an engine that claims every one of them (else NOT_APPLICABLE); a Deal
+        naming a profile in neither list must fail with UNKNOWN_PROFILE.
+        """
+
     def __init__(
         self,
         *,
@@ -189,10 +202,11 @@ class Vector(_message.Message):
         rounds: _abc.Iterable[Global___VectorRound] | None = ...,
         citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         since: _builtins.str = ...,
+        other_profile_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed", "since", b"since"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "other_profile_ids", b"other_profile_ids", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed", "since", b"since"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -299,6 +313,26 @@ class VectorRound(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class ExpectedErrorValuesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     DEAL_FIELD_NUMBER: _builtins.int
     EXPECTED_STATE_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
@@ -307,6 +341,8 @@ class VectorRound(_message.Message):
     DEAL_CITATIONS_FIELD_NUMBER: _builtins.int
     SETTLE_CITATIONS_FIELD_NUMBER: _builtins.int
     EXPECTED_ERROR_METADATA_FIELD_NUMBER: _builtins.int
+    EXPECTED_ERROR_VALUES_FIELD_NUMBER: _builtins.int
+    AFTER_SETTLE_FIELD_NUMBER: _builtins.int
     expected_error: _builtins.str
     """The ErrorInfo reason the round's last call must fail with, such as "BET_OUT_OF_LIMITS";
     empty when every call must succeed. A failing Deal has no steps and no expected state; a
@@ -346,6 +382,21 @@ class VectorRound(_message.Message):
     def expected_error_metadata(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The ErrorInfo metadata keys the expected refusal must carry (EngineService documents them)."""
 
+    @_builtins.property
+    def expected_error_values(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The values the expected refusal's metadata must hold, for the keys whose value the
+        contract fixes (EngineService says which): "needed" = "4", "seat" = "1",
+        "legal" = "hit,stand". A runner compares "legal" as a set (any order) and "round_id" with
+        its run prefix added.
+        """
+
+    @_builtins.property
+    def after_settle(self) -> _containers.RepeatedCompositeFieldContainer[Global___VectorStep]:
+        """Calls made after the round's Settle, each of which must be refused as its step says: a
+        settled round is closed, so a Decide or a second Settle (a step that sets `settle`) is
+        ROUND_NOT_FOUND, and nothing is paid again.
+        """
+
     def __init__(
         self,
         *,
@@ -357,10 +408,12 @@ class VectorRound(_message.Message):
         deal_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         settle_citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         expected_error_metadata: _abc.Iterable[_builtins.str] | None = ...,
+        expected_error_values: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        after_settle: _abc.Iterable[Global___VectorStep] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "expected_settle", b"expected_settle", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_settle", b"after_settle", "deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -393,13 +446,47 @@ class VectorStep(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class ExpectedErrorValuesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     DECISION_FIELD_NUMBER: _builtins.int
     EXPECTED_STATE_FIELD_NUMBER: _builtins.int
     CITATIONS_FIELD_NUMBER: _builtins.int
     ROUND_ID_FIELD_NUMBER: _builtins.int
+    SETTLE_FIELD_NUMBER: _builtins.int
+    EXPECTED_ERROR_FIELD_NUMBER: _builtins.int
+    EXPECTED_ERROR_METADATA_FIELD_NUMBER: _builtins.int
+    EXPECTED_ERROR_VALUES_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """The round the Decide names when it is not the round dealt (a round never dealt: the
     Decide must fail with ROUND_NOT_FOUND); a runner prefixes it like the round's own id.
+    """
+    settle: _builtins.bool
+    """Whether the step is a Settle of the round instead of a Decide (`decision` is then unset):
+    one sent before the round is complete, or a second one after it was settled.
+    """
+    expected_error: _builtins.str
+    """The reason this call must be refused with, the round going on after it (empty for a call
+    that must succeed, and for the round's last call, which VectorRound.expected_error
+    refuses). A refused call changes nothing: the next call's expected answer is the round's
+    as if this one had never been sent.
     """
     @_builtins.property
     def decision(self) -> _round_pb2.Decision:
@@ -415,6 +502,14 @@ class VectorStep(_message.Message):
         "error=ILLEGAL_DECISION", or "error" when this Decide must fail); see Vector.
         """
 
+    @_builtins.property
+    def expected_error_metadata(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The ErrorInfo metadata keys this step's refusal must carry."""
+
+    @_builtins.property
+    def expected_error_values(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The values this step's refusal metadata must hold (see VectorRound.expected_error_values)."""
+
     def __init__(
         self,
         *,
@@ -422,10 +517,14 @@ class VectorStep(_message.Message):
         expected_state: _round_pb2.RoundState | None = ...,
         citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         round_id: _builtins.str = ...,
+        settle: _builtins.bool = ...,
+        expected_error: _builtins.str = ...,
+        expected_error_metadata: _abc.Iterable[_builtins.str] | None = ...,
+        expected_error_values: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_state", b"expected_state", "round_id", b"round_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_state", b"expected_state", "round_id", b"round_id", "settle", b"settle"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
