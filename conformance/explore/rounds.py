@@ -54,6 +54,9 @@ _DEAL_FAULTS = (
     "malformed round id",
     "reused round id",
     "decision for another round",
+    # What a corpus easily never asks: the round after its Settle, ids in another case.
+    "settle twice",
+    "round id in another case",
 )
 #: Faults of a card game's shoe.
 _SHOE_FAULTS = ("malformed card", "card over the decks", "shoe cut short")
@@ -65,6 +68,9 @@ FAULTS: dict[Game, tuple[str, ...]] = {
         *_SHOE_FAULTS,
         "illegal decision",
         "settle before the end",
+        "decision after the end",
+        "illegal decision, play on",
+        "settle before the end, play on",
     ),
     Game.BACCARAT: (
         *_DEAL_FAULTS,
@@ -81,6 +87,14 @@ FAULTS: dict[Game, tuple[str, ...]] = {
     ),
 }
 
+#: Faults that need another profile of the engine, of the same game: one round id under two
+#: profiles (ROUND_EXISTS), and for roulette one table id under two (two boards).
+ACROSS: dict[Game, tuple[str, ...]] = {
+    Game.BLACKJACK: ("round id of another profile",),
+    Game.BACCARAT: ("round id of another profile",),
+    Game.ROULETTE: ("round id of another profile", "table of another profile"),
+}
+
 #: One vector in this many carries a fault (shrinking aims at none).
 _FAULT_EVERY = 4
 
@@ -90,7 +104,10 @@ _JUNK_CARDS = ("10H", "th", "1S", "XX", "", "AS ", "KZ")
 
 def _stakes(profile: Profile) -> st.SearchStrategy[int]:
     low, high = profile.integer("min_bet"), profile.integer("max_bet")
-    edges = sorted({low, low + 1, 1, 3, 7, 25, 99, 101, 333, min(high, 10**6), high})
+    # Where exact arithmetic and floats part: multiples of 20 (a commission of 0.95 on 60 in
+    # floats on major units is 56.99...), odd stakes at 3:2 and halves of odd stakes.
+    floats = (15, 20, 30, 60, 120, 140, 380)
+    edges = sorted({low, low + 1, 1, 3, 7, 25, 99, 101, 333, *floats, min(high, 10**6), high})
     return st.one_of(
         st.integers(min_value=low, max_value=min(high, 500)),
         st.sampled_from([s for s in edges if low <= s <= high]),
@@ -453,6 +470,26 @@ def _play_blackjack(
             if vround.expected_error != "ROUND_NOT_COMPLETE" or len(script) >= stop:
                 return played
             script.append(choose(state, stream))
+    if fault == "settle twice":
+        played = play_round(
+            profile,
+            deal,
+            [],
+            None,
+            policy=(_amounts(profile, draw, _chooser(draw, None)), stream),
+            taken=taken,
+        )
+        if not played.round.HasField("expected_settle"):
+            return played
+        twice = [vector_pb2.VectorStep(settle=True)]
+        decisions = [step.decision for step in played.round.steps]
+        return play_round(profile, deal, decisions, None, taken=taken, after=twice)
+    if fault in (
+        "decision after the end",
+        "illegal decision, play on",
+        "settle before the end, play on",
+    ):
+        return _play_on(draw, profile, deal, fault=fault, taken=taken, stream=stream)
     illegal_at = (
         draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
     )
@@ -469,6 +506,51 @@ def _play_blackjack(
 def _amounts(profile: Profile, draw: st.DrawFn, choose: Chooser) -> Chooser:
     """``choose``, with drawn amounts where the profile takes them; shrinks to the full one."""
     return with_amounts(profile, choose, lambda _stream, bound: _index(draw, bound))
+
+
+def _play_on(
+    draw: st.DrawFn,
+    profile: Profile,
+    deal: engine_service_pb2.DealRequest,
+    *,
+    fault: str,
+    taken: set[str],
+    stream: SeededStream,
+) -> PlayedRound:
+    """A call refused while the round goes on: after the end, or at a drawn step of play.
+
+    The round is played once by the drawn policy; the refused call goes in at the end (a
+    decision to a complete round) or before a drawn step (an illegal decision, an early
+    Settle), and the rest of the round is played again as before: it must not change.
+    """
+    choose = _amounts(profile, draw, _chooser(draw, None))
+    first = play_round(profile, deal, [], None, policy=(choose, stream), taken=taken)
+    steps = list(first.round.steps)
+    if first.round.expected_error or not first.round.HasField("expected_settle"):
+        return first
+    decisions: list[round_pb2.Decision | vector_pb2.VectorStep] = [s.decision for s in steps]
+    if fault == "decision after the end" or not steps:
+        kinds = [k for k in round_pb2.DecisionKind.values() if k]
+        kind = round_pb2.DecisionKind.ValueType(kinds[_index(draw, len(kinds))])
+        late = round_pb2.Decision(seat=0, hand=0, kind=kind)
+        refused = vector_pb2.VectorStep(decision=late, expected_error="refused")
+        return play_round(profile, deal, [*decisions, refused], None, taken=taken)
+    at = _index(draw, len(steps))
+    state = steps[at - 1].expected_state if at else first.round.expected_state
+    if fault == "settle before the end, play on":
+        refused = vector_pb2.VectorStep(settle=True)
+    else:
+        others = [
+            k for k in round_pb2.DecisionKind.values() if k and k not in state.legal_decisions
+        ]
+        turn = (state.turn.seat, state.turn.hand)
+        if not others:  # every kind is open: address a hand that is not the turn's
+            turn, others = (turn[0] + 1, turn[1]), [round_pb2.DECISION_KIND_STAND]
+        kind = round_pb2.DecisionKind.ValueType(others[_index(draw, len(others))])
+        wrong = round_pb2.Decision(seat=turn[0], hand=turn[1], kind=kind)
+        refused = vector_pb2.VectorStep(decision=wrong, expected_error="refused")
+    script = [*decisions[:at], refused, *decisions[at:]]
+    return play_round(profile, deal, script, None, taken=taken)
 
 
 def _index(draw: st.DrawFn, count: int) -> int:
@@ -490,13 +572,23 @@ def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
 
 
 @st.composite
-def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector_pb2.Vector:
-    """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault."""
+def explored_vector(
+    draw: st.DrawFn, profile: Profile, vector_id: str, partners: Sequence[Profile] = ()
+) -> vector_pb2.Vector:
+    """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault.
+
+    ``partners``: the engine's other profiles; those of the same game make the faults that span
+    profiles (``ACROSS``) possible.
+    """
     game = profile.game
     # Roulette's faults are mostly near-miss bets, one rule (C.rou.geometry) per shape: half.
     every = 2 if game is Game.ROULETTE else _FAULT_EVERY
     faulty_draw = draw(st.integers(min_value=0, max_value=every - 1)) == every - 1
-    fault = _uniform(draw, FAULTS[game]) if faulty_draw else None
+    same_game = [p for p in partners if p.game is game and p.id != profile.id]
+    faults = (*FAULTS[game], *(ACROSS[game] if same_game else ()))
+    fault = _uniform(draw, faults) if faulty_draw else None
+    if fault in ACROSS[game]:
+        return _across(draw, profile, vector_id, fault, same_game[_index(draw, len(same_game))])
     vector = vector_pb2.Vector(
         id=vector_id,
         name=f"{profile.id}/explore/{vector_id}",
@@ -508,9 +600,9 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
         # Mostly one spin, some a few, some enough to fill a board (C.rou.history shows 13).
         count = draw(st.one_of(st.just(1), st.integers(2, 4), st.integers(14, 16)))
     else:
-        count = 2 if fault == "reused round id" else 1
-    if fault == "reused round id":
-        count = max(count, 2)
+        count = 1
+    # A fault of ids needs a round before it.
+    count = max(count, 2) if fault in ("reused round id", "round id in another case") else count
     faulty = count - 1  # the fault goes in the last round: the board before it is built
     board: roulette.TableHistory | None = None
     taken: set[str] = set()
@@ -527,8 +619,7 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
             currency_code="EUR",
             seats=seats,
         )
-        if here == "reused round id":
-            deal.round_id = f"{vector_id}-r0"
+        deal.round_id = _round_id(here, vector_id, deal.round_id)
         if wheel is not None:
             # The zeros often: the rules that differ between wheels and layouts meet there.
             zeros = st.sampled_from(sorted(wheel.zeros))
@@ -550,13 +641,88 @@ def explored_vector(draw: st.DrawFn, profile: Profile, vector_id: str) -> vector
         elif game is Game.BLACKJACK:
             played = _play_blackjack(draw, profile, deal, here, taken)
         else:
-            played = play_round(profile, deal, [], board, taken=taken)
+            after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []
+            played = play_round(profile, deal, [], board, taken=taken, after=after)
         board = played.history
         taken.add(deal.round_id)
         vector.rounds.append(played.round)
-    if fault is not None and not vector.rounds[-1].expected_error:
+    if fault is not None and not _bit(vector.rounds[-1]) and fault != "round id in another case":
         # The round ended before the fault could bite (a natural before any decision).
         vector.description = "Explored: drawn by croupier explore."
+    _trim_shoes(vector)
+    finish_vector(vector)
+    return vector
+
+
+def _round_id(fault: str | None, vector_id: str, round_id: str) -> str:
+    """The round id a fault gives the last round: the first's, or the first's in another case."""
+    if fault == "reused round id":
+        return f"{vector_id}-r0"
+    if fault == "round id in another case":
+        return f"{vector_id}-R0"
+    return round_id
+
+
+def _bit(vround: vector_pb2.VectorRound) -> bool:
+    """Whether some call of the round is refused (the fault bit)."""
+    return bool(vround.expected_error) or any(
+        step.expected_error for step in (*vround.steps, *vround.after_settle)
+    )
+
+
+def _across(
+    draw: st.DrawFn, profile: Profile, vector_id: str, fault: str, partner: Profile
+) -> vector_pb2.Vector:
+    """Rounds of ``partner`` and ``profile``: one round id (ROUND_EXISTS), or one table.
+
+    A roulette table under two profiles is two boards: each holds its own profile's spins.
+    """
+    vector = vector_pb2.Vector(
+        id=vector_id,
+        name=f"{profile.id}/explore/{vector_id}",
+        level=vector_pb2.LEVEL_REQUIRED,
+        profile_id=profile.id,
+        other_profile_ids=[partner.id],
+        description=f"Explored ({fault}, with {partner.id}): drawn by croupier explore.",
+    )
+    taken: set[str] = set()
+    known = {profile.id, partner.id}
+    order = (
+        [partner, profile]
+        if fault == "round id of another profile"
+        else [partner, profile, partner]
+    )
+    boards: dict[str, roulette.TableHistory | None] = {}
+    for index, here in enumerate(order):
+        seats, hands = _seats(draw, here)
+        same_id = fault == "round id of another profile" and index == 1
+        deal = engine_service_pb2.DealRequest(
+            round_id=f"{vector_id}-r{0 if same_id else index}",
+            profile_id=here.id,
+            table_id=f"{vector_id}-table",
+            currency_code="EUR",
+            seats=seats,
+        )
+        if here.game is Game.ROULETTE:
+            wheel = Wheel(here.choice("wheel"))
+            deal.spin.pocket = _pocket_text(draw(st.integers(0, wheel.pockets - 1)))
+        else:
+            deal.shoe.cards.extend(draw(shoe_cards(here, hands)))
+        if here.game is Game.BLACKJACK:
+            played = play_round(
+                here,
+                deal,
+                [],
+                None,
+                policy=(_amounts(here, draw, _chooser(draw, None)), SeededStream("explore")),
+                taken=taken,
+                known=known,
+            )
+        else:
+            played = play_round(here, deal, [], boards.get(here.id), taken=taken, known=known)
+        boards[here.id] = played.history
+        taken.add(deal.round_id)
+        vector.rounds.append(played.round)
     _trim_shoes(vector)
     finish_vector(vector)
     return vector

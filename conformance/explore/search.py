@@ -297,10 +297,18 @@ def _chunk_seed(base: str, profile_id: str, chunk: int) -> int:
 class _Search:
     """One profile's search: draw, judge, and keep the first mismatch Hypothesis shrinks."""
 
-    def __init__(self, runner: asyncio.Runner, live: _Live, profile: Profile) -> None:
+    def __init__(
+        self,
+        runner: asyncio.Runner,
+        live: _Live,
+        profile: Profile,
+        partners: Sequence[Profile] = (),
+    ) -> None:
         self.runner = runner
         self.live = live
         self.profile = profile
+        #: The engine's other profiles explored with this one (the faults that span profiles).
+        self.partners = tuple(partners)
         #: Rounds played on the engine (shrinking included) and vectors drawn (ids).
         self.drawn = 0
         self.ids = 0
@@ -323,7 +331,7 @@ class _Search:
             raise _BudgetSpent
         self.ids += 1
         vector_id = f"{self.live.config.id_prefix}-{self.profile.id}-{self.ids:06d}"
-        vector = data.draw(explored_vector(self.profile, vector_id), label="vector")
+        vector = data.draw(explored_vector(self.profile, vector_id, self.partners), label="vector")
         # A round is a deal (a blackjack hand, a coup, a spin): a roulette draw holds several.
         self.drawn += len(vector.rounds)
         self.coverage.add(vector)
@@ -443,7 +451,7 @@ def explore(config: ExploreConfig) -> ExploreReport:
                 if deadline is not None:
                     # What is left, shared by the profiles not yet explored.
                     until = time.monotonic() + (deadline - time.monotonic()) / (len(chosen) - index)
-                searches.append(_Search(runner, live, profile))
+                searches.append(_Search(runner, live, profile, chosen))
                 searches[-1].run(config, until)
         except _Stopped:
             interrupted = config.stop.signum if config.stop else None
