@@ -318,7 +318,8 @@ def round_clauses(vround: vector_pb2.VectorRound) -> list[str]:
     for line in vround.expected_settle.settlement.lines:
         found.update(dict.fromkeys(line.clauses))
     answers = (vround.deal_citations, *(step.citations for step in vround.steps))
-    for citations in (*answers, vround.settle_citations):
+    late = (late.citations for late in vround.after_settle)
+    for citations in (*answers, vround.settle_citations, *late):
         if "error" in citations:
             found.update(dict.fromkeys(citations["error"].ids))
     return list(found)
