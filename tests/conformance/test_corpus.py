@@ -223,15 +223,20 @@ def test_hand_written_names_are_unique() -> None:
 
 @pytest.mark.parametrize("profile_id", ["roulette-c", "roulette-american"])
 def test_history_vectors_show_the_last_13_spins(profile_id: str) -> None:
-    """C.rou.history: after each spin the board holds that spin and the 12 before it."""
+    """C.rou.history: after each spin the board holds that spin and the 12 before it.
+
+    The spins of its own table under its own profile: a board belongs to a (profile, table).
+    """
     vectors = [lv.vector for lv in hand_vectors(profile_id) if "C.rou.history" in lv.vector.clauses]
     assert any(len(v.rounds) >= BOARD + 1 for v in vectors), "no vector spins 14 times or more"
+    assert any(v.other_profile_ids for v in vectors), "no vector shares a table across profiles"
     for vector in vectors:
-        spins: list[str] = []
+        spins: dict[tuple[str, str], list[str]] = {}
         for vround in vector.rounds:
-            spins.append(vround.deal.spin.pocket)
+            table = spins.setdefault((vround.deal.profile_id, vround.deal.table_id), [])
+            table.append(vround.deal.spin.pocket)
             board = list(vround.expected_state.roulette.history)
-            assert board == spins[-BOARD:], f"{vector.id} after {len(spins)} spins"
+            assert board == table[-BOARD:], f"{vector.id} after {len(table)} spins"
 
 
 # --- the check flags each problem --------------------------------------------------------------
