@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
@@ -295,47 +296,101 @@ def _pocket_text(pocket: int) -> str:
     return "00" if pocket == DOUBLE_ZERO else str(pocket)
 
 
-def near_miss_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
-    """(kind, numbers) that look like a bet of the layout and are not one."""
+#: Row starts (1, 4, ..., 34): a row of the layout is ``r, r + 1, r + 2``.
+_ROWS: Final = tuple(range(1, 35, 3))
+
+
+def _boundaries() -> dict[BetKind, list[tuple[int, ...]]]:
+    """Near misses of every layout: each kind's shape pushed over its edge (C.rou.geometry)."""
+    dz = DOUBLE_ZERO
+    return {
+        # Off both wheels (00 on the European one comes with the other layout's shapes).
+        BetKind.STRAIGHT: [(38,), (99,), (-1,)],
+        BetKind.SPLIT: [
+            # Across a row's end (3-4, 6-7, ... 33-34), and the two ends of one row (1-3).
+            *((r + 2, r + 3) for r in _ROWS[:-1]),
+            *((r, r + 2) for r in _ROWS),
+            # Diagonal (1-5), two rows apart (1-7), and the zeros' wrong neighbours.
+            *((n, n + 4) for n in range(1, 33)),
+            *((n, n + 6) for n in range(1, 31)),
+            (0, 4),
+            (0, 36),
+            (dz, 1),
+            (dz, 36),
+        ],
+        BetKind.STREET: [
+            # Across a row's end (2-3-4, 3-4-5), a column's three (1-4-7), past the end.
+            *((r + 1, r + 2, r + 3) for r in _ROWS[:-1]),
+            *((r + 2, r + 3, r + 4) for r in _ROWS[:-1]),
+            *((r, r + 3, r + 6) for r in _ROWS[:-2]),
+            (0, 1, 3),
+            (0, dz, 1),
+            (0, dz, 3),
+        ],
+        BetKind.CORNER: [
+            # Across a row's end (3-4-6-7), cells apart (1-2-7-8), a run of four (1-2-3-4).
+            *((r + 2, r + 3, r + 5, r + 6) for r in _ROWS[:-2]),
+            *((r, r + 1, r + 6, r + 7) for r in _ROWS[:-2]),
+            *((r, r + 1, r + 2, r + 3) for r in _ROWS[:-1]),
+            (0, 1, 2, 3),
+            (0, dz, 2, 3),
+        ],
+        BetKind.FIRST_FOUR: [(1, 2, 3, 4), (0, 1, 2, 4), (dz, 1, 2, 3), (0, 2, 3, 5)],
+        BetKind.TOP_LINE: [(0, 1, 2, 3, 4), (0, dz, 1, 2, 4), (dz, 1, 2, 3, 4)],
+        BetKind.LINE: [
+            # Across a row's end (2 to 7), rows apart (1-2-3 and 7-8-9), past the last row.
+            *(tuple(range(r + 1, r + 7)) for r in _ROWS[:-2]),
+            *((r, r + 1, r + 2, r + 6, r + 7, r + 8) for r in _ROWS[:-2]),
+            (31, 32, 33, 34, 35, 36, 37),
+        ],
+        # Groups 0 and 4 (1 to 3 are the columns and dozens); an even chance naming a pocket.
+        BetKind.COLUMN: [(0,), (4,)],
+        BetKind.DOZEN: [(0,), (4,)],
+        **{kind: [(1,), (0,)] for kind in BetKind if kind.is_even_chance},
+    }
+
+
+def near_misses(wheel: Wheel) -> dict[BetKind, tuple[tuple[int, ...], ...]]:
+    """Every near miss explore tries on ``wheel``, per kind (C.rou.geometry, US.rou.geometry).
+
+    Numbers that look like a bet of the layout and are none. Each shape kind's boundaries (rows' ends, cells not side by side, the zeros' wrong
+    neighbours, off the wheel), and the other layout's zero shapes (0-3 on the American
+    wheel; 0-00, 00-2 and the top line on the European one). A column or a dozen's numbers
+    are its group.
+    """
     other = Wheel.AMERICAN if wheel is Wheel.EUROPEAN else Wheel.EUROPEAN
-    borrowed = [
-        (kind, numbers)
-        for kind in BetKind
-        for numbers in roulette.shapes(other, kind)
-        if numbers and numbers not in roulette.shapes(wheel, kind)
-    ]
-    rows = st.integers(min_value=0, max_value=11)
-    wrapped = rows.map(lambda r: (BetKind.STREET, (3 * r + 2, 3 * r + 3, 3 * r + 4)))
-    apart = st.tuples(st.integers(min_value=0, max_value=9), st.integers(min_value=2, max_value=3))
-    lines_apart = apart.map(
-        lambda ra: (
-            BetKind.LINE,
-            tuple(3 * ra[0] + k for k in (1, 2, 3))
-            + tuple(3 * (ra[0] + ra[1]) + k for k in (1, 2, 3)),
-        )
+    found: dict[BetKind, tuple[tuple[int, ...], ...]] = {}
+    for kind, candidates in _boundaries().items():
+        borrowed = [n for n in roulette.shapes(other, kind) if n]
+        legal = set(roulette.shapes(wheel, kind))
+        kept = dict.fromkeys(n for n in (*borrowed, *candidates) if n not in legal)
+        found[kind] = tuple(kept)
+    return found
+
+
+def near_miss_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+    """A kind, then one of its near misses (``near_misses``): a bet that is no shape of it."""
+    misses = near_misses(wheel)
+    return st.sampled_from(tuple(misses)).flatmap(
+        lambda kind: st.sampled_from(misses[kind]).map(lambda numbers: (kind, numbers))
     )
-    diagonal = st.integers(min_value=1, max_value=32).map(lambda n: (BetKind.SPLIT, (n, n + 4)))
-    corner_apart = st.integers(min_value=1, max_value=30).map(
-        lambda n: (BetKind.CORNER, (n, n + 1, n + 6, n + 7))
-    )
-    off_wheel = st.sampled_from((37, 38, -1, 99)).map(lambda n: (BetKind.STRAIGHT, (n,)))
-    candidates = st.one_of(
-        st.sampled_from(borrowed) if borrowed else st.nothing(),
-        wrapped,
-        lines_apart,
-        diagonal,
-        corner_apart,
-        off_wheel,
-    )
-    return candidates.filter(lambda kn: kn[1] not in roulette.shapes(wheel, kn[0]))
+
+
+def near_miss_bet(kind: BetKind, numbers: tuple[int, ...], stake: int) -> round_pb2.Bet:
+    """The bet of a near miss: its numbers as pockets, or as the group of a column or dozen."""
+    bet = convert.bet(roulette.RouletteBet(kind=kind, numbers=(0,), amount=stake), "EUR")
+    bet.roulette.ClearField("pockets")
+    if kind in (BetKind.COLUMN, BetKind.DOZEN):
+        bet.roulette.group = numbers[0]
+    else:
+        bet.roulette.group = 0
+        bet.roulette.pockets.extend(_pocket_text(n) for n in numbers)
+    return bet
 
 
 def _near_miss_bet(draw: st.DrawFn, wheel: Wheel, stake: int) -> round_pb2.Bet:
     kind, numbers = draw(near_miss_shapes(wheel))
-    legal = convert.bet(roulette.RouletteBet(kind=kind, numbers=(0,), amount=stake), "EUR")
-    legal.roulette.ClearField("pockets")
-    legal.roulette.pockets.extend(_pocket_text(n) for n in numbers)
-    return legal
+    return near_miss_bet(kind, numbers, stake)
 
 
 def _fault_seats(
