@@ -1,10 +1,17 @@
-"""Known failures: a text file of ``pattern  # reason`` lines that a run expects to fail."""
+"""Known failures: a text file of ``pattern  # reason`` lines that a run expects to fail.
+
+Certify matches a pattern against each vector's id and name. Explore, whose rounds are
+drawn and have no ids a lab could list, takes the same file: a mismatch is waived when a
+pattern matches the drawn vector, or when the shipped vectors a pattern matches were written
+for the clause it diverges on, in its profile (``ExploreWaivers``).
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from croupier.conformance.v1 import vector_pb2
@@ -73,3 +80,29 @@ def unmatched(
 ) -> tuple[KnownFailure, ...]:
     """The patterns that match no vector of the scope: stale entries fail the run."""
     return tuple(entry for entry in known if not any(matching(v, (entry,)) for v in scope))
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreWaivers:
+    """What a known-failures file waives in explore: listed vectors, and the clauses they test."""
+
+    known: tuple[KnownFailure, ...] = ()
+    #: (profile, clause) to the first entry matching a corpus vector of that profile and clause.
+    clauses: Mapping[tuple[str, str], KnownFailure] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, known: Sequence[KnownFailure], corpus: Sequence[vector_pb2.Vector]
+    ) -> ExploreWaivers:
+        """The waivers of ``known``, the clauses from the corpus vectors each entry matches."""
+        clauses: dict[tuple[str, str], KnownFailure] = {}
+        for vector in corpus:
+            entry = matching(vector, known)
+            if entry is not None:
+                for clause in vector.clauses:
+                    clauses.setdefault((vector.profile_id, clause), entry)
+        return cls(tuple(known), clauses)
+
+    def __call__(self, vector: vector_pb2.Vector, result: Result) -> KnownFailure | None:
+        """The entry that waives ``vector``'s mismatch ``result``, if one does."""
+        return matching(vector, self.known) or self.clauses.get((vector.profile_id, result.clause))

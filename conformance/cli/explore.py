@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shlex
 import signal
 import sys
@@ -13,7 +14,9 @@ from types import FrameType
 
 import click
 from croupier.conformance.v1 import vector_pb2
+from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from conformance.cli.common import (
     EngineChoice,
@@ -25,7 +28,6 @@ from conformance.cli.common import (
     errors,
     fail,
     load_profile,
-    print_result,
     progress_option,
     start_engine_log,
     utf8_text,
@@ -33,12 +35,17 @@ from conformance.cli.common import (
 from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
 from conformance.invocation import croupier_command
+from conformance.known import ExploreWaivers, read_known_failures
 from conformance.results import ConfigError, Result, VectorOutcome
-from conformance.vectors import VectorFileError, dump_line, read_vectors
+from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
 from oracle.profile import SHIPPED_IDS, Profile
 
 #: Rounds per profile when neither --rounds nor --minutes is given.
 DEFAULT_ROUNDS = 2000
+#: Distinct findings per profile when --max-findings is not given.
+DEFAULT_FINDINGS = 5
+#: The longest expected or actual value a finding's summary shows, in characters.
+_SHOWN = 200
 
 
 @click.command("explore")
@@ -78,6 +85,27 @@ DEFAULT_ROUNDS = 2000
     help="Vector file the shrunk findings are appended to (for certify --vectors).",
 )
 @click.option(
+    "--known-failures",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Certify's known-failures file: a mismatch on a clause that the shipped vectors it "
+    "lists test, in their profile, is waived (or one whose drawn vector a pattern matches).",
+)
+@click.option(
+    "--max-findings",
+    type=click.IntRange(1),
+    default=DEFAULT_FINDINGS,
+    show_default=True,
+    metavar="N",
+    help="Distinct findings (by clause and path) per profile before its search stops, each shrunk.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON summary on stdout instead of the report (progress goes to stderr).",
+)
+@click.option(
     "--database",
     type=click.Path(file_okay=False, path_type=Path),
     help="Keep Hypothesis' example database in this directory: a later run replays what "
@@ -98,21 +126,26 @@ def explore_command(
     rounds: int | None,
     minutes: float | None,
     out: Path,
+    known_failures: Path | None,
+    max_findings: int,
+    as_json: bool,
     database: Path | None,
     progress_every: float,
 ) -> None:
-    """Play rounds the engine has never seen and shrink the first mismatch of each profile.
+    """Play rounds the engine has never seen and shrink each distinct mismatch.
 
     Hypothesis draws rounds per profile (shaped shoes, one to three seats, odd and limit
-    stakes, decisions, every roulette bet, one fault now and then); each is played on the
-    engine and on the oracle, step by step, and compared exactly as certify compares a
-    vector. A mismatch is shrunk to the smallest round that diverges the same way, printed
-    with its clause and diff, and appended to --out as a vector, with the command that
-    replays it.
+    stakes, decisions, every roulette bet, near-miss bet shapes, one fault now and then);
+    each is played on the engine and on the oracle, step by step, and compared exactly as
+    certify compares a vector. A mismatch is shrunk to the smallest round that diverges the
+    same way (clause, outcome and path), summed up (clause, step, path, expected, actual,
+    shrunk size, the command that replays it) and appended to --out as a vector; the search
+    goes on for up to --max-findings distinct ones per profile. --known-failures waives
+    what a lab has classified.
 
-    Exit codes: 0 nothing found, 1 a mismatch found, 2 usage error, 3 engine unreachable or
-    gone, 130 and 143 interrupted by SIGINT and SIGTERM (a launched engine is stopped; what
-    was found so far is written).
+    Exit codes: 0 nothing found (or only waived mismatches), 1 a mismatch found, 2 usage
+    error, 3 engine unreachable or gone, 130 and 143 interrupted by SIGINT and SIGTERM (a
+    launched engine is stopped; what was found so far is written).
     """
     try:
         engine = engine_choice(
@@ -131,6 +164,13 @@ def explore_command(
     check_writable(engine.engine_log, "the engine log")
     start_engine_log(engine)
     profiles = _profiles(profile_ids)
+    waive = ExploreWaivers()
+    if known_failures is not None:
+        try:
+            known = read_known_failures(known_failures)
+        except ConfigError as exc:
+            fail(str(exc))
+        waive = ExploreWaivers.of(known, [loaded.vector for loaded in load_corpus()])
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
     report = run_exploration(
@@ -142,6 +182,9 @@ def explore_command(
         out=out,
         database=database,
         progress_every=progress_every,
+        max_findings=max_findings,
+        waive=waive,
+        as_json=as_json,
     )
     if profile_ids and report.skipped:
         errors.print(
@@ -151,7 +194,9 @@ def explore_command(
         fail("no profile to explore: the engine claims none of them")
     if report.interrupted is not None:
         name = signal.Signals(report.interrupted).name
-        console.print(f"[bold red]interrupted by {name}: the engine is stopped[/]")
+        (errors if as_json else console).print(
+            f"[bold red]interrupted by {name}: the engine is stopped[/]"
+        )
         sys.exit(128 + report.interrupted)
     sys.exit(1 if report.findings else 0)
 
@@ -166,8 +211,11 @@ def run_exploration(
     out: Path,
     database: Path | None = None,
     progress_every: float = 10.0,
+    max_findings: int = 1,
+    waive: ExploreWaivers | None = None,
+    as_json: bool = False,
 ) -> ExploreReport:
-    """Explore, print the report, append the findings to ``out``; exits 2 or 3 on failure.
+    """Explore, print the report (or its JSON), append the findings to ``out``; exits 2 or 3.
 
     SIGINT and SIGTERM end the search (``interrupted`` is set); the caller exits.
     """
@@ -197,9 +245,11 @@ def run_exploration(
         engine_log=engine.engine_log,
         database=database,
         reproduce=reproduce,
-        progress=_Ticker(progress_every).tick,
+        progress=_Ticker(progress_every, errors if as_json else console).tick,
         stop=stop,
         id_prefix=f"x{hashlib.sha256(seed.encode()).hexdigest()[:6]}",
+        max_findings=max_findings,
+        waive=waive or ExploreWaivers(),
     )
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
@@ -213,17 +263,21 @@ def run_exploration(
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    _print_report(report, seed)
-    _append(out, report.findings, known)
+    if as_json:
+        appended = _append(out, report.findings, known, quiet=True)
+        click.echo(json.dumps(summary_json(report, seed, out, appended), indent=2))
+    else:
+        _print_report(report, seed)
+        _append(out, report.findings, known)
     return report
 
 
 def explored_results(report: ExploreReport) -> list[Result]:
-    """One result per explored profile: its finding, or a pass naming the rounds it held."""
-    results = []
+    """One result per finding, or per explored profile without one: a pass naming its rounds."""
+    results: list[Result] = []
     for done in report.profiles:
-        if done.finding is not None:
-            results.append(done.finding.result)
+        if done.findings:
+            results.extend(finding.result for finding in done.findings)
             continue
         results.append(
             Result(
@@ -247,7 +301,8 @@ def _profiles(chosen: tuple[str, ...]) -> list[Profile]:
 class _Ticker:
     """A progress line every ``every`` seconds: profile, rounds so far, rounds per second."""
 
-    def __init__(self, every: float) -> None:
+    def __init__(self, every: float, where: Console) -> None:
+        self.where = where
         self.every = every
         self.last = time.monotonic()
         self.since = self.last
@@ -262,7 +317,9 @@ class _Ticker:
         if now - self.last >= self.every:
             self.last = now
             rate = self.count / max(now - self.since, 1e-9)
-            console.print(f"explore: {profile_id} {rounds} rounds ({rate:.0f}/s)", highlight=False)
+            self.where.print(
+                f"explore: {profile_id} {rounds} rounds ({rate:.0f}/s)", highlight=False
+            )
 
 
 def _print_report(report: ExploreReport, seed: str) -> None:
@@ -287,8 +344,19 @@ def _print_report(report: ExploreReport, seed: str) -> None:
             highlight=False,
             soft_wrap=True,
         )
-    for finding in report.findings:
-        _print_finding(finding)
+    findings = report.findings
+    for number, finding in enumerate(findings, start=1):
+        _print_finding(finding, number, len(findings))
+    for done in report.profiles:
+        for waived in done.waived:
+            console.print(
+                f"  waived in {done.profile_id}: {waived.rounds} round(s) diverging on "
+                f"{waived.clause} (known failure {waived.pattern!r}, line reason: "
+                f"{waived.reason})",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
     if report.restarts:
         console.print(f"the engine was restarted {report.restarts} time(s)")
     if not report.findings and report.interrupted is None:
@@ -299,24 +367,102 @@ def _counts(counter: dict[str, int], prefix: str) -> str:
     return " ".join(f"{k.removeprefix(prefix).lower()}={v}" for k, v in sorted(counter.items()))
 
 
-def _print_finding(finding: Finding) -> None:
+def _short(text: str) -> str:
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text)} characters)"
+
+
+def _print_finding(finding: Finding, number: int, count: int) -> None:
+    """A finding in a few lines: its clause, where it diverged, how, its size, its replay."""
     result = finding.result
-    console.print(
-        f"[bold red]mismatch[/] in {result.profile_id} after {finding.found_after} rounds, "
-        f"shrunk to {finding.size}:",
-        highlight=False,
+    table = Table(
+        show_header=False,
+        title=f"[bold red]mismatch {number} of {count}[/] {escape(result.profile_id)}: "
+        f"{result.outcome.value} on {escape(result.clause)}, found after "
+        f"{finding.found_after} rounds",
+        title_justify="left",
     )
-    print_result(result)
-    console.print(dump_line(finding.vector), highlight=False, soft_wrap=True, markup=False)
+    table.add_column(style="bold")
+    table.add_column(overflow="fold")
+    rows = (
+        ("clause", result.clause),
+        ("step", result.step),
+        ("path", result.path),
+        ("expected", _short(result.expected)),
+        ("actual", _short(result.actual)),
+        ("shrunk to", finding.size),
+        ("vector", result.vector_id),
+        ("reproduce", result.reproduce),
+    )
+    for label, value in rows:
+        if value:
+            table.add_row(label, escape(value))
+    console.print(table)
 
 
-def _append(out: Path, findings: tuple[Finding, ...], known: set[str]) -> None:
+def summary_json(report: ExploreReport, seed: str, out: Path, appended: int) -> dict[str, object]:
+    """The run as ``--json`` prints it: profiles, findings (no vectors: they are in ``out``)."""
+    return {
+        "engine": {"name": report.describe.name, "version": report.describe.version},
+        "seed": seed,
+        "rounds": report.rounds,
+        "seconds": round(report.seconds, 3),
+        "restarts": report.restarts,
+        "interrupted": (
+            None if report.interrupted is None else signal.Signals(report.interrupted).name
+        ),
+        "skipped": list(report.skipped),
+        "profiles": [
+            {
+                "profile": done.profile_id,
+                "rounds": done.rounds,
+                "clauses_reached": len(done.coverage.clauses),
+                "findings": len(done.findings),
+                "waived": sum(w.rounds for w in done.waived),
+            }
+            for done in report.profiles
+        ],
+        "findings": [
+            {
+                "vector_id": f.result.vector_id,
+                "profile": f.result.profile_id,
+                "outcome": f.result.outcome.value,
+                "clause": f.result.clause,
+                "step": f.result.step,
+                "path": f.result.path,
+                "expected": f.result.expected,
+                "actual": f.result.actual,
+                "found_after": f.found_after,
+                "size": f.size,
+                "reproduce": f.result.reproduce,
+            }
+            for f in report.findings
+        ],
+        "waived": [
+            {
+                "profile": done.profile_id,
+                "clause": w.clause,
+                "pattern": w.pattern,
+                "reason": w.reason,
+                "rounds": w.rounds,
+            }
+            for done in report.profiles
+            for w in done.waived
+        ],
+        "out": str(out),
+        "appended": appended,
+    }
+
+
+def _append(
+    out: Path, findings: tuple[Finding, ...], known: set[str], *, quiet: bool = False
+) -> int:
+    """Append the findings not yet in ``out``; how many were appended."""
     fresh = [f for f in findings if f.vector.id not in known]
     for finding in findings:
-        if finding.vector.id in known:
+        if finding.vector.id in known and not quiet:
             console.print(f"{finding.vector.id} is already in {out}")
     if not fresh:
-        return
+        return 0
     try:
         with out.open("a", encoding="utf-8") as handle:
             for finding in fresh:
@@ -325,4 +471,6 @@ def _append(out: Path, findings: tuple[Finding, ...], known: set[str]) -> None:
         # The findings are printed above: nothing is lost if the file cannot take them.
         errors.print(f"[bold red]error:[/] cannot append findings to {out}: {exc.strerror}")
         sys.exit(2)
-    console.print(f"{len(fresh)} finding(s) appended to {out}")
+    if not quiet:
+        console.print(f"{len(fresh)} finding(s) appended to {out}")
+    return len(fresh)

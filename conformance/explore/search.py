@@ -3,9 +3,11 @@
 For each profile the engine claims, Hypothesis draws vectors (``conformance.explore.rounds``)
 that the oracle has already answered, and the runner plays each on the engine with the same
 comparison, clause map and outcomes as a corpus vector (``conformance.runner.run_vector``).
-The first mismatch is shrunk by Hypothesis to the smallest round that still diverges with
-the same clause and outcome; that round is the finding, written out as a vector a lab can add
-to its corpus.
+Each mismatch is shrunk by Hypothesis to the smallest round that still diverges with the
+same clause, outcome and path (seat and line indexes aside); that round is a finding, written
+out as a vector a lab can add to its corpus. The search then goes on, up to
+``max_findings`` distinct findings per profile: a round that diverges the way an earlier
+finding did, or the way a known failure waives (``waive``), counts as no mismatch.
 
 Reproducible: the same seed, budget and engine draw the same rounds (the search runs in
 chunks, each seeded from the seed, the profile and its index). Bounded: by rounds per
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import secrets
 import time
 from collections import Counter
@@ -40,7 +43,7 @@ from conformance.engine import (
     open_channel,
 )
 from conformance.explore.rounds import explored_vector
-from conformance.results import BAD, Result
+from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
 from conformance.vectors import LoadedVector
 from oracle.profile import Profile
@@ -76,6 +79,10 @@ class ExploreConfig:
     stop: Stop | None = None
     #: Drawn vectors are named ``{id_prefix}-{profile}-{n}``.
     id_prefix: str = "x"
+    #: Distinct findings per profile before its search stops (each one shrunk).
+    max_findings: int = 1
+    #: The known failure that waives a drawn vector's mismatch, if one does.
+    waive: Callable[[vector_pb2.Vector, Result], KnownFailure | None] = lambda _v, _r: None
 
 
 class Stop:
@@ -154,7 +161,7 @@ class Finding:
 
     vector: vector_pb2.Vector
     result: Result
-    #: Rounds drawn until the first mismatch, shrinking aside.
+    #: Rounds played in the profile when this mismatch first showed, before it was shrunk.
     found_after: int
 
     @property
@@ -175,6 +182,16 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Waived:
+    """Mismatches a known failure waived: its pattern and reason, the clause, how many rounds."""
+
+    pattern: str
+    reason: str
+    clause: str
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProfileExploration:
     """One profile's search."""
 
@@ -182,7 +199,8 @@ class ProfileExploration:
     rounds: int
     seconds: float
     coverage: Coverage
-    finding: Finding | None = None
+    findings: tuple[Finding, ...] = ()
+    waived: tuple[Waived, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,8 +223,13 @@ class ExploreReport:
 
     @property
     def findings(self) -> tuple[Finding, ...]:
-        """The shrunk mismatches, one per profile at most."""
-        return tuple(p.finding for p in self.profiles if p.finding is not None)
+        """The shrunk mismatches, profile by profile."""
+        return tuple(f for p in self.profiles for f in p.findings)
+
+    @property
+    def waived(self) -> tuple[Waived, ...]:
+        """The mismatches known failures waived, profile by profile."""
+        return tuple(w for p in self.profiles for w in p.waived)
 
 
 class _Mismatch(Exception):  # noqa: N818 - what Hypothesis shrinks, never seen outside
@@ -289,13 +312,22 @@ async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.Des
     return live, info
 
 
+#: A seat's, hand's or line's index in a field path: findings differing only there are one.
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def signature(result: Result) -> tuple[str, str, str]:
+    """What makes a finding distinct: its clause, outcome and path (indexes aside)."""
+    return (result.clause, result.outcome.value, _INDEX.sub("[]", result.path))
+
+
 def _chunk_seed(base: str, profile_id: str, chunk: int) -> int:
     digest = hashlib.sha256(f"{base}/{profile_id}/{chunk}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
 class _Search:
-    """One profile's search: draw, judge, and keep the first mismatch Hypothesis shrinks."""
+    """One profile's search: draw, judge, and keep each distinct mismatch Hypothesis shrinks."""
 
     def __init__(
         self,
@@ -313,9 +345,12 @@ class _Search:
         self.drawn = 0
         self.ids = 0
         self.first_at = 0
-        #: The clause and outcome of the first mismatch: shrinking keeps to the same one.
-        self.target: tuple[str, str] | None = None
+        #: The signature of the mismatch being shrunk: shrinking keeps to the same one.
+        self.target: tuple[str, str, str] | None = None
         self.last: tuple[vector_pb2.Vector, Result] | None = None
+        self.found: list[Finding] = []
+        self.seen: set[tuple[str, str, str]] = set()
+        self.waived: Counter[tuple[str, str, str]] = Counter()
         self.coverage = Coverage()
         self.began = time.monotonic()
         self.seconds = 0.0
@@ -354,45 +389,64 @@ class _Search:
             progress(self.profile.id, self.drawn)
         if result.outcome not in BAD:
             return
-        signature = (result.clause, result.outcome.value)
+        found = signature(result)
         if self.target is None:
-            self.target, self.first_at = signature, self.drawn
-        if signature == self.target:
+            if found in self.seen:
+                return  # an earlier finding's: no new mismatch
+            entry = self.live.config.waive(vector, result)
+            if entry is not None:
+                self.waived[(entry.pattern, entry.reason, result.clause)] += 1
+                return
+            self.target, self.first_at = found, self.drawn
+        if found == self.target:
             self.last = (vector, result)
             raise _Mismatch(result.clause)
 
     def run(self, config: ExploreConfig, until: float | None) -> None:
-        """Search in chunks until a mismatch is shrunk or the budget is spent."""
+        """Search in chunks until ``max_findings`` mismatches are shrunk or the budget is spent."""
         self.until = until
         chunk = 0
-        while self.last is None:
-            left = config.rounds - self.drawn
-            if left <= 0 or (until is not None and time.monotonic() >= until):
-                break
-            try:
-                self.run_chunk(config, chunk, min(CHUNK, left))
-            except _BudgetSpent:
-                break
-            chunk += 1
-        self.seconds = time.monotonic() - self.began
+        try:
+            while len(self.found) < config.max_findings:
+                left = config.rounds - self.drawn
+                if left <= 0 or (until is not None and time.monotonic() >= until):
+                    break
+                try:
+                    self.run_chunk(config, chunk, min(CHUNK, left))
+                except _BudgetSpent:
+                    break
+                finally:
+                    # A mismatch shrunk, even one a stop or a gone engine cut short, is kept.
+                    self.keep()
+                chunk += 1
+        finally:
+            self.seconds = time.monotonic() - self.began
 
-    def outcome(self) -> ProfileExploration:
-        """What this profile's search covered, and its finding."""
-        finding = None
-        if self.last is not None:
+    def keep(self) -> None:
+        """Record the mismatch just shrunk as a finding; the search looks for others."""
+        if self.last is not None and self.target is not None:
             vector, result = self.last
             vector.description = (
                 f"{vector.description.removesuffix('.')}; diverged at {result.step} "
                 f"({result.clause}) {result.path}: expected {result.expected}, "
                 f"got {result.actual}."
             )
-            finding = Finding(vector=vector, result=result, found_after=self.first_at)
+            self.found.append(Finding(vector=vector, result=result, found_after=self.first_at))
+            self.seen.add(self.target)
+        self.target, self.last = None, None
+
+    def outcome(self) -> ProfileExploration:
+        """What this profile's search covered, its findings and what was waived."""
         return ProfileExploration(
             profile_id=self.profile.id,
             rounds=self.drawn,
             seconds=self.seconds or time.monotonic() - self.began,
             coverage=self.coverage,
-            finding=finding,
+            findings=tuple(self.found),
+            waived=tuple(
+                Waived(pattern=pattern, reason=reason, clause=clause, rounds=count)
+                for (pattern, reason, clause), count in sorted(self.waived.items())
+            ),
         )
 
     def run_chunk(self, config: ExploreConfig, chunk: int, examples: int) -> bool:

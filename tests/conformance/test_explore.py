@@ -289,6 +289,7 @@ def test_the_command_appends_the_finding_and_its_reproduce_command_replays_it(
     launch = launch_command("offers-on-one-unit")
     runner = CliRunner()
     args = ["explore", "--launch", launch, "--profile", "blackjack-a", "--rounds", "200"]
+    args += ["--max-findings", "1"]
     result = runner.invoke(main, [*args, "--out", str(out)], env={"COLUMNS": "400"})
     assert result.exit_code == 1, result.output
     assert "BJ.half-stakes" in result.output

@@ -1,0 +1,140 @@
+"""Explore that keeps going: several distinct findings in one run, each shrunk; known failures.
+
+The engine is the oracle's EngineService serving blackjack-c with rules changed on purpose
+(``tests/conformance/engines.py --set``): each change is a planted bug whose clause the
+profile's table names (``croupier profiles show blackjack-c``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from conformance.cli import main
+from conformance.vectors import read_vectors
+from tests.conformance.engines import command
+
+#: Three bugs, each decided by its own clause: a blackjack paid 1:1 (BJ.nat-pays), the
+#: dealer drawing on a soft 17 (C.bj.dealer-draw), insurance paid 3:2, not 2:1
+#: (C.bj.insurance).
+THREE_BUGS = command(
+    "--set",
+    'blackjack-c.blackjack_pays="1:1"',
+    "--set",
+    "blackjack-c.dealer_hits_soft_17=true",
+    "--set",
+    'blackjack-c.insurance_pays="3:2"',
+)
+
+
+def _explore(tmp_path: Path, launch: str, *args: str) -> tuple[int, str, Path]:
+    out = tmp_path / "found.jsonl"
+    result = CliRunner().invoke(
+        main,
+        ["explore", "--launch", launch, "--profile", "blackjack-c", "--out", str(out), *args],
+        env={"COLUMNS": "400"},
+    )
+    return result.exit_code, result.stdout, out
+
+
+def _json(stdout: str) -> dict[str, Any]:
+    summary: dict[str, Any] = json.loads(stdout)
+    return summary
+
+
+def test_one_run_reports_three_planted_bugs_each_shrunk(tmp_path: Path) -> None:
+    code, stdout, out = _explore(tmp_path, THREE_BUGS, "--rounds", "1500", "--json")
+    assert code == 1, stdout
+    summary = _json(stdout)  # stdout is the JSON alone: progress went to stderr
+    findings = {f["clause"]: f for f in summary["findings"]}
+    assert set(findings) == {"BJ.nat-pays", "C.bj.dealer-draw", "C.bj.insurance"}
+    for finding in findings.values():
+        # Shrunk: one round, one seat, at most one decision (a stand, a surrender...).
+        assert finding["size"].startswith("1 round(s), 1 seat(s), "), finding
+        assert finding["size"].split(", ")[2] in ("0 decision(s)", "1 decision(s)"), finding
+        assert f"--vector {finding['vector_id']}" in finding["reproduce"]
+        assert finding["expected"] != finding["actual"]
+    # A natural needs no decision: two cards each, no draw (BJ.natural).
+    assert findings["BJ.nat-pays"]["size"] == "1 round(s), 1 seat(s), 0 decision(s), 4 card(s)"
+    # The vectors went to --out only, one per finding, in the summary's order.
+    ids = [loaded.vector.id for loaded in read_vectors(out)]
+    assert ids == [f["vector_id"] for f in summary["findings"]]
+    assert summary["appended"] == 3
+    assert summary["profiles"][0]["findings"] == 3
+
+
+def test_max_findings_stops_the_search_at_that_many(tmp_path: Path) -> None:
+    code, stdout, _out = _explore(
+        tmp_path, THREE_BUGS, "--rounds", "1200", "--seed", "three", "--max-findings", "1"
+    )
+    assert code == 1, stdout
+    assert "mismatch 1 of 1 blackjack-c" in stdout
+    assert "mismatch 2 of" not in stdout
+    # The terminal shows a summary, never the vector itself (JSON lines go to --out).
+    assert '"rounds":' not in stdout
+    for label in ("clause", "step", "path", "expected", "actual", "shrunk to", "reproduce"):
+        assert f"│ {label} " in stdout, label
+
+
+def test_known_failures_waive_what_the_lab_classified(tmp_path: Path) -> None:
+    two_bugs = command(
+        "--set",
+        'blackjack-c.blackjack_pays="1:1"',
+        "--set",
+        "blackjack-c.dealer_hits_soft_17=true",
+    )
+    known = tmp_path / "known.txt"
+    # Certify's file: the shipped vector that catches the even-money blackjack, by name.
+    known.write_text(
+        "# what the lab knows\nblackjack-c/natural/three-to-two-*  # the house pays 1:1\n",
+        encoding="utf-8",
+    )
+    code, stdout, _out = _explore(
+        tmp_path,
+        two_bugs,
+        "--rounds",
+        "600",
+        "--seed",
+        "three",
+        "--known-failures",
+        str(known),
+        "--json",
+    )
+    assert code == 1, stdout
+    summary = _json(stdout)
+    assert [f["clause"] for f in summary["findings"]] == ["C.bj.dealer-draw"]
+    (waived,) = summary["waived"]
+    assert waived["clause"] == "BJ.nat-pays"
+    assert waived["pattern"] == "blackjack-c/natural/three-to-two-*"
+    assert waived["reason"] == "the house pays 1:1"
+    assert waived["rounds"] >= 1
+
+
+def test_only_waived_mismatches_exit_0(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("bjc-h001  # the house pays 1:1\n", encoding="utf-8")
+    code, stdout, out = _explore(
+        tmp_path,
+        command("--set", 'blackjack-c.blackjack_pays="1:1"'),
+        "--rounds",
+        "300",
+        "--known-failures",
+        str(known),
+    )
+    assert code == 0, stdout
+    assert "waived in blackjack-c:" in stdout
+    assert "BJ.nat-pays (known failure 'bjc-h001'" in stdout
+    assert not out.exists()
+
+
+def test_a_known_failures_file_without_reasons_is_a_usage_error(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("bjc-h001\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["explore", "--launch", THREE_BUGS, "--known-failures", str(known)]
+    )
+    assert result.exit_code == 2
+    assert "a known failure needs a reason after '#'" in result.output
