@@ -52,11 +52,11 @@ def test_one_run_reports_three_planted_bugs_each_shrunk(tmp_path: Path) -> None:
     findings = {f["clause"]: f for f in summary["findings"]}
     assert set(findings) == {"BJ.nat-pays", "C.bj.dealer-draw", "C.bj.insurance"}
     for finding in findings.values():
-        # Shrunk: one round of one or two seats (a draw has up to three), at most one
-        # decision (a stand, an insurance...).
-        rounds, seats, decisions, _cards = finding["size"].split(", ")
+        # Shrunk: one round, at most one decision (a stand, an insurance...). The seats may
+        # stay (a round diverges at its first difference: with one seat, another bug may
+        # show first, and that is not the same mismatch).
+        rounds, _seats, decisions, _cards = finding["size"].split(", ")
         assert rounds == "1 round(s)", finding
-        assert seats in ("1 seat(s)", "2 seat(s)"), finding
         assert decisions in ("0 decision(s)", "1 decision(s)"), finding
         assert f"--vector {finding['vector_id']}" in finding["reproduce"]
         assert finding["expected"] != finding["actual"]
@@ -137,7 +137,9 @@ def test_a_known_failures_file_without_reasons_is_a_usage_error(tmp_path: Path) 
     known = tmp_path / "known.txt"
     known.write_text("bjc-h001\n", encoding="utf-8")
     result = CliRunner().invoke(
-        main, ["explore", "--launch", THREE_BUGS, "--known-failures", str(known)]
+        main,
+        ["explore", "--launch", THREE_BUGS, "--known-failures", str(known)],
+        env={"COLUMNS": "400"},
     )
     assert result.exit_code == 2
     assert "a known failure needs a reason after '#'" in result.output
