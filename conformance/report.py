@@ -21,9 +21,14 @@ from conformance.since import newer, parse_version
 SUITE_VERSION = oracle.__version__
 
 
-def plural(count: int, noun: str) -> str:
-    """``count`` and ``noun``, with an s unless there is one: "1 vector", "2 vectors"."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun``, with an s unless there is one: "1 vector", "2 vectors".
+
+    ``many`` is the plural when an s does not make it ("discrepancy", "discrepancies").
+    """
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {many or noun + 's'}"
 
 
 def summary_line(report: RunReport) -> str:

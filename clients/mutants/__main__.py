@@ -6,6 +6,7 @@ Prints ``CROUPIER_ENGINE host:port`` when ready, like the demo engine; ``--list`
 
 from __future__ import annotations
 
+import os
 import sys
 
 from clients import adapter
@@ -15,8 +16,15 @@ from clients.mutants import LAB_MUTANTS, MUTANTS
 def main(argv: list[str]) -> None:
     """Serve the mutant named first on the command line; the rest goes to the adapter kit."""
     if not argv or argv[0] in ("-h", "--help", "--list"):
-        for listed in (*MUTANTS.values(), *LAB_MUTANTS.values()):
-            print(f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}")  # noqa: T201
+        try:
+            for listed in (*MUTANTS.values(), *LAB_MUTANTS.values()):
+                print(f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}")  # noqa: T201
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader (``| head``) has what it wanted: end quietly, as ``ls | head`` does.
+            # Python would still flush stdout at exit and report that pipe too.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         sys.exit(0 if argv else 2)
     name, rest = argv[0], argv[1:]
     mutant = MUTANTS.get(name) or LAB_MUTANTS.get(name)

@@ -31,9 +31,10 @@ from conformance.cli.common import (
     resolver,
 )
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
-from conformance.html.audit import audit_page
+from conformance.html.audit import audit_page, counts_line
 from conformance.html.shape import ShapeError
 from conformance.recall import describe_record
+from conformance.report import plural
 from oracle.returns import percent
 
 
@@ -308,8 +309,8 @@ def _print_audit(summary: AuditSummary) -> None:
     checkpoints = summary.report["checkpoints"]
     # Ids and values come from the log: printed as they are, never read as markup.
     console.print(
-        f"{summary.records} records, {summary.report['rounds']} rounds ({profiles})"
-        + (f", {checkpoints} checkpoints" if checkpoints else ""),
+        f"{plural(summary.records, 'record')}, {plural(summary.report['rounds'], 'round')} ({profiles})"
+        + (f", {plural(checkpoints, 'checkpoint')}" if checkpoints else ""),
         markup=False,
         highlight=False,
     )
@@ -335,11 +336,7 @@ def _print_audit(summary: AuditSummary) -> None:
     if summary.verdict == "empty":
         # Nothing was verified, so nothing is "NOT clean" either: the next line says why.
         verdict, style = "empty", "bold yellow"
-    console.print(
-        f"[{style}]audit: {verdict}: {counts['discrepancies']} discrepancies, "
-        f"{counts['malformed']} malformed records, {counts['unreplayable']} unreplayable "
-        f"records, {counts['chain']} chain problems, {counts['log']} log problems[/]"
-    )
+    console.print(f"[{style}]audit: {verdict}: {counts_line(counts)}[/]")
 
 
 def _statistics_table(title: str, columns: tuple[str, ...]) -> Table:

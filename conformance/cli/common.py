@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.table import Table
 
@@ -21,8 +21,32 @@ from conformance.results import ConfigError, Result
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
 
-console = Console()
-errors = Console(stderr=True)
+#: The width of a console that is not a terminal: no line a command prints reaches it.
+UNWRAPPED = 10_000
+
+
+class _Console(Console):
+    """A rich console that wraps at a terminal's width, and not at all when it is no terminal.
+
+    Rich assumes 80 columns off a terminal: a CI log would get an error line cut in two and
+    table cells cut mid-word. ``COLUMNS``, when set, still decides.
+    """
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size; off a terminal, ``UNWRAPPED`` columns unless ``COLUMNS`` says."""
+        found = super().size
+        if self._width is None and not self.is_terminal and "COLUMNS" not in self._environ:
+            return ConsoleDimensions(UNWRAPPED, found.height)
+        return found
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+console = _Console()
+errors = _Console(stderr=True)
 
 #: The default deadline of every call the runner makes, in seconds.
 DEFAULT_TIMEOUT = 10.0

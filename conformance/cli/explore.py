@@ -36,6 +36,7 @@ from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
 from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers, read_known_failures
+from conformance.report import plural
 from conformance.results import ConfigError, Result, VectorOutcome
 from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
 from oracle.profile import SHIPPED_IDS, Profile
@@ -318,7 +319,7 @@ class _Ticker:
             self.last = now
             rate = self.count / max(now - self.since, 1e-9)
             self.where.print(
-                f"explore: {profile_id} {rounds} rounds ({rate:.0f}/s)", highlight=False
+                f"explore: {profile_id} {plural(rounds, 'round')} ({rate:.0f}/s)", highlight=False
             )
 
 
@@ -326,15 +327,17 @@ def _print_report(report: ExploreReport, seed: str) -> None:
     engine = report.describe
     console.print(
         f"[bold]explore[/] {escape(engine.name)} {escape(engine.version)}: "
-        f"seed {escape(seed)}, {report.rounds} rounds in {report.seconds:.1f} s "
+        f"seed {escape(seed)}, {plural(report.rounds, 'round')} in {report.seconds:.1f} s "
         f"({report.rounds / max(report.seconds, 1e-9):.0f}/s)",
         highlight=False,
     )
     for done in report.profiles:
         cover = done.coverage
         console.print(
-            f"  {done.profile_id}: {done.rounds} rounds, {len(cover.clauses)} clauses reached, "
-            f"{sum(cover.refusals.values())} refusals of {len(cover.refusals)} kinds"
+            f"  {done.profile_id}: {plural(done.rounds, 'round')}, "
+            f"{plural(len(cover.clauses), 'clause')} reached, "
+            f"{plural(sum(cover.refusals.values()), 'refusal')} of "
+            f"{plural(len(cover.refusals), 'kind')}"
             + (
                 f", decisions {_counts(cover.decisions, 'DECISION_KIND_')}"
                 if cover.decisions
@@ -350,7 +353,7 @@ def _print_report(report: ExploreReport, seed: str) -> None:
     for done in report.profiles:
         for waived in done.waived:
             console.print(
-                f"  waived in {done.profile_id}: {waived.rounds} round(s) diverging on "
+                f"  waived in {done.profile_id}: {plural(waived.rounds, 'round')} diverging on "
                 f"{waived.clause} (known failure {waived.pattern!r}, line reason: "
                 f"{waived.reason})",
                 highlight=False,
@@ -358,7 +361,7 @@ def _print_report(report: ExploreReport, seed: str) -> None:
                 soft_wrap=True,
             )
     if report.restarts:
-        console.print(f"the engine was restarted {report.restarts} time(s)")
+        console.print(f"the engine was restarted {plural(report.restarts, 'time')}")
     if not report.findings and report.interrupted is None:
         console.print("[bold green]no mismatch found[/]")
 
@@ -378,7 +381,7 @@ def _print_finding(finding: Finding, number: int, count: int) -> None:
         show_header=False,
         title=f"[bold red]mismatch {number} of {count}[/] {escape(result.profile_id)}: "
         f"{result.outcome.value} on {escape(result.clause)}, found after "
-        f"{finding.found_after} rounds",
+        f"{plural(finding.found_after, 'round')}",
         title_justify="left",
     )
     table.add_column(style="bold")
@@ -472,5 +475,5 @@ def _append(
         errors.print(f"[bold red]error:[/] cannot append findings to {out}: {exc.strerror}")
         sys.exit(2)
     if not quiet:
-        console.print(f"{len(fresh)} finding(s) appended to {out}")
+        console.print(f"{plural(len(fresh), 'finding')} appended to {out}")
     return len(fresh)

@@ -20,6 +20,7 @@ from conformance.cli.common import (
     utf8_text,
 )
 from conformance.corpus import build_corpus
+from conformance.report import plural
 from conformance.since import freeze
 from conformance.vectors import (
     CORPUS_DIR,
@@ -70,7 +71,7 @@ def vectors_build(
             write_vectors(out, built)
         except OSError as exc:  # a full disk, a directory that went away
             fail(f"cannot write {out}: {exc.strerror or exc}")
-        errors.print(f"wrote {len(built)} vectors ({count} rounds) to {out}")
+        errors.print(f"wrote {plural(len(built), 'vector')} ({plural(count, 'round')}) to {out}")
 
 
 @vectors.command("check")
@@ -98,10 +99,12 @@ def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> Non
     for problem in problems:
         errors.print(f"[red]{problem.where}[/]: {problem.message}")
     if problems:
-        errors.print(f"[bold red]{len(problems)} problem(s)[/] in {len(loaded)} vectors")
+        errors.print(
+            f"[bold red]{plural(len(problems), 'problem')}[/] in {plural(len(loaded), 'vector')}"
+        )
         sys.exit(1)
     console.print(
-        f"corpus ok: {len(loaded)} vectors, hash {corpus_hash(directory or CORPUS_DIR)[:16]}"
+        f"corpus ok: {plural(len(loaded), 'vector')}, hash {corpus_hash(directory or CORPUS_DIR)[:16]}"
     )
 
 

@@ -43,6 +43,7 @@ from conformance.engine import (
     open_channel,
 )
 from conformance.explore.rounds import explored_vector
+from conformance.report import plural
 from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
 from conformance.vectors import LoadedVector
@@ -178,7 +179,10 @@ class Finding:
             )
             for r in rounds
         )
-        return f"{len(rounds)} round(s), {seats} seat(s), {decisions} decision(s), {cards} card(s)"
+        return (
+            f"{plural(len(rounds), 'round')}, {plural(seats, 'seat')}, "
+            f"{plural(decisions, 'decision')}, {plural(cards, 'card')}"
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,6 +13,7 @@ from typing import Any, Final
 from conformance.html.page import esc, page
 from conformance.html.shape import ANY, BOOL, FRACTION, INT, NUMBER, TEXT, MapOf, Optional, check
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
+from conformance.report import plural
 from oracle.money import money_text
 from oracle.returns import percent
 
@@ -132,11 +133,16 @@ def _flag(*, flagged: bool) -> str:
 
 def _summary_line(report: Mapping[str, Any]) -> str:
     """The terminal's last line, word for word."""
-    counts = report["counts"]
+    return counts_line(report["counts"])
+
+
+def counts_line(counts: Mapping[str, int]) -> str:
+    """An audit's counts of each kind of problem, in words: the verdict line's and the page's."""
     return (
-        f"{counts['discrepancies']} discrepancies, {counts['malformed']} malformed records, "
-        f"{counts['unreplayable']} unreplayable records, {counts['chain']} chain problems, "
-        f"{counts['log']} log problems"
+        f"{plural(counts['discrepancies'], 'discrepancy', 'discrepancies')}, "
+        f"{plural(counts['malformed'], 'malformed record')}, "
+        f"{plural(counts['unreplayable'], 'unreplayable record')}, "
+        f"{plural(counts['chain'], 'chain problem')}, {plural(counts['log'], 'log problem')}"
     )
 
 

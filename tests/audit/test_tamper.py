@@ -135,7 +135,7 @@ def test_a_payout_one_minor_unit_over(
     )
     assert (
         "audit: NOT clean: 2 discrepancies, 0 malformed records, 0 unreplayable records, "
-        "1 chain problems, 0 log problems"
+        "1 chain problem, 0 log problems"
     ) in result.output
 
 
@@ -311,7 +311,7 @@ def test_a_truncated_last_line(
     assert (report["chain_problems"], report["discrepancies"]) == ([], [])
     assert report["totals"] == _totals(audit_logs.rounds[:-1])
     assert (
-        "audit: NOT clean: 0 discrepancies, 1 malformed records, 0 unreplayable records, "
+        "audit: NOT clean: 0 discrepancies, 1 malformed record, 0 unreplayable records, "
         "0 chain problems, 0 log problems"
     ) in result.output
 

@@ -229,7 +229,7 @@ def test_a_planted_bug_is_found_and_shrunk_to_the_minimal_round() -> None:
     assert {first.rank is Rank.ACE, second.rank is Rank.ACE} == {True, False}
     assert first.rank in _TENS or second.rank in _TENS
     assert 2 <= up.rank.pip <= 9
-    assert finding.size == "1 round(s), 1 seat(s), 0 decision(s), 4 card(s)"
+    assert finding.size == "1 round, 1 seat, 0 decisions, 4 cards"
 
 
 def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
