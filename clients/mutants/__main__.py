@@ -18,7 +18,10 @@ def main(argv: list[str]) -> None:
     if not argv or argv[0] in ("-h", "--help", "--list"):
         try:
             for listed in (*MUTANTS.values(), *LAB_MUTANTS.values()):
-                print(f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}")  # noqa: T201
+                line = (
+                    f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}"
+                )
+                print(line)  # noqa: T201
             sys.stdout.flush()
         except BrokenPipeError:
             # The reader (``| head``) has what it wanted: end quietly, as ``ls | head`` does.

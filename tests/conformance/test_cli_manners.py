@@ -18,7 +18,7 @@ from oracle.profile import shipped_profiles
 def _croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``croupier ARGS`` with stdout and stderr pipes and no COLUMNS: nothing is a terminal."""
     environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    return subprocess.run(
+    return subprocess.run(  # noqa: S603 - our own interpreter and module
         [sys.executable, "-m", "conformance.cli", *args],
         capture_output=True,
         text=True,
@@ -62,7 +62,7 @@ def _closes_early(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
     read, write = os.pipe()
     os.close(read)  # every write now fails with EPIPE, whatever the timing
     try:
-        result = subprocess.run(
+        result = subprocess.run(  # noqa: S603 - our own interpreter and module
             argv,
             stdout=write,
             capture_output=False,
