@@ -12,6 +12,7 @@ import os
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 import click  # after the environment gRPC reads when it starts
+from click.shell_completion import get_completion_class
 
 import oracle
 from conformance.cli.audit import audit
@@ -31,6 +32,18 @@ def main() -> None:
 
     Every rule it applies cites its clause ID from RULES.md.
     """
+
+
+@main.command("completion")
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (bash, zsh or fish).
+
+    Load it in the shell's startup file, for bash: eval "$(croupier completion bash)".
+    """
+    script = get_completion_class(shell)
+    assert script is not None  # every choice is one of click's shells
+    click.echo(script(main, {}, "croupier", "_CROUPIER_COMPLETE").source())
 
 
 for _command in (serve, profiles, shoe, spins, vectors, certify, explore_command, audit, report):

@@ -2,4 +2,4 @@
 
 from conformance.cli import main
 
-main()
+main(prog_name="croupier")  # one name in usage lines, and one completion variable

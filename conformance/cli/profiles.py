@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 from croupier.v1 import oracle_service_pb2
 from google.protobuf import json_format
@@ -26,13 +28,44 @@ from oracle.service import convert
 @click.group(invoke_without_command=True)
 @click.pass_context
 def profiles(ctx: click.Context) -> None:
-    """List the shipped rule profiles (subcommands: show, diff, strategy)."""
-    if ctx.invoked_subcommand is not None:
+    """The rule profiles (subcommands: list, show, diff, strategy); bare, lists them."""
+    if ctx.invoked_subcommand is None:
+        _list(as_json=False)
+
+
+@profiles.command("list")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array: each profile's id, game, source, title, extends and counts.",
+)
+def profiles_list(as_json: bool) -> None:
+    """List the shipped rule profiles: id, game, source document, title, parameters assumed."""
+    _list(as_json=as_json)
+
+
+def _list(*, as_json: bool) -> None:
+    shipped = shipped_profiles()
+    if as_json:
+        listed = [
+            {
+                "id": profile.id,
+                "game": profile.game.value,
+                "source": profile.source,
+                "title": profile.title,
+                "extends": profile.extends,
+                "parameters": len(profile.parameters),
+                "assumed": sum(p.status is Status.ASSUMED for p in profile.parameters),
+            }
+            for profile in shipped
+        ]
+        click.echo(json.dumps(listed, indent=2))
         return
     table = Table(title="Rule profiles")
     for column in ("id", "game", "source", "title", "assumed"):
         table.add_column(column)
-    for profile in shipped_profiles():
+    for profile in shipped:
         assumed = sum(p.status is Status.ASSUMED for p in profile.parameters)
         table.add_row(
             profile.id,

@@ -6,13 +6,18 @@ The commands run for real, in a subprocess whose stdout is a pipe, as in a CI lo
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from conformance.cli import main
 from conformance.report import plural
-from oracle.profile import shipped_profiles
+from oracle.profile import Status, shipped_profiles
 
 
 def _croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -108,3 +113,53 @@ def test_a_corpus_of_one_vector_says_one_vector(tmp_path: Path) -> None:
         result.stdout + result.stderr
     )
     assert "1 vectors" not in result.stdout + result.stderr
+
+
+def test_profiles_list_and_its_bare_form_list_every_shipped_profile() -> None:
+    runner = CliRunner()
+    listed = runner.invoke(main, ["profiles", "list"], env={"COLUMNS": "400"})
+    bare = runner.invoke(main, ["profiles"], env={"COLUMNS": "400"})
+    assert listed.exit_code == bare.exit_code == 0
+    assert listed.output == bare.output
+    for profile in shipped_profiles():
+        assert profile.id in listed.output
+
+
+def test_profiles_list_json_is_what_a_script_reads() -> None:
+    result = CliRunner().invoke(main, ["profiles", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.output)
+    assert [entry["id"] for entry in listed] == [p.id for p in shipped_profiles()]
+    by_id = {entry["id"]: entry for entry in listed}
+    for profile in shipped_profiles():
+        entry = by_id[profile.id]
+        assert entry["game"] == profile.game.value
+        assert entry["title"] == profile.title
+        assert entry["parameters"] == len(profile.parameters)
+        assert entry["assumed"] == sum(p.status is Status.ASSUMED for p in profile.parameters)
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_prints_the_shells_script(shell: str) -> None:
+    result = CliRunner().invoke(main, ["completion", shell])
+    assert result.exit_code == 0, result.output
+    assert f"_CROUPIER_COMPLETE={shell}_complete" in result.output
+
+
+def test_completion_refuses_an_unknown_shell() -> None:
+    result = CliRunner().invoke(main, ["completion", "tcsh"])
+    assert result.exit_code == 2
+    assert "tcsh" in result.output
+
+
+def test_the_completion_script_answers_with_commands() -> None:
+    # What the bash script asks the command when TAB is pressed after "croupier prof".
+    result = _croupier(
+        env={
+            "_CROUPIER_COMPLETE": "bash_complete",
+            "COMP_WORDS": "croupier prof",
+            "COMP_CWORD": "1",
+        }
+    )
+    assert result.returncode == 0, result.stderr
+    assert "plain,profiles" in result.stdout.split()
