@@ -15,6 +15,7 @@ import click  # after the environment gRPC reads when it starts
 from click.shell_completion import get_completion_class
 
 import oracle
+from conformance.cli import common
 from conformance.cli.audit import audit
 from conformance.cli.certify import certify
 from conformance.cli.explore import explore_command
@@ -27,11 +28,19 @@ from conformance.cli.vectors import vectors
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(oracle.__version__, prog_name="croupier")
-def main() -> None:
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Print only errors and the verdict line (certify, audit verify, vectors check).",
+)
+def main(quiet: bool) -> None:
     """Croupier: a rules-compliance test oracle for blackjack, baccarat and roulette.
 
     Every rule it applies cites its clause ID from RULES.md.
     """
+    # Set each time: CliRunner runs many commands in one process.
+    common.console.quiet = quiet
 
 
 @main.command("completion")
@@ -42,7 +51,9 @@ def completion(shell: str) -> None:
     Load it in the shell's startup file, for bash: eval "$(croupier completion bash)".
     """
     script = get_completion_class(shell)
-    assert script is not None  # every choice is one of click's shells
+    if script is None:  # every choice is one of click's shells
+        common.fail(f"click has no completion for {shell}")
+        return
     click.echo(script(main, {}, "croupier", "_CROUPIER_COMPLETE").source())
 
 

@@ -30,6 +30,7 @@ from conformance.cli.common import (
     profile_files_option,
     resolver,
 )
+from conformance.cli.common import verdict as print_verdict
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
 from conformance.html.audit import audit_page, counts_line
 from conformance.html.shape import ShapeError
@@ -196,6 +197,7 @@ def audit_verify(
             TextColumn("{task.completed} records"),
             TimeElapsedColumn(),
             console=errors,
+            disable=console.quiet,  # croupier --quiet
         ) as progress,
     ):
         task = progress.add_task("records", total=None)
@@ -336,7 +338,7 @@ def _print_audit(summary: AuditSummary) -> None:
     if summary.verdict == "empty":
         # Nothing was verified, so nothing is "NOT clean" either: the next line says why.
         verdict, style = "empty", "bold yellow"
-    console.print(f"[{style}]audit: {verdict}: {counts_line(counts)}[/]")
+    print_verdict(f"[{style}]audit: {verdict}: {counts_line(counts)}[/]")
 
 
 def _statistics_table(title: str, columns: tuple[str, ...]) -> Table:

@@ -30,6 +30,7 @@ from conformance.cli.common import (
     print_result,
     progress_option,
     start_engine_log,
+    verdict,
 )
 from conformance.cli.explore import explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
@@ -311,9 +312,9 @@ def certify(
     recorder.finish(result)
     line = summary_line(result)
     style = "bold green" if result.conformant else "bold yellow" if result.passed else "bold red"
-    console.print(f"[{style}]{line}[/]")
+    verdict(f"[{style}]{line}[/]")
     if baseline:
-        console.print(baseline_line(result, baseline), highlight=False, soft_wrap=True)
+        verdict(baseline_line(result, baseline), highlight=False, soft_wrap=True)
     sys.exit(0 if result.passed else 1)
 
 

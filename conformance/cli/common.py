@@ -58,6 +58,15 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 MIN_TIMEOUT = 0.01
 
 
+def verdict(text: str, **options: Any) -> None:
+    """Print a command's verdict line (``console.print``'s options): what ``--quiet`` keeps."""
+    quiet, console.quiet = console.quiet, False
+    try:
+        console.print(text, **options)
+    finally:
+        console.quiet = quiet
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print an error and exit: 2 for bad usage or configuration, unless told otherwise."""
     errors.print(f"[bold red]error:[/] {escape(message)}")

@@ -18,6 +18,7 @@ from conformance.cli.common import (
     profile_files_option,
     resolver,
     utf8_text,
+    verdict,
 )
 from conformance.corpus import build_corpus
 from conformance.report import plural
@@ -103,7 +104,7 @@ def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> Non
             f"[bold red]{plural(len(problems), 'problem')}[/] in {plural(len(loaded), 'vector')}"
         )
         sys.exit(1)
-    console.print(
+    verdict(
         f"corpus ok: {plural(len(loaded), 'vector')}, hash {corpus_hash(directory or CORPUS_DIR)[:16]}"
     )
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from conformance.cli import main
 from conformance.report import plural
 from oracle.profile import Status, shipped_profiles
+from tests.conformance.support import Vectors
 
 
 def _croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -163,3 +164,25 @@ def test_the_completion_script_answers_with_commands() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "plain,profiles" in result.stdout.split()
+
+
+def test_quiet_certify_prints_the_verdict_line_alone(reference: str, vectors: Vectors) -> None:
+    args = ["certify", "--target", reference, "--vectors", str(vectors.targeted)]
+    runner = CliRunner()
+    loud = runner.invoke(main, args, env={"COLUMNS": "400"})
+    quiet = runner.invoke(main, ["--quiet", *args], env={"COLUMNS": "400"})
+    assert loud.exit_code == quiet.exit_code == 0, loud.output
+    verdict = loud.output.strip().splitlines()[-1]
+    assert "passed" in verdict
+    assert len(loud.output.strip().splitlines()) > 1  # progress or the table came first
+    assert quiet.output.strip().splitlines() == [verdict]
+
+
+def test_quiet_keeps_errors(tmp_path: Path) -> None:
+    log = tmp_path / "one.jsonl"
+    log.write_text('{"x": 1}\n', encoding="utf-8")
+    result = _croupier("--quiet", "audit", "verify", str(log))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ")
+    assert "not a Croupier audit log" in result.stderr
