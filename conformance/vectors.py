@@ -771,7 +771,11 @@ class CorpusProblem:
 
 
 def check_corpus(
-    vectors: Sequence[LoadedVector], resolve: Callable[[str], Profile], *, stamped: bool = False
+    vectors: Sequence[LoadedVector],
+    resolve: Callable[[str], Profile],
+    *,
+    stamped: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> list[CorpusProblem]:
     """Every problem with a corpus: stale expectations, duplicate ids, unknown or uncovered clauses.
 
@@ -779,13 +783,16 @@ def check_corpus(
     shipped corpus) every vector must carry one.
 
     A corpus covers every clause of RULES.md but the variants, and each variant that one of
-    its profiles chooses.
+    its profiles chooses. ``progress``, if given, is called before each vector with the
+    number of vectors checked so far.
     """
     problems: list[CorpusProblem] = []
     seen: dict[str, str] = {}
     covered: set[str] = set()
     chosen: set[str] = set()
-    for loaded in vectors:
+    for done, loaded in enumerate(vectors):
+        if progress is not None:
+            progress(done)
         vector = loaded.vector
         where = f"{loaded.path.name}:{loaded.line} ({vector.id})"
         if vector.id in seen:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -16,6 +17,7 @@ from conformance.cli.common import (
     fail,
     load_profile,
     profile_files_option,
+    progress_option,
     resolver,
     utf8_text,
     verdict,
@@ -84,7 +86,10 @@ def vectors_build(
     help="Corpus directory (default: the shipped corpus).",
 )
 @profile_files_option("corpus")
-def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> None:
+@progress_option("Print a progress line on stderr this often while the check runs.")
+def vectors_check(
+    directory: Path | None, profile_files: tuple[str, ...], progress_every: float
+) -> None:
     """Check a corpus: the oracle reproduces every expectation, ids are unique, clauses exist and are covered.
 
     A vector's since must be the version its expectations date from; every vector of the shipped
@@ -95,8 +100,22 @@ def vectors_check(directory: Path | None, profile_files: tuple[str, ...]) -> Non
         loaded = load_corpus(directory or CORPUS_DIR)
     except VectorFileError as exc:
         fail(str(exc))
+    started = last = time.monotonic()
+
+    def tick(done: int) -> None:
+        # The shipped corpus takes a minute or more: say how far the check is, on stderr.
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= progress_every and not console.quiet:
+            last = now
+            errors.print(
+                f"vectors check: {done}/{plural(len(loaded), 'vector')} checked "
+                f"({now - started:.0f} s)",
+                highlight=False,
+            )
+
     # The shipped corpus's vectors each say which version they date from.
-    problems = check_corpus(loaded, resolve, stamped=directory is None)
+    problems = check_corpus(loaded, resolve, stamped=directory is None, progress=tick)
     for problem in problems:
         errors.print(f"[red]{problem.where}[/]: {problem.message}")
     if problems:
