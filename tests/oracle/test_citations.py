@@ -301,3 +301,20 @@ def test_the_dealers_first_draw_is_the_need_when_one_hand_alone_waits() -> None:
     # One seat alone, standing: nothing else to miscount, the drawing rule first.
     single = play_out("9C 5H 9D 7C 5S", seats=1)
     assert all_cited(single, first_draw) == ("A.dealer-draw", "BJ.dealer-needed")
+
+
+def test_two_hands_waiting_and_one_bust_is_no_near_thing() -> None:
+    # A, three seats: 9C 9D = 18 and 9S 8D = 17 stand; TS 6D = 16 hits KC, bust. Dealer
+    # 5H 7C = 12 draws 5S. Two hands wait for the total: the drawing rule comes first, the
+    # need after it (the bust hand is not the one that waits).
+    state = blackjack.deal(
+        rules("blackjack-a"),
+        parse_cards("9C 9S TS 5H 9D 8D 6D 7C KC 5S"),
+        [BlackjackSeat(balance=1000, stake=100) for _ in range(3)],
+    )
+    while state.turn is not None:
+        state = decide(state, Action.HIT if state.turn.seat == 2 else Action.STAND)
+    statuses = [h.status for s in state.seats for h in s.hands]
+    assert statuses == [blackjack.HandStatus.STOOD] * 2 + [blackjack.HandStatus.BUST]
+    assert len(state.dealer.cards) == 3
+    assert all_cited(state, "blackjack.dealer.cards[2]") == ("A.dealer-draw", "BJ.dealer-needed")
