@@ -185,30 +185,24 @@ HOUSE_RULES: Mapping[str, TableRules] = {
 
 _EUROPEAN = _roulette_payouts(**{"first-four": 8})
 
+#: docs/examples/atlantic-city.toml: 8 decks, S17, double after split, late surrender.
+_ATLANTIC_CITY = BlackjackRules(
+    decks=8,
+    pair_rule="same-value",
+    peek_under_ten=True,
+    natural_vs_ace="even-money",
+    pay_naturals_at_once=True,
+    max_hands=4,
+    hit_split_aces=False,
+    surrender=True,
+)
+
 #: The tables of the lab profiles in docs/examples/ the engine also plays, by their ids
 #: (``python -m clients.demo_engine --lab-tables``): a vendor sets its house up for a lab.
 LAB_TABLES: Mapping[str, TableRules] = {
-    "atlantic-city": BlackjackRules(
-        decks=8,
-        pair_rule="same-value",
-        peek_under_ten=True,
-        natural_vs_ace="even-money",
-        pay_naturals_at_once=True,
-        max_hands=4,
-        hit_split_aces=False,
-        surrender=True,
-    ),
-    "atlantic-city-early-surrender": BlackjackRules(
-        decks=8,
-        pair_rule="same-value",
-        peek_under_ten=True,
-        natural_vs_ace="even-money",
-        pay_naturals_at_once=True,
-        max_hands=4,
-        hit_split_aces=False,
-        surrender=True,
-        early_surrender=True,
-    ),
+    "atlantic-city": _ATLANTIC_CITY,
+    # The same table, its surrender asked before the dealer's look (VAR.bj.surrender).
+    "atlantic-city-early-surrender": replace(_ATLANTIC_CITY, early_surrender=True),
     "downtown": BlackjackRules(
         decks=2,
         dealer_hits_soft_17=True,
