@@ -242,6 +242,8 @@ _DECISIONS = {
     for value in round_pb2.DESCRIPTOR.enum_types_by_name["DecisionKind"].values
     if value.number
 }
+#: Every decision kind's name, in the contract's order (DecisionKind): legal lists follow it.
+DECISION_KINDS: tuple[str, ...] = tuple(_DECISIONS.values())
 _DECISION_NUMBERS: dict[str, round_pb2.DecisionKind.ValueType] = {
     name: round_pb2.DecisionKind.ValueType(number) for number, name in _DECISIONS.items()
 }
