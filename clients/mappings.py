@@ -58,6 +58,21 @@ class Shoe:
         self.taken.append(place)
         return self.cards[place]
 
+    def in_order(self) -> tuple[str, ...]:
+        """The cards in the engine's order, as far as the shoe holds them.
+
+        For an engine that takes the whole deck at once; ``took`` then says how many it used.
+        """
+        places = [*self.order, *range(len(self.order), len(self.cards))]
+        held = itertools.takewhile(lambda place: place < len(self.cards), places)
+        return tuple(self.cards[place] for place in held)
+
+    def took(self, count: int) -> None:
+        """The engine has drawn its first ``count`` cards (it said so: ``Cards used: 7``)."""
+        self.taken = []
+        for _ in range(count):
+            self.draw()
+
     def __iter__(self) -> Shoe:
         return self
 
