@@ -18,6 +18,11 @@ engine restarts.
 
     if __name__ == "__main__":
         adapter.main(MyEngine())
+
+An engine that is a game loop or a prompted program, not a state machine, is served through
+``clients.replay.ReplayEngine`` instead: one function plays the round from the Deal and the
+decisions so far (``clients.prompts`` for a program on stdin and stdout; ``clients.mappings``
+for another deal order, names spelt otherwise, settlement labels).
 """
 
 from __future__ import annotations
