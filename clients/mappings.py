@@ -163,7 +163,7 @@ class DealOrder:
             "pairs": [p for s in range(seats) for p in (s, seats + 1 + s)],
             "hole": [2 * seats + 1],
         }
-        contract, engine, waiting = _play_draws(decisions, at_split=self.split == "at-split")
+        contract, engine, waiting = _play_draws(decisions, seats, at_split=self.split == "at-split")
         at = {event: first + index for index, event in enumerate(contract)}
         order = [p for step in self.first_deal for p in places[step]]
         order += [at[event] for event in engine]
@@ -177,49 +177,61 @@ class DealOrder:
         )
 
 
+@dataclass(slots=True)
+class _Hand:
+    """A hand as the deal order follows it: its splits so far, its second card if it waits."""
+
+    splits: int = 0
+    waiting: int | None = None
+
+
 def _play_draws(
-    decisions: Sequence[DecisionInput], *, at_split: bool
+    decisions: Sequence[DecisionInput], seats: int, *, at_split: bool
 ) -> tuple[list[int], list[int], list[tuple[int, int, int]]]:
     """The players' draws: in the contract's order, in the engine's, and the split hands waiting.
 
-    A split hand waiting is one whose second card the contract deals only when it starts,
-    after every decision so far. A draw is an event number. A split hand starts when a decision addresses it, a later hand
-    or a later seat; its second card is dealt then, before that decision's own.
+    A draw is an event number. A split hand waits for its second card until it starts to
+    play: when a decision addresses it, a later hand or a later seat, its card is dealt
+    before that decision's own; the hands still waiting after every decision so far get
+    theirs next, in order. A split's new hand is numbered after the hand split and the hands
+    its earlier splits made (VAR.bj.resplit).
     """
     contract: list[int] = []
     engine: list[int] = []
-    pending: list[tuple[int, int, int]] = []  # (seat, hand, event), the hands renumbered
     events = itertools.count()
+    hands = [[_Hand()] for _ in range(seats)]
 
-    def start(seat: int, hand: int) -> None:
-        for waiting in sorted(p for p in pending if p[:2] <= (seat, hand)):
-            pending.remove(waiting)
-            contract.append(waiting[2])
-            if not at_split:
-                engine.append(waiting[2])
+    def start(seat: int, index: int) -> None:
+        for s, row in enumerate(hands[: seat + 1]):
+            for i, hand in enumerate(row):
+                if hand.waiting is not None and (s, i) <= (seat, index):
+                    contract.append(hand.waiting)
+                    if not at_split:
+                        engine.append(hand.waiting)
+                    hand.waiting = None
 
     for decision in decisions:
         start(decision.seat, decision.hand)
         if decision.kind in _DRAWS:
             contract.append(next(events))
             engine.append(contract[-1])
-        elif decision.kind == "split":
+        elif decision.kind == "split" and decision.seat < seats:
+            row = hands[decision.seat]
+            split = row[min(decision.hand, len(row) - 1)]
             event, second = next(events), next(events)
             contract.append(event)
             engine.append(event)
-            # The hands after the split one move up: the new hand is numbered right after it.
-            pending[:] = [
-                (s, h + 1 if s == decision.seat and h > decision.hand else h, e)
-                for s, h, e in pending
-            ]
-            pending.append((decision.seat, decision.hand + 1, second))
             if at_split:
                 engine.append(second)
-    waiting = sorted(pending)
-    for _, _, event in waiting:
-        contract.append(event)
-        if not at_split:
-            engine.append(event)
+            row.insert(decision.hand + 1 + split.splits, _Hand(waiting=second))
+            split.splits += 1
+    waiting = [
+        (s, i, hand.waiting)
+        for s, row in enumerate(hands)
+        for i, hand in enumerate(row)
+        if hand.waiting is not None
+    ]
+    start(seats, 0)
     return contract, engine, waiting
 
 
