@@ -37,8 +37,9 @@ when none is left the round waits for one: the program is stopped at that prompt
 
 ``Program`` is the driver underneath (stdlib only: a subprocess, its pipes and
 ``selectors``): ``expect`` a list of patterns, ``send`` a line, with a timeout on every wait.
-A program that waits longer than ``timeout`` seconds for nothing the patterns know, or ends
-with decisions unused, fails the call (``INTERNAL``) with the tail of its output. Python
+A program that waits longer than ``timeout`` seconds for nothing the patterns know, exits
+with a code other than 0, or ends with decisions unused, fails the call (``INTERNAL``) with
+the tail of its output and of its stderr. Python
 programs run with ``PYTHONUNBUFFERED=1``; a program in another language must flush its
 prompts (as ``input()`` does), since its stdout is a pipe.
 """
@@ -174,6 +175,16 @@ class Program:
             f"; its stderr ends {err!r}" if err else ""
         )
 
+    def wait(self) -> int:
+        """The exit code, once the program has ended (within ``timeout`` seconds)."""
+        try:
+            return self.process.wait(self.timeout)
+        except subprocess.TimeoutExpired:
+            raise ProgramError(
+                f"{self.argv[0]} closed its output but did not exit in {self.timeout} s"
+                + self.tail()
+            ) from None
+
     def close(self) -> int | None:
         """Stop the program if it still runs; its exit code (None if it had to be killed)."""
         code = self.process.poll()
@@ -274,6 +285,12 @@ class PromptedGame:
                     session.waiting = True
                     return self.read(session)
                 program.send(line)
+            else:
+                code = program.wait()
+                if code != 0:
+                    raise ProgramError(
+                        f"{program.argv[0]} exited with code {code}" + program.tail()
+                    )
             if session.decisions.left:
                 raise ProgramError(
                     f"{program.argv[0]} ended the round with {session.decisions.left} "

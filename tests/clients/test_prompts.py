@@ -144,3 +144,22 @@ def test_the_driver_reads_prompts_answers_and_the_end() -> None:
         program.send("no")
         assert program.expect([re.compile("never")]) is None  # the program has ended
     assert program.process.returncode == 0
+
+
+def test_a_program_that_crashes_fails_the_call_with_its_stderr() -> None:
+    crash = "import sys; input('Your move? [h/s] '); sys.exit('no more cards')"
+    game = PromptedGame(
+        command=lambda deal, decisions: [sys.executable, "-S", "-c", crash],
+        prompts=PROMPTS,
+        read=read,
+    )
+    deal = DealInput(
+        round_id="r",
+        profile_id="blackjack-c",
+        table_id="t",
+        currency="EUR",
+        seats=(),
+        shoe=(),
+    )
+    with pytest.raises(ProgramError, match=r"exited with code 1.*stderr ends 'no more cards"):
+        game(deal, (DecisionInput(seat=0, hand=0, kind="hit"),))

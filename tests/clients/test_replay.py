@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+from pathlib import Path
 
 import pytest
 from croupier.v1 import round_pb2
 
 from clients import adapter
 from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
+from clients.audit import read_log
 from clients.client import CroupierClient
 from clients.mappings import DealOrder, NameMap, Shoe, hand_label
 from clients.replay import Decisions, OutOfDecisionsError, Played, PlayRound, ReplayEngine
@@ -199,7 +201,9 @@ def test_a_bug_planted_in_the_toy_is_reported_with_its_clause(
     assert all("settlement" in message for *_, message in failures), failures[:3]
 
 
-def test_the_kit_keeps_the_rounds_and_refuses_what_the_engine_did_not_offer() -> None:
+def test_the_kit_keeps_the_rounds_and_refuses_what_the_engine_did_not_offer(
+    tmp_path: Path,
+) -> None:
     calls: list[int] = []
     play = toy_play()
 
@@ -208,7 +212,7 @@ def test_the_kit_keeps_the_rounds_and_refuses_what_the_engine_did_not_offer() ->
         return play(deal, decisions)
 
     engine = ReplayEngine(name="toy", version="1", profile_ids=("blackjack-c",), play=counted)
-    served = adapter.serve(engine, port=0)
+    served = adapter.serve(engine, port=0, audit_log=tmp_path / "audit.jsonl")
     try:
         with CroupierClient.connect(f"127.0.0.1:{served.port}", timeout=10) as client:
             # Player 9S 7D = 16 against a 9 up, hole 8C (contract order); then 2C for a hit.
@@ -239,3 +243,11 @@ def test_the_kit_keeps_the_rounds_and_refuses_what_the_engine_did_not_offer() ->
             assert refusal(client.settle, "r1").reason == "ROUND_NOT_FOUND"
     finally:
         served.stop(grace=0)
+    # The kit's audit log holds the round: the cards the toy took, the decisions it accepted.
+    (entry,) = [e for e in read_log(tmp_path / "audit.jsonl") if e.record is not None]
+    assert entry.record is not None
+    record = entry.record
+    assert (record.round_id, record.engine.name) == ("r1", "toy")
+    assert list(record.cards_dealt) == ["9S", "9H", "7D", "8C", "2C"]
+    assert [d.kind for d in record.decisions] == [HIT, STAND]
+    assert record.settlement.total_returned.minor_units == 200
