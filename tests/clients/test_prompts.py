@@ -7,22 +7,28 @@ the table it printed. A few vectors, each call a fresh process: seconds in all.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from clients import adapter
 from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
 from clients.mappings import hand_label
 from clients.prompts import FINISHED, Program, ProgramError, Prompt, PromptedGame, Session
 from clients.replay import Played, ReplayEngine
-from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import LoadedVector
 from tests.clients import toy_blackjack as toy
-from tests.clients.test_replay import MOVES, ORDER, STATUS, from_toy, playable, to_toy
+from tests.clients.test_replay import (
+    MOVES,
+    ORDER,
+    STATUS,
+    bad,
+    certify,
+    from_toy,
+    playable,
+    to_toy,
+)
 
 # --- the wrapper: what a vendor writes ---------------------------------------------------------
 
@@ -93,26 +99,16 @@ def few() -> list[LoadedVector]:
     return splits[:3] + others[:6]
 
 
-def certify(game: PromptedGame, vectors: list[LoadedVector]) -> list[tuple[str, str, str]]:
+def certify_game(game: PromptedGame, vectors: list[LoadedVector]) -> list[tuple[str, str, str]]:
+    """Each failure of the prompted program (two calls at a time: each one is a process)."""
     engine = ReplayEngine(name="toy-cli", version="1", profile_ids=("blackjack-c",), play=game)
-    served = adapter.serve(engine, port=0)
-    try:
-        config = RunConfig(vectors=vectors, target=f"127.0.0.1:{served.port}", concurrency=2)
-        report = asyncio.run(run(config))
-    finally:
-        served.stop(grace=0)
-    assert len(report.results) == len(vectors)
-    return [
-        (r.vector_id, r.outcome.value, r.clause)
-        for r in report.results
-        if r.outcome is not VectorOutcome.PASS
-    ]
+    return [r[:3] for r in bad(certify(engine, vectors, concurrency=2))]
 
 
 def test_the_prompted_toy_certifies_through_its_prompts(few: list[LoadedVector]) -> None:
     assert any("split" in str(v.vector.rounds[0].steps) for v in few)
     game = PromptedGame(command=command, prompts=PROMPTS, read=read)
-    assert certify(game, few) == []
+    assert certify_game(game, few) == []
 
 
 def test_a_bug_planted_in_the_program_is_reported_with_its_clause(
@@ -120,7 +116,7 @@ def test_a_bug_planted_in_the_program_is_reported_with_its_clause(
 ) -> None:
     naturals = [v for v in playable() if not v.vector.rounds[0].steps]
     game = PromptedGame(command=command, prompts=PROMPTS, read=read, env={"TOY_BUG": "six-five"})
-    failures = certify(game, naturals[:3])
+    failures = certify_game(game, naturals[:3])
     assert failures
     assert {(outcome, clause) for _, outcome, clause in failures} == {("FAIL", "BJ.nat-pays")}
 

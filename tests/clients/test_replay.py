@@ -160,15 +160,22 @@ def subset() -> list[LoadedVector]:
     return list(playable())
 
 
-def certify(engine: adapter.Engine, vectors: list[LoadedVector]) -> RunReport:
+def certify(
+    engine: adapter.Engine, vectors: list[LoadedVector], *, concurrency: int = 16
+) -> RunReport:
+    """The run of ``vectors`` against ``engine``, served by the kit on a free port."""
     served = adapter.serve(engine, port=0)
+    config = RunConfig(vectors=vectors, target=f"127.0.0.1:{served.port}", concurrency=concurrency)
     try:
-        return asyncio.run(run(RunConfig(vectors=vectors, target=f"127.0.0.1:{served.port}")))
+        report = asyncio.run(run(config))
     finally:
         served.stop(grace=0)
+    assert len(report.results) == len(vectors)
+    return report
 
 
 def bad(report: RunReport) -> list[tuple[str, str, str, str]]:
+    """Each result but a pass: vector id, outcome, clause, message."""
     return [
         (r.vector_id, r.outcome.value, r.clause, r.message)
         for r in report.results

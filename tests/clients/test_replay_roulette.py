@@ -7,16 +7,13 @@ reports the board's clause: the kit makes no board up on its own.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from clients import adapter
 from clients.adapter import DealInput, DecisionInput, Line, RouletteView
 from clients.mappings import NameMap, line_label
 from clients.replay import Boards, Played, ReplayEngine
-from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import LoadedVector, load_corpus
+from tests.clients.test_replay import bad, certify
 
 # --- the toy: a wheel that pays, in its own words ---------------------------------------------
 
@@ -106,17 +103,7 @@ def spins() -> list[LoadedVector]:
 
 
 def results(engine: ReplayEngine, vectors: list[LoadedVector]) -> list[tuple[str, str, str]]:
-    served = adapter.serve(engine, port=0)
-    try:
-        report = asyncio.run(run(RunConfig(vectors=vectors, target=f"127.0.0.1:{served.port}")))
-    finally:
-        served.stop(grace=0)
-    assert len(report.results) == len(vectors)
-    return [
-        (r.vector_id, r.outcome.value, r.clause)
-        for r in report.results
-        if r.outcome is not VectorOutcome.PASS
-    ]
+    return [r[:3] for r in bad(certify(engine, vectors))]
 
 
 def test_the_toy_wheel_certifies_with_the_kits_board(spins: list[LoadedVector]) -> None:
