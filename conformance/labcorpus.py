@@ -1,11 +1,14 @@
 """A lab profile's corpus for ``croupier certify --profile-file``: built once, then cached.
 
-The corpus is what ``croupier vectors build --profile FILE`` makes (``campaign``), with a
-fixed seed and round count, so every lab that certifies against the same profile plays the
-same vectors. It is kept as one binary vector file in a cache directory outside the
-installed package, named by the profile's id, the digest of its resolved rules and the suite
-version: a changed profile or another suite version builds anew, anything else reads the
-cached file.
+The corpus is what ``croupier vectors build --profile FILE`` makes (``build_lab``): the
+contract's refusals every profile shares (the shipped table cases whose hand-computed
+outcome holds under the profile), the targeted rounds generated from the profile's
+parameters (``conformance.targeted``), its refusal vectors, and a campaign of a fixed seed
+and round count, so every lab that certifies against the same profile plays the same
+vectors. It is kept as one binary vector file in a cache directory outside the installed
+package, named by the profile's id, the digest of its resolved rules, the suite version and
+the builder's version (``BUILDER``): a changed profile, another suite or another builder
+builds anew, anything else reads the cached file.
 """
 
 from __future__ import annotations
@@ -20,12 +23,19 @@ from pathlib import Path
 from croupier.conformance.v1 import vector_pb2
 
 import oracle
+from conformance.cases import CaseError, build_case
+from conformance.handwritten._table import table_cases
+from conformance.targeted import Targeted, build_targeted
+from conformance.targeted.refusals import build_refusals
 from conformance.vectors import BINARY, VectorFileError, campaign, read_vectors, write_vectors
 from oracle.parameters import SPECS
 from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profile
 
-#: The lab corpus's rounds (roulette plays them in vectors of 20 rounds at one table).
+#: The lab corpus's campaign rounds (roulette plays them in vectors of 20 rounds at one table).
 LAB_ROUNDS = 1000
+#: The builder's version, part of the cache key: raise it whenever the builder makes other
+#: vectors for the same profile (a generator added or changed), so that old caches are rebuilt.
+BUILDER = "b2"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,9 +148,49 @@ def default_cache_dir() -> Path:
     return Path(root) / "croupier" / "vectors"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LabBuild:
+    """A lab profile's corpus, and its targeted part: how each other value is told apart."""
+
+    vectors: tuple[vector_pb2.Vector, ...]
+    targeted: Targeted
+
+
+def lab_seed(profile: Profile) -> str:
+    """The campaign seed of a lab profile's corpus."""
+    return f"croupier/lab/{profile.id}"
+
+
+def shared_cases(profile: Profile) -> list[vector_pb2.Vector]:
+    """The contract's refusals every profile shares, ids ``<profile>-hNNN``.
+
+    The shipped table cases (``conformance.handwritten._table``), each kept where its
+    hand-computed outcome holds under the profile too.
+    """
+    found = []
+    for case in table_cases(profile.id, profile.id, profile.game, limits=("TABLE.limits",)):
+        try:
+            found.append(build_case(case, profile))
+        except CaseError:
+            continue  # the profile plays that round otherwise than the shipped ones
+    return found
+
+
+def build_lab(profile: Profile, rounds: int = LAB_ROUNDS, seed: str | None = None) -> LabBuild:
+    """A profile's full corpus: shared refusals, targeted rounds, refusals, then a campaign."""
+    targeted = build_targeted(profile)
+    vectors = (
+        *shared_cases(profile),
+        *targeted.vectors,
+        *build_refusals(profile),
+        *campaign(profile, seed or lab_seed(profile), rounds, profile.id),
+    )
+    return LabBuild(vectors=vectors, targeted=targeted)
+
+
 def build_vectors(profile: Profile) -> list[vector_pb2.Vector]:
-    """The lab profile's corpus: ``LAB_ROUNDS`` campaign rounds of a seed named for the profile."""
-    return campaign(profile, f"croupier/lab/{profile.id}", LAB_ROUNDS, profile.id)
+    """The lab profile's corpus (``build_lab``): ``LAB_ROUNDS`` campaign rounds among them."""
+    return list(build_lab(profile).vectors)
 
 
 def lab_corpus(
@@ -157,7 +207,7 @@ def lab_corpus(
     """
     profile = profile or load_profile_file(file)
     digest = profile_digest(profile)
-    path = cache_dir / f"{profile.id}-{digest[:16]}-{oracle.__version__}{BINARY}"
+    path = cache_dir / f"{profile.id}-{digest[:16]}-{oracle.__version__}-{BUILDER}{BINARY}"
     built = False
     if not _readable(path):
         say(f"building the corpus of {profile.id} ({file}) into {path}")

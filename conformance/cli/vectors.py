@@ -23,6 +23,7 @@ from conformance.cli.common import (
     verdict,
 )
 from conformance.corpus import build_corpus
+from conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
 from conformance.report import plural
 from conformance.since import freeze
 from conformance.vectors import (
@@ -36,6 +37,7 @@ from conformance.vectors import (
     load_vectors,
     write_vectors,
 )
+from oracle.profile import SHIPPED_IDS
 
 
 @click.group()
@@ -49,23 +51,46 @@ def vectors() -> None:
 )
 @click.option(
     "--seed",
-    required=True,
+    default=None,
     callback=utf8_text,
-    help="The campaign seed; shoes, spins and decisions derive from it.",
+    help="The campaign seed; shoes, spins and decisions derive from it (required for a shipped "
+    "profile; a lab profile's default is croupier/lab/ID, the seed certify --profile-file uses).",
 )
 @click.option(
-    "--count", default=1000, show_default=True, type=click.IntRange(1), help="Rounds to generate."
+    "--count",
+    default=None,
+    type=click.IntRange(1),
+    help=f"Campaign rounds to generate [default: 1000; a lab profile: {LAB_ROUNDS}].",
 )
-@click.option("--prefix", default=None, help="Vector id prefix (default: the profile id).")
+@click.option("--prefix", default=None, help="Campaign vector id prefix (default: the profile id).")
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path), help="Output file (default: stdout)."
 )
 def vectors_build(
-    profile_ref: str, seed: str, count: int, prefix: str | None, out: Path | None
+    profile_ref: str, seed: str | None, count: int | None, prefix: str | None, out: Path | None
 ) -> None:
-    """Generate a campaign: portable seeded shoes or spins, seeded legal decisions, oracle results."""
+    """Generate vectors: a campaign for a shipped profile, a lab profile's whole corpus.
+
+    For a shipped profile id: a campaign of portable seeded shoes or spins and seeded legal
+    decisions (its targeted rounds are the shipped corpus's hand-written cases). For a lab's
+    profile file: what certify --profile-file builds and caches, the contract's shared
+    refusals, targeted rounds generated from every parameter (each other value a parameter
+    may take told apart from the profile's own), refusal vectors and the campaign; stderr
+    names every value no vector tells apart.
+    """
     profile = load_profile(profile_ref)
-    built = campaign(profile, seed, count, prefix or profile.id)
+    lab = profile_ref not in SHIPPED_IDS
+    if not lab and seed is None:
+        fail("--seed is required for a shipped profile")
+    if lab and prefix is not None:
+        fail("--prefix names a shipped profile's campaign; a lab corpus's ids are its profile id's")
+    rounds = count or (LAB_ROUNDS if lab else 1000)
+    if lab:
+        made = build_lab(profile, rounds, seed)
+        built = list(made.vectors)
+    else:
+        assert seed is not None  # noqa: S101 - checked above
+        built = campaign(profile, seed, rounds, prefix or profile.id)
     if out is None:
         for vector in built:
             print(dump_line(vector))  # noqa: T201 - JSON Lines to stdout
@@ -74,7 +99,28 @@ def vectors_build(
             write_vectors(out, built)
         except OSError as exc:  # a full disk, a directory that went away
             fail(f"cannot write {out}: {exc.strerror or exc}")
-        errors.print(f"wrote {plural(len(built), 'vector')} ({plural(count, 'round')}) to {out}")
+        errors.print(f"wrote {plural(len(built), 'vector')} ({plural(rounds, 'round')}) to {out}")
+    if lab:
+        _say_coverage(made)
+
+
+def _say_coverage(made: LabBuild) -> None:
+    """On stderr: how the lab corpus tells the parameters' values apart, and what it cannot."""
+    told = [t for t in made.targeted.told if t.vector]
+    same = [t for t in made.targeted.told if t.reason]
+    errors.print(
+        f"coverage: {plural(len(told), 'other value')} of the parameters told apart by a vector, "
+        f"{len(same)} that no round can tell apart under this profile",
+        highlight=False,
+    )
+    for entry in same:
+        errors.print(f"  same: {entry.name} = {entry.other}: {entry.reason}", highlight=False)
+    for entry in made.targeted.untold:
+        errors.print(
+            f"[bold red]not told apart[/]: {entry.name} = {entry.value} from {entry.other}: no "
+            "vector's expectations change",
+            highlight=False,
+        )
 
 
 @vectors.command("check")

@@ -1,8 +1,10 @@
 """``croupier certify --profile-file``: a lab profile's corpus built, cached and certified.
 
-The corpus is the campaign ``croupier vectors build`` makes, cached by the profile's digest
-and the suite version; a whole run of it may say conformant for that profile, and the
-reports name the file, its digest and what differs from the profile it extends.
+The corpus is what ``croupier vectors build --profile FILE`` makes (shared refusals, targeted
+rounds and refusals generated from the parameters, a campaign), cached by the profile's
+digest, the suite version and the builder's; a whole run of it may say conformant for that
+profile, and the reports name the file, its digest and what differs from the profile it
+extends.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from click.testing import CliRunner
 
 import oracle
 from conformance.cli import main
-from conformance.labcorpus import LAB_ROUNDS, Difference, differences, lab_corpus, profile_digest
+from conformance.labcorpus import (
+    BUILDER,
+    LAB_ROUNDS,
+    Difference,
+    build_vectors,
+    differences,
+    lab_corpus,
+    profile_digest,
+)
 from conformance.vectors import read_vectors
 from oracle.profile import load_profile_file
 
@@ -68,8 +78,13 @@ def test_the_corpus_is_built_once_then_read_from_the_cache(tmp_path: Path) -> No
     assert first.path.parent == tmp_path
     assert oracle.__version__ in first.path.name
     assert first.digest[:16] in first.path.name
+    # Another builder makes other vectors of the same profile: its caches are not read.
+    assert first.path.name.endswith(f"-{BUILDER}.binpb.gz")
     vectors = [v.vector for v in read_vectors(first.path)]
-    assert len(vectors) == LAB_ROUNDS  # one baccarat round a vector
+    campaign = [v for v in vectors if v.id[len("ez-baccarat-") :].isdigit()]
+    assert len(campaign) == LAB_ROUNDS  # one baccarat round a vector
+    kinds = {v.id[len("ez-baccarat-")] for v in vectors if v not in campaign}
+    assert kinds == {"h", "t", "r"}  # shared refusals, targeted rounds, refusals
     assert {v.profile_id for v in vectors} == {"ez-baccarat"}
     again = lab_corpus(EZ, tmp_path, say=said.append)
     assert (again.built, again.path, len(said)) == (False, first.path, 1)
@@ -113,7 +128,7 @@ def test_a_whole_lab_corpus_run_is_conformant_and_the_reports_name_the_profile(
         "max_seats",
     }
     assert (trailer["conformant"], trailer["whole_corpus"]) == (True, True)
-    assert trailer["corpus_vectors"] == LAB_ROUNDS
+    assert trailer["corpus_vectors"] == len(build_vectors(load_profile_file(EZ)))
     html = page.read_text(encoding="utf-8")
     for shown in (str(EZ), digest, "differs from baccarat-d", "max_seats: 16 -&gt; 7"):
         assert shown in html, shown
