@@ -107,8 +107,13 @@ PlayRound = Callable[[DealInput, tuple[DecisionInput, ...]], Played]
 LegalDecisions = Callable[[DealInput, tuple[DecisionInput, ...], Played], Sequence[str]]
 
 
-class OutOfDecisionsError(Exception):
-    """No decision is left: the round waits for one here (``Decisions.next``)."""
+class OutOfDecisionsError(BaseException):
+    """No decision is left: the round waits for one here (``Decisions.next``).
+
+    A ``BaseException``, as ``GeneratorExit`` is: it must get out of the engine's game loop,
+    through any ``except Exception`` the engine has, to the wrapper that catches it. One that
+    ``play`` lets escape fails the call (``ReplayError``).
+    """
 
 
 class Decisions:
@@ -116,16 +121,23 @@ class Decisions:
 
     A game loop calls back for each decision (``choose(options)``); its callback takes
     ``next()`` and, once none is left, ``next()`` raises ``OutOfDecisionsError``: the round
-    waits there, and the wrapper returns what the engine showed when it asked.
+    waits there, and the wrapper returns what the engine showed when it asked (``asked``).
     """
 
     def __init__(self, decisions: Sequence[DecisionInput]) -> None:
         self.decisions = tuple(decisions)
         #: How many decisions have been handed out.
         self.used = 0
+        #: What the engine showed when it last asked (``next(shown)``), for the round that waits.
+        self.asked: Any = None
 
-    def next(self) -> DecisionInput:
-        """The next decision; ``OutOfDecisionsError`` when none is left."""
+    def next(self, shown: Any = None) -> DecisionInput:
+        """The next decision; ``OutOfDecisionsError`` when none is left.
+
+        ``shown`` is kept as ``asked``: what the engine shows as it asks (a copy of its
+        table, its options), the view of a round that waits at this point.
+        """
+        self.asked = shown
         if self.used == len(self.decisions):
             raise OutOfDecisionsError
         self.used += 1
@@ -214,7 +226,13 @@ class ReplayEngine:
 
     def replay(self, deal: DealInput, decisions: tuple[DecisionInput, ...]) -> _Round:
         """Play the round from the start with these decisions; the engine's view of it."""
-        played = self.play(deal, decisions)
+        try:
+            played = self.play(deal, decisions)
+        except OutOfDecisionsError:
+            raise ReplayError(
+                "play let OutOfDecisionsError out: catch it, and return what the engine showed "
+                "when it asked for the decision (Decisions.asked)"
+            ) from None
         if self.legal is not None and played.payouts is None:
             played = dataclasses.replace(played, legal=tuple(self.legal(deal, decisions, played)))
         return _Round(deal=deal, decisions=decisions, played=played, view=round_view(played))

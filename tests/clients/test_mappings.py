@@ -200,14 +200,24 @@ def test_a_board_per_profile_and_table_of_its_length() -> None:
 
 def test_the_decisions_are_handed_out_in_order_until_none_is_left() -> None:
     script = Decisions([decide("hit"), decide("stand")])
-    assert [script.next().kind, script.left, script.next().kind, script.left] == [
+    assert [script.next("first").kind, script.left, script.next().kind, script.left] == [
         "hit",
         1,
         "stand",
         0,
     ]
     with pytest.raises(OutOfDecisionsError):
-        script.next()
+        script.next("what the engine showed")
+    assert script.asked == "what the engine showed"
+
+    # A play function that lets it out fails the call, saying what to do.
+    def play(request: DealInput, decisions: tuple[DecisionInput, ...]) -> Played:
+        Decisions(decisions).next()
+        raise AssertionError("unreachable")
+
+    engine = ReplayEngine(name="e", version="1", profile_ids=("blackjack-c",), play=play)
+    with pytest.raises(ReplayError, match="catch it"):
+        engine.deal(deal())
 
 
 def roulette_engine(pockets: list[str], *, board: Boards | None) -> ReplayEngine:

@@ -96,11 +96,9 @@ def toy_play(bug: str = "") -> PlayRound:
     def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> Played:
         shoe = ORDER.shoe(deal, decisions)
         script = Decisions(decisions)
-        asked: list[tuple[toy.Table, list[str]]] = []
 
         def choose(table: toy.Table, moves: list[str]) -> str:
-            asked.append((copy.deepcopy(table), moves))
-            return MOVES.engine(script.next().kind)
+            return MOVES.engine(script.next((copy.deepcopy(table), moves)).kind)
 
         seat = deal.seats[0]
         try:
@@ -108,7 +106,7 @@ def toy_play(bug: str = "") -> PlayRound:
                 map(to_toy, shoe), seat.bets[0].stake, seat.balance, choose, bug=bug
             )
         except OutOfDecisionsError:
-            waiting, moves = asked[-1]  # the table as the toy showed it when it asked
+            waiting, moves = script.asked  # the table as the toy showed it when it asked
             return shown(waiting, shoe, moves)
         return shown(table, shoe, [])
 
