@@ -32,8 +32,12 @@ class Shoe:
     """A round's shoe as the engine draws from it.
 
     ``order`` is the contract's place (0-based) of each card the engine draws, in the engine's
-    order; past its end the engine draws the contract's next places in turn. ``floor`` places
-    count as dealt once any card is (the contract's deal, even if the engine draws some later).
+    order; past its end the engine draws the contract's next places in turn. ``floor`` is the
+    first deal's count (blackjack two per seat and two for the dealer, baccarat four): those
+    places count as dealt once any card is (the contract deals them at once, even if the
+    engine draws some later), and a shoe that cannot deal them all is ``SHOE_EXHAUSTED`` with
+    ``needed`` that count (engine_service.proto); past them, ``needed`` is the place, from 1,
+    of the card being drawn.
     """
 
     def __init__(self, cards: Sequence[str], *, order: Sequence[int] = (), floor: int = 0) -> None:
@@ -50,10 +54,12 @@ class Shoe:
         k = len(self.taken)
         place = self.order[k] if k < len(self.order) else k
         if place >= len(self.cards):
+            first = len(self.cards) < self.floor
             raise EngineError(
                 "SHOE_EXHAUSTED",
-                f"the shoe holds {len(self.cards)} cards; the round needs more",
-                needed=len(self.cards) + 1,
+                f"the shoe holds {len(self.cards)} cards; the "
+                + (f"first deal takes {self.floor}" if first else "round needs more"),
+                needed=self.floor if first else len(self.cards) + 1,
             )
         self.taken.append(place)
         return self.cards[place]

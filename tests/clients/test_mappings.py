@@ -141,6 +141,11 @@ def test_a_short_shoe_is_shoe_exhausted() -> None:
     with pytest.raises(EngineError) as empty:
         shoe.draw()
     assert (empty.value.reason, empty.value.metadata) == ("SHOE_EXHAUSTED", {"needed": "3"})
+    # A baccarat shoe of three cards cannot make the first deal of four.
+    with pytest.raises(EngineError) as first:
+        draws(Shoe(CARDS[:3], order=[0, 2, 1, 3], floor=4), 4)
+    assert first.value.metadata == {"needed": "4"}
+    assert draws(Shoe(CARDS[:4], order=[0, 2, 1, 3], floor=4), 4) == ["AC", "3C", "2C", "4C"]
     # An engine given its whole deck says how many it used.
     whole = Shoe(CARDS)
     whole.took(5)

@@ -66,7 +66,7 @@ BETS = NameMap({"player": "punto", "banker": "banco", "tie": "egalite"}, what="b
 
 
 def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> Played:
-    shoe = Shoe(deal.shoe or (), order=[0, 2, 1, 3])  # contract places of the toy's first four
+    shoe = Shoe(deal.shoe or (), order=[0, 2, 1, 3], floor=4)  # the toy's first four
     bets = [(seat, bet) for seat, s in enumerate(deal.seats) for bet in s.bets]
     player, banker, paid = coup(shoe, [(BETS.engine(b.kind), b.stake) for _, b in bets])
     p, b = points(player), points(banker)
