@@ -34,6 +34,7 @@ from conformance.cli.common import verdict as print_verdict
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
 from conformance.html.audit import audit_page, counts_line
 from conformance.html.shape import ShapeError
+from conformance.packaged import document
 from conformance.recall import describe_record
 from conformance.report import plural
 from oracle.returns import percent
@@ -41,11 +42,21 @@ from oracle.returns import percent
 
 @click.group()
 def audit() -> None:
-    """Audit logs of RoundRecords, for regulators: verify, recall, keygen.
+    """Audit logs of RoundRecords, for regulators: verify, recall, keygen, guide.
 
-    docs/AUDIT.md is the regulator's guide: making keys, what each finding means, and what
-    an unsigned log can and cannot prove.
+    docs/AUDIT.md is the regulator's guide (`croupier audit guide` prints it; the installed
+    package carries it): making keys, what each finding means, and what an unsigned log can
+    and cannot prove.
     """
+
+
+@audit.command("guide")
+def audit_guide() -> None:
+    """Print the regulator's guide, docs/AUDIT.md (Markdown), as the package carries it."""
+    text = document("AUDIT.md")
+    if text is None:
+        fail("this installation carries no AUDIT.md")
+    click.echo(text, nl=False)
 
 
 #: Most worker processes a verify forks: more only queue shards behind one another.

@@ -24,6 +24,7 @@ from conformance.cli.common import (
 )
 from conformance.corpus import build_corpus
 from conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
+from conformance.packaged import checkout
 from conformance.report import plural
 from conformance.since import freeze
 from conformance.vectors import (
@@ -175,9 +176,23 @@ def vectors_check(
 
 
 @vectors.command("build-corpus")
-def vectors_build_corpus() -> None:
-    """Rebuild the shipped corpus (hand-written cases and campaigns) from the current oracle."""
-    counts = build_corpus()
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory to write the corpus to (default, in a source checkout only: its "
+    "conformance/vectors/; an installed package is never rewritten).",
+)
+def vectors_build_corpus(out: Path | None) -> None:
+    """Rebuild the shipped corpus (hand-written cases and campaigns) from the current oracle.
+
+    Its *.binpb.gz files in --out are replaced; `croupier certify --vectors DIR` plays them.
+    """
+    if out is None:
+        if checkout() is None:
+            fail("give --out DIR: an installed package's corpus is not rewritten")
+        out = CORPUS_DIR
+    counts = build_corpus(out)
     for profile_id, (hand, generated) in counts.items():
         console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
 
@@ -189,6 +204,11 @@ def vectors_freeze() -> None:
     Each shipped vector's ``since`` is the oldest kept version from which its expectations are
     unchanged, else the current version: freeze, then bump oracle/__init__.py's version.
     """
+    if checkout() is None:
+        fail(
+            "vectors freeze writes conformance/releases/ of a source checkout, not of an "
+            "installed package"
+        )
     try:
         loaded = load_corpus(CORPUS_DIR)
     except VectorFileError as exc:

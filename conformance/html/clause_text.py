@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
-from pathlib import Path
 
-import conformance
+from conformance.packaged import document
 from oracle.clauses import BY_ID, CONTRACT
-
-#: A source checkout (or an editable install) has docs/ beside the package.
-_CHECKOUT = Path(conformance.__file__).resolve().parents[1] / "docs" / "RULES.md"
-#: A wheel carries a copy inside the package (pyproject.toml: force-include).
-_PACKAGED = "RULES.md"
 
 #: ``**ID**`` where ID is a clause ID: "BJ.nat-pays", "C.bj.split", "MONEY.rounding".
 _MARK = re.compile(r"\*\*([A-Z]+(?:\.[a-z0-9-]+)+)\*\*")
@@ -21,12 +14,7 @@ _MARK = re.compile(r"\*\*([A-Z]+(?:\.[a-z0-9-]+)+)\*\*")
 
 def rules_markdown() -> str | None:
     """RULES.md's text, from the checkout or the installed package; None if neither has it."""
-    if _CHECKOUT.is_file():
-        return _CHECKOUT.read_text(encoding="utf-8")
-    packaged = resources.files(conformance).joinpath(_PACKAGED)
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    return None
+    return document("RULES.md")
 
 
 def parse_rules(markdown: str) -> dict[str, str]:

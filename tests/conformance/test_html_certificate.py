@@ -313,7 +313,7 @@ def test_certify_html_and_report_html_make_the_same_bytes(tmp_path: Path) -> Non
 def test_without_rules_md_a_clause_falls_back_to_its_title(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(clause_text_module, "_CHECKOUT", tmp_path / "missing.md")
+    monkeypatch.setattr(clause_text_module, "document", lambda name: None)
     clause_texts.cache_clear()
     try:
         assert clause_text_module.rules_markdown() is None
