@@ -16,6 +16,12 @@ SOURCES := oracle conformance clients bench tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
+# The descriptor set the wheel ships (croupier proto descriptor-set): every .proto of the
+# contract with its comments, its imports (google/protobuf) and the google/rpc messages that
+# carry its errors, so that another language's stubs and a client's error decoding need
+# nothing else.
+DESCRIPTOR_SET = -Ithird_party/googleapis --include_imports --include_source_info \
+	$(PROTOS) google/rpc/status.proto google/rpc/error_details.proto
 
 .PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo screenshots mutants clean
 
@@ -41,13 +47,15 @@ browser: ## Install Debian's chromium package when absent (the browser tests nee
 	  echo "installing Debian's chromium package for the browser tests"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-generate: $(STAMP) ## Regenerate the Python code of the .proto files (committed beside them).
+generate: $(STAMP) ## Regenerate the Python code of the .proto files and their descriptor set (committed beside them).
 	find proto/croupier -name '*_pb2*.py*' -delete
 	$(PROTOC) --python_out=proto --mypy_out=proto --grpc_python_out=proto --mypy_grpc_out=proto $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true)
+	$(PROTOC) --descriptor_set_out=proto/croupier/croupier.binpb $(DESCRIPTOR_SET)
 
 checkgenerate: $(STAMP) ## Fail if regenerating would change the committed generated code.
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PROTOC) --python_out="$$tmp" --mypy_out="$$tmp" --grpc_python_out="$$tmp" --mypy_grpc_out="$$tmp" $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true); \
+	$(PROTOC) --descriptor_set_out="$$tmp/croupier/croupier.binpb" $(DESCRIPTOR_SET); \
 	diff -r -q -x '*.proto' -x '__init__.py' -x 'py.typed' -x '__pycache__' "$$tmp/croupier" proto/croupier \
 	  || { echo "generated code is stale: run 'make generate' and commit"; exit 1; }
 

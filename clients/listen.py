@@ -21,9 +21,10 @@ import grpc
 import grpc.aio
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
-from google.protobuf import message_factory
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 
@@ -145,8 +146,11 @@ def add_service(
     servicer: object,
     *,
     guard: bool = False,
+    full_name: str | None = None,
 ) -> None:
     """Serve ``servicer``'s methods of ``service``; undecodable bytes reach them as ``MalformedRequest``.
+
+    ``full_name`` serves them under another service name, with the same messages.
 
     gRPC's generated registration decodes before the servicer runs and answers a request it
     cannot decode with UNKNOWN or INTERNAL and no ErrorInfo; here the method itself answers.
@@ -169,28 +173,67 @@ def add_service(
             response_serializer=response.SerializeToString,
         )
     server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(service.full_name, handlers),)
+        (grpc.method_handlers_generic_handler(full_name or service.full_name, handlers),)
     )
 
 
-#: The services every server serves beside its own: health checking and reflection.
+#: grpcio-reflection serves ``grpc.reflection.v1alpha`` only; ``v1`` has the same messages
+#: (field for field, so the same bytes), under another package.
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+#: The services every server serves beside its own: health checking and reflection (both).
 AUXILIARY = (
     health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
     reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"].full_name,
+    REFLECTION_V1,
 )
+
+#: Reflection answers from the default descriptor pool: ``google/rpc/error_details.proto`` is
+#: in it (this import), so a client can resolve an error's ``google.rpc.ErrorInfo`` there.
+ERROR_DETAILS_FILE = error_details_pb2.DESCRIPTOR.name
+
+
+def _reflection_v1_file() -> None:
+    """Put ``grpc/reflection/v1/reflection.proto`` in the default pool, for reflection on it.
+
+    It is v1alpha's file with the package renamed: the same messages, the same service.
+    """
+    pool = descriptor_pool.Default()
+    name = "grpc/reflection/v1/reflection.proto"
+    try:
+        pool.FindFileByName(name)
+    except KeyError:
+        pass
+    else:
+        return  # a grpcio-reflection that ships v1 put it there already
+    proto = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(proto)
+    proto.name = name
+    proto.package = "grpc.reflection.v1"
+    proto.ClearField("options")
+    old, new = ".grpc.reflection.v1alpha.", ".grpc.reflection.v1."
+    for message in proto.message_type:
+        for field in message.field:
+            if field.HasField("type_name"):
+                field.type_name = field.type_name.replace(old, new)
+    for method in proto.service[0].method:
+        method.input_type = method.input_type.replace(old, new)
+        method.output_type = method.output_type.replace(old, new)
+    pool.AddSerializedFile(proto.SerializeToString())
 
 
 def add_health_and_reflection(
     server: grpc.Server | grpc.aio.Server, health: object, reflection: object
 ) -> None:
-    """Serve health checking and reflection behind the guard (``add_service(guard=True)``)."""
+    """Serve health checking and reflection behind the guard (``add_service(guard=True)``).
+
+    Reflection is served as ``grpc.reflection.v1`` and as ``v1alpha``, by the same servicer.
+    """
     add_service(server, health_pb2.DESCRIPTOR.services_by_name["Health"], health, guard=True)
-    add_service(
-        server,
-        reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
-        reflection,
-        guard=True,
-    )
+    service = reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"]
+    add_service(server, service, reflection, guard=True)
+    _reflection_v1_file()
+    add_service(server, service, reflection, guard=True, full_name=REFLECTION_V1)
 
 
 def _guarded(behaviour: Callable[..., Any], *, streaming: bool) -> Callable[..., Any]:

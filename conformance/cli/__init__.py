@@ -1,7 +1,8 @@
 """The ``croupier`` command: one front door to the oracle, the server and the suite.
 
 One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins),
-``vectors``, ``certify``, ``explore``, ``audit``, ``report``; what they share is in ``common``.
+``vectors``, ``certify``, ``explore``, ``audit``, ``report``, ``proto``; what they share is in
+``common``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from conformance.cli.certify import certify
 from conformance.cli.explore import explore_command
 from conformance.cli.outcomes import shoe, spins
 from conformance.cli.profiles import profiles
+from conformance.cli.proto import proto
 from conformance.cli.report import report
 from conformance.cli.serve import serve
 from conformance.cli.vectors import vectors
@@ -57,5 +59,16 @@ def completion(shell: str) -> None:
     click.echo(script(main, {}, "croupier", "_CROUPIER_COMPLETE").source())
 
 
-for _command in (serve, profiles, shoe, spins, vectors, certify, explore_command, audit, report):
+for _command in (
+    serve,
+    profiles,
+    shoe,
+    spins,
+    vectors,
+    certify,
+    explore_command,
+    audit,
+    report,
+    proto,
+):
     main.add_command(_command)

@@ -15,6 +15,7 @@ import grpc
 import pytest
 import trustme
 from croupier.v1 import engine_service_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 
 from clients import adapter
 from clients.adapter import DealInput
@@ -195,10 +196,31 @@ def test_a_key_that_is_not_the_certificates_is_named(tmp_path: Path) -> None:
 
 
 def test_the_kit_stops_on_sigterm_after_malformed_reflection_bytes() -> None:
-    """Before: one reflection request that did not decode, and SIGTERM never stopped it."""
+    """Reflection v1 and v1alpha are served. Before: one reflection request that did not decode, and SIGTERM never stopped it."""
     proc, address = _start()
     try:
         with grpc.insecure_channel(address) as channel:
+            # grpc.reflection.v1 beside v1alpha, with the same messages, and ErrorInfo's file.
+            v1 = channel.stream_stream(
+                "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+            )
+            listed, error_info = v1(
+                iter(
+                    [
+                        reflection_pb2.ServerReflectionRequest(list_services=""),
+                        reflection_pb2.ServerReflectionRequest(
+                            file_containing_symbol="google.rpc.ErrorInfo"
+                        ),
+                    ]
+                ),
+                timeout=30,
+            )
+            assert "grpc.reflection.v1.ServerReflection" in {
+                s.name for s in listed.list_services_response.service
+            }
+            assert error_info.HasField("file_descriptor_response")
             reflect = channel.stream_stream(
                 "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
             )

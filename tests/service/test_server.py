@@ -95,6 +95,69 @@ def test_reflection_lists_the_services_and_serves_their_descriptors(
     assert [m.name for m in service.method] == ["Describe", "Deal", "Decide", "Settle"]
 
 
+REFLECTION = {
+    version: f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo"
+    for version in ("v1", "v1alpha")
+}
+
+
+def reflect(
+    channel: grpc.Channel, version: str, *requests: reflection_pb2.ServerReflectionRequest
+) -> list[reflection_pb2.ServerReflectionResponse]:
+    """Ask reflection ``version``: v1's messages are v1alpha's, field for field."""
+    call = channel.stream_stream(
+        REFLECTION[version],
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
+    return list(call(iter(requests), timeout=TIMEOUT))
+
+
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_reflection_v1_and_v1alpha_list_both_and_serve_error_info(
+    channel: grpc.Channel, version: str
+) -> None:
+    listed, error_info, reflection_v1 = reflect(
+        channel,
+        version,
+        reflection_pb2.ServerReflectionRequest(list_services=""),
+        reflection_pb2.ServerReflectionRequest(file_containing_symbol="google.rpc.ErrorInfo"),
+        reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol="grpc.reflection.v1.ServerReflection"
+        ),
+    )
+    names = {s.name for s in listed.list_services_response.service}
+    assert {
+        ENGINE,
+        ORACLE,
+        "grpc.reflection.v1.ServerReflection",
+        "grpc.reflection.v1alpha.ServerReflection",
+    } <= names
+    # A client decodes an error's details with the descriptors reflection gives it.
+    files = {
+        p.name: p
+        for p in map(
+            descriptor_pb2.FileDescriptorProto.FromString,
+            error_info.file_descriptor_response.file_descriptor_proto,
+        )
+    }
+    assert "ErrorInfo" in {m.name for m in files["google/rpc/error_details.proto"].message_type}
+    (v1,) = map(
+        descriptor_pb2.FileDescriptorProto.FromString,
+        reflection_v1.file_descriptor_response.file_descriptor_proto,
+    )
+    assert (v1.name, v1.package) == ("grpc/reflection/v1/reflection.proto", "grpc.reflection.v1")
+    assert v1.service[0].method[0].input_type == ".grpc.reflection.v1.ServerReflectionRequest"
+
+
+def test_reflection_v1_refuses_bytes_that_do_not_decode(channel: grpc.Channel) -> None:
+    call = channel.stream_stream(REFLECTION["v1"])
+    with pytest.raises(grpc.RpcError) as refused:
+        list(call(iter([b"\x0a\x02\xff\xfe"]), timeout=TIMEOUT))
+    assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "MALFORMED_REQUEST" in repr(refused.value.trailing_metadata())
+
+
 # --- TLS ------------------------------------------------------------------------------------
 
 

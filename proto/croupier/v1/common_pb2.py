@@ -24,13 +24,14 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63roupier/v1/common.proto\x12\x0b\x63roupier.v1\"4\n\x06\x41mount\x12\x15\n\rcurrency_code\x18\x01 \x01(\t\x12\x13\n\x0bminor_units\x18\x02 \x01(\x03\"\xca\x01\n\x0eSettlementLine\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62\x65t\x18\x02 \x01(\t\x12\"\n\x05stake\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount\x12%\n\x08returned\x18\x04 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\x16\n\x0ereturned_exact\x18\x05 \x01(\t\x12\x0f\n\x07\x63lauses\x18\x06 \x03(\t\x12)\n\x06prison\x18\x07 \x01(\x0e\x32\x19.croupier.v1.PrisonStatus\"\x90\x01\n\nSettlement\x12*\n\x05lines\x18\x01 \x03(\x0b\x32\x1b.croupier.v1.SettlementLine\x12)\n\x0ctotal_staked\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\x12+\n\x0etotal_returned\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount*V\n\x04Game\x12\x14\n\x10GAME_UNSPECIFIED\x10\x00\x12\x12\n\x0eGAME_BLACKJACK\x10\x01\x12\x11\n\rGAME_BACCARAT\x10\x02\x12\x11\n\rGAME_ROULETTE\x10\x03*g\n\x0cPrisonStatus\x12\x1d\n\x19PRISON_STATUS_UNSPECIFIED\x10\x00\x12\x1c\n\x18PRISON_STATUS_IMPRISONED\x10\x01\x12\x1a\n\x16PRISON_STATUS_RELEASED\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63roupier/v1/common.proto\x12\x0b\x63roupier.v1\"4\n\x06\x41mount\x12\x15\n\rcurrency_code\x18\x01 \x01(\t\x12\x13\n\x0bminor_units\x18\x02 \x01(\x03\"\xca\x01\n\x0eSettlementLine\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62\x65t\x18\x02 \x01(\t\x12\"\n\x05stake\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount\x12%\n\x08returned\x18\x04 \x01(\x0b\x32\x13.croupier.v1.Amount\x12\x16\n\x0ereturned_exact\x18\x05 \x01(\t\x12\x0f\n\x07\x63lauses\x18\x06 \x03(\t\x12)\n\x06prison\x18\x07 \x01(\x0e\x32\x19.croupier.v1.PrisonStatus\"\x90\x01\n\nSettlement\x12*\n\x05lines\x18\x01 \x03(\x0b\x32\x1b.croupier.v1.SettlementLine\x12)\n\x0ctotal_staked\x18\x02 \x01(\x0b\x32\x13.croupier.v1.Amount\x12+\n\x0etotal_returned\x18\x03 \x01(\x0b\x32\x13.croupier.v1.Amount*V\n\x04Game\x12\x14\n\x10GAME_UNSPECIFIED\x10\x00\x12\x12\n\x0eGAME_BLACKJACK\x10\x01\x12\x11\n\rGAME_BACCARAT\x10\x02\x12\x11\n\rGAME_ROULETTE\x10\x03*g\n\x0cPrisonStatus\x12\x1d\n\x19PRISON_STATUS_UNSPECIFIED\x10\x00\x12\x1c\n\x18PRISON_STATUS_IMPRISONED\x10\x01\x12\x1a\n\x16PRISON_STATUS_RELEASED\x10\x02\x42y\n\x0f\x64\x65v.croupier.v1B\x0b\x43ommonProtoP\x01Z&croupier.dev/go/croupier/v1;croupierv1\xa2\x02\x03\x43XX\xaa\x02\x0b\x43roupier.V1\xca\x02\x0b\x43roupier\\V1\xea\x02\x0c\x43roupier::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'croupier.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\017dev.croupier.v1B\013CommonProtoP\001Z&croupier.dev/go/croupier/v1;croupierv1\242\002\003CXX\252\002\013Croupier.V1\312\002\013Croupier\\V1\352\002\014Croupier::V1'
   _globals['_GAME']._serialized_start=447
   _globals['_GAME']._serialized_end=533
   _globals['_PRISONSTATUS']._serialized_start=535
