@@ -30,10 +30,9 @@ import grpc
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
 
 from clients.client import Tls
+from conformance.timeouts import READY_TIMEOUT
 
 READY_PREFIX = "CROUPIER_ENGINE "
-#: How long a launched engine is given to print its ready line, in seconds (default).
-READY_TIMEOUT = 30.0
 #: The stderr lines kept in memory, and the longest kept of one line, in characters.
 STDERR_LINES = 20
 _STDERR_LINE_MAX = 500

@@ -30,7 +30,6 @@ from google.protobuf.message import DecodeError, Message
 
 from clients.status import CODES, MalformedStatusError, error_info
 from conformance.engine import (
-    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
@@ -48,6 +47,7 @@ from conformance.results import (
     claimed_count,
     covers,
 )
+from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
 from oracle.provenance import ABSENT, Difference, cite, first_difference
 from oracle.service import flat

@@ -16,8 +16,9 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.table import Table
 
-from conformance.engine import READY_TIMEOUT, TlsOptions, start_log
+from conformance.engine import TlsOptions, start_log
 from conformance.results import ConfigError, Result
+from conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
 
@@ -48,8 +49,6 @@ class _Console(Console):
 console = _Console()
 errors = _Console(stderr=True)
 
-#: The default deadline of every call the runner makes, in seconds.
-DEFAULT_TIMEOUT = 10.0
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

@@ -35,7 +35,6 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from conformance.engine import (
-    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
@@ -46,6 +45,7 @@ from conformance.explore.rounds import explored_vector
 from conformance.report import plural
 from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
+from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
 from oracle.profile import Profile
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fnmatch
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -79,9 +81,11 @@ def test_markers_select_a_profile_level_and_clause(pytester: pytest.Pytester) ->
 
 
 def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A failure shows the clause, path, expected and actual, in the terminal and the JUnit XML."""
+    # As on CI: pytest does not cut the short summary's lines to the terminal's width.
+    monkeypatch.setenv("CI", "true")
     junit = pytester.path / "junit.xml"
     result = _run(
         pytester,
@@ -102,6 +106,12 @@ def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
             "*reproduce:*certify --launch*--timeout 5 --vector bja-h001*",
         ]
     )
+    # The one-line summary names the clause, the path, expected and actual.
+    summary = (
+        "FAILED croupier::bja-h001 - BJ.nat-pays settlement.lines[[]0[]].returned.minor_units:"
+        " expected 250, actual 220"
+    )
+    result.stdout.fnmatch_lines([summary])
     xml = junit.read_text(encoding="utf-8")
     assert 'name="bja-h001"' in xml
     # certify's verdict properties: one vector is a part of the corpus, and it failed.
@@ -116,6 +126,58 @@ def test_without_its_options_the_plugin_adds_nothing(pytester: pytest.Pytester) 
     pytester.makepyfile("def test_one():\n    pass\n")
     result = _run(pytester)
     result.assert_outcomes(passed=1)
+
+
+def test_the_inert_plugin_imports_neither_the_runner_nor_grpc() -> None:
+    """Every pytest run in a venv with Croupier loads the entry point: it must cost nothing.
+
+    ``make bench`` (``plugin``) measures the milliseconds; this says what is not imported.
+    """
+    probe = (
+        "import sys, pytest, conformance.pytest_plugin\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('conformance', 'oracle', 'clients', 'croupier', 'grpc', 'google', 'hypothesis')))"
+    )
+    run = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert run.stdout.split() == [
+        "['conformance',",
+        "'conformance.pytest_plugin',",
+        "'conformance.timeouts']",
+    ]
+
+
+def test_an_unreachable_engine_is_one_session_error_with_certifys_message(
+    pytester: pytest.Pytester,
+) -> None:
+    result = _run(pytester, "--croupier-target", "127.0.0.1:1", "-k", "bja-h00")
+    assert result.ret == 3
+    output = result.stdout.str()
+    assert output.count("croupier: ") == 1, output
+    assert "127.0.0.1:1" in output
+    assert "FAILED" not in output
+    assert "PASSED" not in output
+
+
+def test_two_xdist_workers_share_the_selection_and_the_controller_gives_the_verdict(
+    pytester: pytest.Pytester,
+) -> None:
+    """Each worker launches its own engine; every result reaches the controller's verdict."""
+    result = _run(pytester, "-n", "2", "--croupier-launch", MUTANT, "-k", "bja-h00")
+    count = sum(1 for v in load_corpus() if fnmatch.fnmatch(v.vector.id, "bja-h00*"))
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] >= 1
+    assert outcomes["failed"] + outcomes["passed"] == count
+    assert {line.split()[0] for line in result.outlines if line.startswith("[gw")} == {
+        "[gw0]",
+        "[gw1]",
+    }
+    verdict = (
+        f"croupier run: NOT conformant: {count} vectors ({outcomes['passed']} pass, "
+        f"{outcomes['failed']} fail) in *"
+    )
+    result.stdout.fnmatch_lines([verdict])
 
 
 def test_target_and_launch_together_are_a_usage_error(pytester: pytest.Pytester) -> None:
