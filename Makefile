@@ -9,10 +9,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 MUTATION_STAMP := $(VENV)/.mutation-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
+EXAMPLES_STAMP := $(VENV)/.examples-stamp
+# Each example is explored this long (minutes); its findings go to EXAMPLES_OUT.
+EXAMPLES_MINUTES ?= 1
+EXAMPLES_OUT := .examples
 BUF := node_modules/.bin/buf
 # The browser tests (tests/browser) open the HTML reports in Debian's headless Chromium.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SOURCES := oracle conformance clients bench tests proto/croupier
+SOURCES := oracle conformance clients bench examples tests proto/croupier
 PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
@@ -23,7 +27,7 @@ PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 DESCRIPTOR_SET = -Ithird_party/googleapis --include_imports --include_source_info \
 	$(PROTOS) google/rpc/status.proto google/rpc/error_details.proto
 
-.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo screenshots mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo examples screenshots mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -62,7 +66,7 @@ checkgenerate: $(STAMP) ## Fail if regenerating would change the committed gener
 lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, import contracts, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
-	$(PY) -m mypy oracle conformance clients bench
+	$(PY) -m mypy oracle conformance clients bench examples
 	$(VENV)/bin/lint-imports --no-cache
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
@@ -105,6 +109,30 @@ corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current orac
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m clients.demo
 
+$(EXAMPLES_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet --group examples
+	@touch $@
+
+examples: $(EXAMPLES_STAMP) ## The PyPI engines of examples/: certify each (exit 0 with its known failures), then explore each EXAMPLES_MINUTES.
+	@mkdir -p $(EXAMPLES_OUT)
+	@for game in blackjack baccarat roulette; do \
+	  echo "== examples/$$game: certify"; \
+	  $(VENV)/bin/croupier certify --profile-file examples/$$game/profile.toml \
+	    --launch "$(PY) examples/$$game/engine.py" \
+	    --known-failures examples/$$game/known-failures.txt --show 3 || exit 1; \
+	done
+	@# Explore exits 1 on a finding its known failures cannot waive (examples/README.md says
+	@# which, and why); anything else (a usage error, an engine gone) fails the target.
+	@for game in blackjack baccarat roulette; do \
+	  echo "== examples/$$game: explore for $(EXAMPLES_MINUTES) minute(s)"; \
+	  $(VENV)/bin/croupier explore --profile examples/$$game/profile.toml \
+	    --launch "$(PY) examples/$$game/engine.py" \
+	    --known-failures examples/$$game/known-failures.txt --minutes $(EXAMPLES_MINUTES) \
+	    --max-findings 20 --out $(EXAMPLES_OUT)/$$game-findings.jsonl \
+	    && rc=0 || rc=$$?; \
+	  [ $$rc -le 1 ] || exit $$rc; \
+	done
+
 screenshots: $(STAMP) browser ## Pictures of both HTML reports for docs/ (run make demo first).
 	$(PY) -m tests.browser.screenshots
 
@@ -112,4 +140,4 @@ mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail 
 	$(PY) -m conformance.zoo
 
 clean: ## Remove the virtualenv, node_modules and caches.
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation $(EXAMPLES_OUT)

@@ -160,7 +160,8 @@ class DealOrder:
             raise EngineError(
                 "SHOE_EXHAUSTED",
                 f"the first deal takes {first} cards; the shoe holds {len(cards)}",
-                needed=len(cards) + 1,
+                # engine_service.proto: the deal's whole count when the shoe cannot deal it.
+                needed=first,
             )
         places = {
             "firsts": list(range(seats)),

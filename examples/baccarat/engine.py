@@ -21,8 +21,8 @@ from clients.adapter import BaccaratView, DealInput, DecisionInput, EngineError,
 # pybaccarat is Python 2 code (its README: "Run ... with Python 2.7.13"): play_hand compares
 # hands with < and >, which Python 2 derived from Hand.__cmp__ and Python 3 does not. These
 # two lines restore them from the engine's own __cmp__; without them every coup raises.
-Hand.__lt__ = lambda self, other: self.__cmp__(other) < 0  # type: ignore[operator]
-Hand.__gt__ = lambda self, other: self.__cmp__(other) > 0  # type: ignore[operator]
+Hand.__lt__ = lambda self, other: self.__cmp__(other) < 0
+Hand.__gt__ = lambda self, other: self.__cmp__(other) > 0
 
 WINNER = {"P": "player", "B": "banker", "T": "tie"}
 #: What a winning bet returns per unit staked, stake included: 1:1, 1:1 less 5%, 8:1.

@@ -13,11 +13,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from blackjack21 import Card, GameResult, GameState, Table
+from blackjack21 import Card, GameResult, GameState, InvalidPlayersData, Table
 from blackjack21.deck import DEFAULT_RANKS
 
 from clients import adapter, mappings, replay
-from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
+from clients.adapter import (
+    BlackjackView,
+    DealInput,
+    DecisionInput,
+    EngineError,
+    HandView,
+    Line,
+    SeatView,
+)
 
 SUITS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 #: What a hand returns per unit staked, stake included, by its result: the lab's pay table.
@@ -51,13 +59,20 @@ class Source:
 
 def text(card: Card) -> str:
     """A blackjack21 card as the contract writes it (``"TH"``)."""
-    return ("T" if card.rank == "10" else card.rank) + card.suit[0]
+    return str("T" if card.rank == "10" else card.rank) + str(card.suit)[0]
 
 
 def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> replay.Played:
     """Deal on a fresh blackjack21 table and take every decision so far, in order."""
     shoe = ORDER.shoe(deal, decisions)
-    table = Table([(f"seat {s}", seat.bets[0].stake) for s, seat in enumerate(deal.seats)], Source(shoe))
+    players = [(f"seat {s}", seat.bets[0].stake) for s, seat in enumerate(deal.seats)]
+    try:
+        table = Table(players, Source(shoe))
+    except InvalidPlayersData:  # validate_player: a bet of 0 or less
+        s = next(s for s, (_, bet) in enumerate(players) if bet <= 0)
+        raise EngineError(
+            "BET_OUT_OF_LIMITS", f"seat {s}: blackjack21 takes no bet of 0 or less", seat=s
+        ) from None
     table.start_game()
     moves = {"hit": table.hit, "stand": table.stand, "double": table.double_down}
     moves |= {"split": table.split, "surrender": table.surrender}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from penny_ante import Bet, BetType, BettingRules, Game
+from penny_ante import Bet, BettingRules, BetType, Game
 
 from clients import adapter, mappings, replay
 from clients.adapter import DealInput, DecisionInput, EngineError, Line, RouletteView
@@ -41,7 +41,9 @@ def engine_bet(seat: int, bet: adapter.BetInput, game: Game) -> Bet:
         else:
             kind = BetType(KINDS.engine(bet.kind))
     except mappings.UnknownNameError:
-        raise EngineError("BET_NOT_OFFERED", f"no {bet.kind} bet", seat=seat, kind=bet.kind) from None
+        raise EngineError(
+            "BET_NOT_OFFERED", f"no {bet.kind} bet", seat=seat, kind=bet.kind
+        ) from None
     except ValueError as exc:
         raise EngineError("INVALID_BET_LAYOUT", str(exc), seat=seat) from None
     if kind in (BetType.RED, BetType.BLACK):
@@ -80,15 +82,16 @@ def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> replay.Played
             except Exception as exc:  # noqa: BLE001 - penny-ante refuses with bare Exceptions too
                 raise refusal(s, exc) from None
     spaces = {space.value: space for space in game.table.wheel.spaces}
-    if deal.pocket not in spaces:
-        raise EngineError("INVALID_ROUND", f"no pocket {deal.pocket} here", field="spin.pocket")
+    pocket = deal.pocket or ""
+    if pocket not in spaces:
+        raise EngineError("INVALID_ROUND", f"no pocket {pocket!r} here", field="spin.pocket")
     wheel = game.table.wheel
 
     def land() -> bool:
-        wheel.current_space = spaces[deal.pocket]
+        wheel.current_space = spaces[pocket]
         return True
 
-    wheel.spin = land  # type: ignore[method-assign]
+    wheel.spin = land
     game.spin_wheel()
     lines = [
         Line(
@@ -99,7 +102,7 @@ def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> replay.Played
         )
         for s, bet, engine in placed
     ]
-    return replay.Played(table=RouletteView(pocket=deal.pocket, history=()), payouts=lines)
+    return replay.Played(table=RouletteView(pocket=pocket, history=()), payouts=lines)
 
 
 ENGINE = replay.ReplayEngine(

@@ -1,0 +1,1 @@
+"""Engines we did not write, from PyPI, wrapped for Croupier: one directory per game."""

@@ -1,0 +1,1 @@
+"""pybaccarat 0.10 wrapped for Croupier (engine.py), its lab profile and known failures."""

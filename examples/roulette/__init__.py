@@ -1,0 +1,1 @@
+"""penny-ante 1.0.0 wrapped for Croupier (engine.py), its lab profile and known failures."""
