@@ -160,8 +160,7 @@ class DealOrder:
             raise EngineError(
                 "SHOE_EXHAUSTED",
                 f"the first deal takes {first} cards; the shoe holds {len(cards)}",
-                # engine_service.proto: the deal's whole count when the shoe cannot deal it.
-                needed=first,
+                needed=len(cards) + 1,
             )
         places = {
             "firsts": list(range(seats)),

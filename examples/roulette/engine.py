@@ -59,7 +59,7 @@ def refusal(seat: int, exc: Exception) -> EngineError:
     text = str(exc)
     if "insufficient chips" in text:
         return EngineError("INSUFFICIENT_BALANCE", text, seat=seat)
-    if "outside allowed range" in text or "maximum total bet" in text:
+    if "outside allowed range" in text or "maximum total bet" in text or "positive" in text:
         return EngineError("BET_OUT_OF_LIMITS", text, seat=seat)
     return EngineError("INVALID_BET_LAYOUT", text, seat=seat)
 
