@@ -160,7 +160,7 @@ class DealOrder:
             raise EngineError(
                 "SHOE_EXHAUSTED",
                 f"the first deal takes {first} cards; the shoe holds {len(cards)}",
-                needed=len(cards) + 1,
+                needed=first,
             )
         places = {
             "firsts": list(range(seats)),

@@ -136,6 +136,9 @@ def test_a_short_shoe_is_shoe_exhausted() -> None:
     with pytest.raises(EngineError) as short:
         DealOrder().shoe(deal(2, CARDS[:5]), ())  # two seats' first deal takes six cards
     assert (short.value.reason, short.value.metadata) == ("SHOE_EXHAUSTED", {"needed": "6"})
+    with pytest.raises(EngineError) as shorter:
+        DealOrder().shoe(deal(2, CARDS[:3]), ())  # still the first deal's six, not one past three
+    assert shorter.value.metadata == {"needed": "6"}
     shoe = Shoe(CARDS[:2])
     assert draws(shoe, 2) == ["AC", "2C"]
     with pytest.raises(EngineError) as empty:
