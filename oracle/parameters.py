@@ -49,6 +49,20 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    #: The variant (RULES.md "Variants a lab may choose") that some values of a parameter
+    #: cited by a documents' clause choose: a profile that sets such a value without naming
+    #: clauses cites the variant first (``oracle.profile``).
+    variant: str = ""
+    #: The values that choose ``variant``; none listed: every value but the default.
+    variant_values: tuple[RawValue, ...] = ()
+
+    def chooses_variant(self, value: ParamValue) -> bool:
+        """Whether a value (typed, as ``convert`` gives it) is one the variant stands for."""
+        if not self.variant:
+            return False
+        if self.variant_values:
+            return value in {self.convert(raw) for raw in self.variant_values}
+        return value != self.convert(self.default)
 
     def convert(self, raw: object) -> ParamValue:
         """Check a raw TOML value and turn it into its typed form; ``ValueError`` if impossible."""
@@ -277,6 +291,7 @@ BLACKJACK: tuple[ParamSpec, ...] = (
         minimum=2,
         maximum=8,
         help="Most hands a seat may hold through splits (2 means no re-split; VAR.bj.resplit).",
+        variant="VAR.bj.resplit",
     ),
     ParamSpec(
         name="resplit_aces",
@@ -471,6 +486,8 @@ ROULETTE: tuple[ParamSpec, ...] = (
             "What a zero does to even-money bets: they lose, return half the stake, or stay "
             "imprisoned until the seat's next spin (VAR.rou.en-prison)."
         ),
+        variant="VAR.rou.en-prison",
+        variant_values=("en-prison",),
     ),
     ParamSpec(
         name="bets_offered",

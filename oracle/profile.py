@@ -4,8 +4,10 @@ A profile names its game and source document and lists parameters as
 ``name = { value = ..., clauses = [...], status = "documented" | "assumed",
 note = "..." }``. A profile may ``extends`` another (a shipped id, or a path
 relative to its own file) and override parameters; an override may give only
-``value``: it keeps the clauses, and becomes ``assumed`` when the value
-changes (a changed value is not what the document states). Loading is strict: an unknown key, an unknown
+``value``: it keeps the clauses (a value that chooses a variant, such as
+more than two hands, cites that variant's clause first: ``ParamSpec.variant``),
+and becomes ``assumed`` when the value changes (a changed value is not what
+the document states). Loading is strict: an unknown key, an unknown
 clause or an impossible value is a ``ProfileError`` naming the file and key.
 """
 
@@ -201,6 +203,39 @@ def _string(origin: str, key: str, value: object) -> str:
     return value
 
 
+def _parse_clauses(
+    origin: str,
+    key: str,
+    table: Mapping[str, Any],
+    *,
+    base: Parameter | None,
+    spec: ParamSpec,
+    value: ParamValue,
+) -> tuple[str, ...]:
+    """A parameter's clauses: as listed, else inherited (a variant's chosen value first)."""
+    if "clauses" in table:
+        clauses = table["clauses"]
+        if (
+            not isinstance(clauses, list)
+            or not clauses
+            or not all(isinstance(c, str) for c in clauses)
+        ):
+            raise _fail(origin, f"{key}.clauses", "expected a non-empty list of clause IDs")
+        for cid in clauses:
+            if cid not in BY_ID:
+                raise _fail(origin, f"{key}.clauses", f"unknown clause {cid!r}")
+        if len(set(clauses)) != len(clauses):
+            raise _fail(origin, f"{key}.clauses", "lists a clause twice")
+        return tuple(clauses)
+    if base is None:
+        raise _fail(origin, key, "missing 'clauses'")
+    if spec.chooses_variant(value) and spec.variant not in base.clauses:
+        # A value the inherited clause does not state (four hands where A.split says two) is
+        # the variant's rule: it is cited first, the inherited clause after it.
+        return (spec.variant, *base.clauses)
+    return base.clauses
+
+
 def _parse_parameter(
     origin: str,
     game: Game,
@@ -228,24 +263,7 @@ def _parse_parameter(
     except ValueError as exc:
         raise _fail(origin, f"{key}.value", str(exc)) from None
 
-    if "clauses" in table:
-        clauses = table["clauses"]
-        if (
-            not isinstance(clauses, list)
-            or not clauses
-            or not all(isinstance(c, str) for c in clauses)
-        ):
-            raise _fail(origin, f"{key}.clauses", "expected a non-empty list of clause IDs")
-        for cid in clauses:
-            if cid not in BY_ID:
-                raise _fail(origin, f"{key}.clauses", f"unknown clause {cid!r}")
-        if len(set(clauses)) != len(clauses):
-            raise _fail(origin, f"{key}.clauses", "lists a clause twice")
-        clause_ids = tuple(clauses)
-    elif base is not None:
-        clause_ids = base.clauses
-    else:
-        raise _fail(origin, key, "missing 'clauses'")
+    clause_ids = _parse_clauses(origin, key, table, base=base, spec=spec, value=value)
 
     if "status" in table:
         try:

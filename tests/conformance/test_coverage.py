@@ -97,9 +97,17 @@ def alternatives(profile: Profile, param: Parameter) -> list[Raw]:
 
 
 def flipped_profile(profile_id: str, name: str, raw: Raw) -> Profile:
-    """The shipped profile with one parameter changed, as a lab would write it."""
+    """The shipped profile with one parameter changed, as a lab would write it.
+
+    The parameter's clauses are written as the shipped profile lists them, so that a value
+    choosing a variant (``ParamSpec.variant``) changes what is played, not what is cited.
+    """
+    listed = shipped_profile(profile_id).parameter(name)
+    assert listed is not None, f"{profile_id} does not list {name}"
+    clauses = ", ".join(f'"{c}"' for c in listed.clauses)
     return load_profile_text(
-        f'id = "flip"\nextends = "{profile_id}"\n[parameters]\n{name} = {{ value = {_toml(raw)} }}\n'
+        f'id = "flip"\nextends = "{profile_id}"\n[parameters]\n'
+        f"{name} = {{ value = {_toml(raw)}, clauses = [{clauses}] }}\n"
     )
 
 
@@ -493,15 +501,16 @@ SCENARIO_CONTEXT: dict[tuple[Game, str], dict[str, Raw]] = {
 def lab_profile(base: str, settings: dict[str, Raw]) -> Profile:
     """A lab's profile: a shipped one with some parameters set.
 
-    A parameter the shipped profile does not list needs its clauses and a status too.
+    A parameter the shipped profile does not list needs its clauses and a status too; one it
+    lists keeps its clauses as written (a value that chooses a variant would cite it first).
     """
     parent = shipped_profile(base)
     lines = []
     for name, raw in settings.items():
-        extra = ""
-        if parent.parameter(name) is None:
-            clauses = ", ".join(f'"{c}"' for c in SPECS[parent.game][name].clauses)
-            extra = f', clauses = [{clauses}], status = "assumed"'
+        listed = parent.parameter(name)
+        cited = SPECS[parent.game][name].clauses if listed is None else listed.clauses
+        clauses = ", ".join(f'"{c}"' for c in cited)
+        extra = f", clauses = [{clauses}]" + (', status = "assumed"' if listed is None else "")
         lines.append(f"{name} = {{ value = {_toml(raw)}{extra} }}")
     body = "\n".join(lines)
     return load_profile_text(f'id = "lab"\nextends = "{base}"\n[parameters]\n{body}\n')

@@ -29,12 +29,12 @@ from conformance.results import VectorOutcome
 from conformance.runner import BAD
 from conformance.targeted import GENERATORS, Targeted, build_targeted, expectations, shown
 from conformance.targeted.refusals import build_refusals
-from conformance.vectors import LoadedVector, read_vectors, replay, write_vectors
+from conformance.vectors import LoadedVector, read_vectors, replay, round_clauses, write_vectors
 from conformance.zoo import certify_mutant
 from oracle.clauses import Game
 from oracle.errors import ProfileError
 from oracle.parameters import SPECS, Kind, ParamSpec, RawValue
-from oracle.profile import Profile, load_profile_file
+from oracle.profile import Profile, load_profile_file, load_profile_text
 from tests.conformance.support import run_api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -304,3 +304,14 @@ def test_vectors_build_of_a_shipped_profile_is_a_campaign_of_its_seed() -> None:
     code, _, said = _build("--profile", "baccarat-c")
     assert code == 2
     assert "--seed is required for a shipped profile" in said
+
+
+def test_a_lab_that_sets_only_max_hands_is_refused_a_split_by_the_resplit_variant() -> None:
+    """``max_hands = { value = 4 }`` over blackjack-a inherits A.split, which says two hands;
+    the fifth hand's refusal cites VAR.bj.resplit, the rule the lab chose (issue 24)."""
+    lab = load_profile_text(
+        'id = "lab"\nextends = "blackjack-a"\n[parameters]\nmax_hands = { value = 4 }\n'
+    )
+    (fifth,) = [v for v in build_targeted(lab).vectors if v.name.endswith("/max_hands/4-not-5")]
+    assert fifth.rounds[-1].expected_error == "ILLEGAL_DECISION"
+    assert round_clauses(fifth.rounds[-1]) == ["VAR.bj.resplit"]

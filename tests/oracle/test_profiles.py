@@ -330,6 +330,53 @@ def test_extends_overrides_one_value_keeps_clauses_and_becomes_assumed() -> None
     assert len(lab.parameters) == len(base.parameters)
 
 
+def _override(base: str, line: str) -> Profile:
+    return load_profile_text(f'id = "lab"\nextends = "{base}"\n[parameters]\n{line}\n')
+
+
+def _clauses(profile: Profile, name: str) -> tuple[str, ...]:
+    param = profile.parameter(name)
+    assert param is not None
+    return param.clauses
+
+
+def test_a_value_that_chooses_a_variant_cites_the_variant_first() -> None:
+    """Four hands where A.split says two: the re-split is VAR.bj.resplit's rule (issue 24).
+
+    A value-only override keeps the inherited clause, after the variant's; a value the
+    inherited clause states, or clauses the lab writes itself, are cited as they are.
+    """
+    four = _override("blackjack-a", "max_hands = { value = 4 }")
+    assert _clauses(four, "max_hands") == ("VAR.bj.resplit", "A.split")
+    assert four.citations()("max_hands")[0] == "VAR.bj.resplit"
+    assert "VAR.bj.resplit" in four.clause_ids()
+    assert _clauses(_override("blackjack-a", "max_hands = { value = 2 }"), "max_hands") == (
+        "A.split",
+    )
+    written = _override("blackjack-a", 'max_hands = { value = 4, clauses = ["A.split"] }')
+    assert _clauses(written, "max_hands") == ("A.split",)
+    prison = _override("roulette-c", 'zero_rule = { value = "en-prison" }')
+    assert _clauses(prison, "zero_rule") == ("VAR.rou.en-prison", "C.rou.zero-loses")
+    # La partage is no variant of RULES.md's list: the documents' clause alone.
+    half = _override("roulette-c", 'zero_rule = { value = "half-back" }')
+    assert _clauses(half, "zero_rule") == ("C.rou.zero-loses",)
+
+
+def test_a_variant_already_cited_is_not_cited_twice(tmp_path: Path) -> None:
+    parent = tmp_path / "four.toml"
+    parent.write_text(
+        'id = "four"\nextends = "blackjack-a"\n[parameters]\n'
+        'max_hands = { value = 4, clauses = ["VAR.bj.resplit"], status = "documented" }\n',
+        encoding="utf-8",
+    )
+    child = tmp_path / "three.toml"
+    child.write_text(
+        'id = "three"\nextends = "four.toml"\n[parameters]\nmax_hands = { value = 3 }\n',
+        encoding="utf-8",
+    )
+    assert _clauses(load_profile_file(child), "max_hands") == ("VAR.bj.resplit",)
+
+
 def test_extends_may_override_clauses_status_and_note() -> None:
     lab = load_profile_text(
         'id = "lab"\nextends = "baccarat-d"\n[parameters]\n'
