@@ -25,7 +25,7 @@ from fractions import Fraction
 from croupier.conformance.v1 import vector_pb2
 
 from conformance.targeted import _baccarat, _blackjack, _roulette, _table
-from conformance.targeted.probe import Probe, play_probe
+from conformance.targeted.probe import Probe, fitted, play_probe
 from conformance.vectors import replay
 from oracle.clauses import Game
 from oracle.money import Odds, exact_text
@@ -212,7 +212,7 @@ def build_targeted(profile: Profile) -> Targeted:
                 vid = f"{profile.id}-t{len(vectors) + 1:03d}"
                 label = f"{profile.id}/targeted/{name}/{mine}-not-{shown(raw)}"
                 for found in made:
-                    candidate = play_probe(profile, found, vid, label)
+                    candidate = play_probe(profile, fitted(profile, found), vid, label)
                     if differs(candidate, other):
                         hit = candidate
                         own.append(hit)

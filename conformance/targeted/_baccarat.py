@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from conformance.targeted._table import rounding_reason
+from conformance.targeted._table import rounding_reason, small_stakes
 from conformance.targeted.probe import Probe, ProbeRound, probe
 from oracle.money import exact_text
 from oracle.profile import Profile
@@ -51,8 +51,23 @@ def _player_pays(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     return [_p("a player win", PLAYER_WINS)]
 
 
-def _banker_pays(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("a banker win on two cards", BANKER_SEVEN), _p("a banker natural", BANKER_NINE)]
+def _banker_pays(profile: Profile, _other: Profile) -> Sequence[Probe]:
+    # Stakes of 100, 1000 and 7, then the smallest in a row: a share of a win that differs
+    # by a hundredth rounds alike on many a stake.
+    return [
+        _p("a banker win on two cards", BANKER_SEVEN),
+        _p("a banker natural", BANKER_NINE),
+        _p("a banker win of 1000", BANKER_SEVEN, "3000:banker=1000"),
+        _p("a banker win of 7", BANKER_SEVEN, "1000:banker=7"),
+        *(
+            probe(
+                f"a banker win of {stake}",
+                ProbeRound(seats=(f"{3 * stake}:banker={stake}",), shoe=BANKER_SEVEN),
+                exact=True,
+            )
+            for stake in small_stakes(profile, 100)
+        ),
+    ]
 
 
 def _tie(_profile: Profile, _other: Profile) -> Sequence[Probe]:
@@ -89,17 +104,23 @@ def _rounding(profile: Profile, other: Profile) -> Sequence[Probe] | str:
     reason = rounding_reason(profile, other, "rounding", {r.denominator for r in ratios})
     if reason:
         return reason
+    stakes = small_stakes(profile, 20)
+    coups = (
+        ("banker win", BANKER_SEVEN),
+        ("banker 6", BANKER_SIX),
+        ("tie", TIE),
+        ("player win", PLAYER_WINS),
+    )
     return [
-        _p(
+        probe(
             f"a {topic} on stakes of {stake}",
-            shoe,
-            f"1000:player={stake},banker={stake},tie={stake}",
+            ProbeRound(
+                seats=(f"{4 * stake}:player={stake},banker={stake},tie={stake}",), shoe=shoe
+            ),
+            exact=True,
         )
-        for stake in range(1, 21)
-        for topic, shoe in (("banker win", BANKER_SEVEN), ("banker 6", BANKER_SIX), ("tie", TIE))
-    ] + [
-        _p(f"a player win on {stake}", PLAYER_WINS, f"1000:player={stake}")
-        for stake in range(1, 21)
+        for stake in stakes
+        for topic, shoe in coups
     ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from conformance.targeted._table import rounding_reason
+from conformance.targeted._table import rounding_reason, small_stakes
 from conformance.targeted.probe import Probe, ProbeRound, probe
 from oracle.profile import Profile
 
@@ -58,7 +58,10 @@ def _insurance_stake(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     ]
 
 
-def _blackjack_vs_ace(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+def _blackjack_vs_ace(profile: Profile, other: Profile) -> Sequence[Probe] | str:
+    pair = {profile.choice("blackjack_vs_ace"), other.choice("blackjack_vs_ace")}
+    if pair == {"insurance", "nothing"} and not profile.flag("insurance"):
+        return "the profile offers no insurance, to a blackjack or any other hand"
     # AS KD, a player blackjack, against AH.
     return [
         _p(f"a blackjack against an ace: {plan or 'no answer'}", f"AS AH KD {hole}", plan)
@@ -88,6 +91,10 @@ def _paid_at_once(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
         # A blackjack paid at once leaves the hole card down; so does one paid at the end
         # with no other hand to compare (VAR.bj.hole-card).
         return "the hole card is shown only at a showdown, which a blackjack never is"
+    if profile.flag("dealer_draws_when_not_needed"):
+        # Paid at once, a blackjack only spares the hole card's turn, which this dealer
+        # makes anyway (BJ.dealer-needed).
+        return "the dealer turns the hole card and draws whether or not a hand waits"
     return [
         _p("a player blackjack against 7H", "AS 7H KD TC"),
         _p("a player blackjack against 9H", "AS 9H KD 8C"),
@@ -140,15 +147,16 @@ def _split_pairs(_profile: Profile, _other: Profile) -> Sequence[Probe]:
 
 
 def _resplits(hands: int) -> Probe:
-    """Eights split ``hands`` times against 6H TC: refused at the last under ``hands`` at most.
+    """Eights split ``hands`` times against 6H KC: refused at the last under ``hands`` at most.
 
     Each split leaves hand 0 one eight, whose next card is another eight, until the last
     split; then every hand takes a ten: 18s. The dealer's 16 draws 6S.
     """
     suits = "SDCH"
     eights = [f"8{suits[i % 4]}" for i in range(2, hands + 1)]
-    tens = [f"T{suits[i % 4]}" for i in range(hands + 1)]
-    shoe = " ".join(["8S", "6H", "8D", "TC", *eights, *tens, "6S"])
+    # Ten-valued cards all different, and none the hole card's: a single deck holds them.
+    tens = [f"{rank}{suit}" for rank in "TJQ" for suit in suits][: hands + 1]
+    shoe = " ".join(["8S", "6H", "8D", "KC", *eights, *tens, "6S"])
     return _p(f"eights split {hands} times", shoe, " ".join(["split"] * hands))
 
 
@@ -173,7 +181,9 @@ def _surrender(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     return [_p("a surrender of 16 against a 9", "TS 9H 6D 8C", "surrender")]
 
 
-def _surrender_timing(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+def _surrender_timing(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
+    if profile.choice("peek") == "none":
+        return "the dealer never looks before play: early and late surrender come alike"
     return [
         _p("a surrender against a dealer blackjack under a ten", "TS KH 6D AC", "surrender"),
         _p("a surrender against a dealer blackjack under an ace", "TS AH 6D KC", "surrender"),
@@ -193,9 +203,14 @@ def _half_stakes(profile: Profile, other: Profile) -> Sequence[Probe] | str:
     reason = rounding_reason(profile, other, "half_stake_rounding", {2})
     if reason:
         return reason.replace("every amount this profile pays", "a half stake")
+    # Four odd stakes in a row: halves ending in .5 on each side of an even number.
     return [
-        _p(f"a {kind} of a stake of {stake}", shoe, kind, (f"1000:{stake}",))
-        for stake in (101, 103)
+        probe(
+            f"a {kind} of a stake of {stake}",
+            ProbeRound(seats=(f"{3 * stake}:{stake}",), shoe=shoe, plan=kind),
+            exact=True,
+        )
+        for stake in [s for s in small_stakes(profile, 8, start=101) if s % 2][:4]
         for kind, shoe in (("surrender", "TS 9H 6D 8C"), ("insurance", "TS AH 9D KC"))
     ]
 
@@ -235,13 +250,26 @@ def _rounding(profile: Profile, other: Profile) -> Sequence[Probe] | str:
     reason = rounding_reason(profile, other, "rounding", {o.ratio.denominator for o in odds})
     if reason:
         return reason
-    return [
-        _p(f"a blackjack on a stake of {stake}", "AS 7H KD TC", "", (f"1000:{stake}",))
-        for stake in range(1, 12)
-    ] + [
-        _p(f"insurance of {stake} won", "TS AH 9D KC", f"insurance={stake}", (f"1000:{2 * stake}",))
-        for stake in range(1, 12)
+    stakes = small_stakes(profile, 12)
+    naturals = [
+        probe(
+            f"a blackjack on a stake of {stake}",
+            ProbeRound(seats=(f"{3 * stake}:{stake}",), shoe="AS 7H KD TC"),
+            exact=True,
+        )
+        for stake in stakes
     ]
+    insured = [
+        probe(
+            f"insurance of {stake} won",
+            ProbeRound(
+                seats=(f"{6 * stake}:{2 * stake}",), shoe="TS AH 9D KC", plan=f"insurance={stake}"
+            ),
+            exact=True,
+        )
+        for stake in stakes
+    ]
+    return naturals + insured
 
 
 GENERATORS: dict[str, Callable[[Profile, Profile], Sequence[Probe] | str]] = {

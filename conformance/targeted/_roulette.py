@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from conformance.targeted._table import ON_POCKET_ONE, offered_bet, rounding_reason
+from conformance.targeted._table import ON_POCKET_ONE, offered_bet, rounding_reason, small_stakes
 from conformance.targeted.probe import Probe, ProbeRound, probe
 from oracle.parameters import EVEN_CHANCE_KINDS
 from oracle.profile import Profile
@@ -114,15 +114,18 @@ def _rounding(profile: Profile, other: Profile) -> Sequence[Probe] | str:
         return reason
     offered = [k for k in profile.words("bets_offered") if _on_layout(profile, k)]
     found = []
-    for stake in range(1, 21, 2):
+    for stake in small_stakes(profile, 12):
+        bets = ",".join(f"{_ANY_BET[k]}={stake}" for k in offered)
+        balance = (len(offered) + 1) * stake
         found.append(
-            probe(
-                f"a zero on stakes of {stake}",
-                _round("0", *(f"1000:{_ANY_BET[k]}={stake}" for k in offered)),
-            )
+            probe(f"a zero on stakes of {stake}", _round("0", f"{balance}:{bets}"), exact=True)
         )
         found.extend(
-            probe(f"a {k} win on {stake}", _round(_pocket(k), f"1000:{_ANY_BET[k]}={stake}"))
+            probe(
+                f"a {k} win on {stake}",
+                _round(_pocket(k), f"{3 * stake}:{_ANY_BET[k]}={stake}"),
+                exact=True,
+            )
             for k in offered
         )
     return found

@@ -89,12 +89,16 @@ def _decks(profile: Profile, other: Profile) -> Sequence[Probe] | str:
 
 def _min_bet(profile: Profile, other: Profile) -> Sequence[Probe]:
     stake = min(profile.integer("min_bet"), other.integer("min_bet"))
-    return [probe(f"a stake of {stake}", plain(profile, stake=stake, balance=3 * stake))]
+    return [
+        probe(f"a stake of {stake}", plain(profile, stake=stake, balance=3 * stake), exact=True)
+    ]
 
 
 def _max_bet(profile: Profile, other: Profile) -> Sequence[Probe]:
     stake = max(profile.integer("max_bet"), other.integer("max_bet"))
-    return [probe(f"a stake of {stake}", plain(profile, stake=stake, balance=3 * stake))]
+    return [
+        probe(f"a stake of {stake}", plain(profile, stake=stake, balance=3 * stake), exact=True)
+    ]
 
 
 def _max_seats(profile: Profile, other: Profile) -> Sequence[Probe]:
@@ -112,6 +116,18 @@ def generators(game: Game) -> dict[str, _Generator]:
     if game is not Game.ROULETTE:
         found["decks"] = _decks
     return found
+
+
+def small_stakes(profile: Profile, count: int, start: int = 1) -> list[int]:
+    """``count`` stakes in a row from ``start``, or from the table's minimum if higher.
+
+    Where rounding is what a probe decides, stakes are not ``fitted`` (a multiple of one
+    factor meets few remainders): they run through the remainders from the minimum up.
+    """
+    first = max(start, profile.integer("min_bet"))
+    if first > profile.integer("max_bet"):
+        first = profile.integer("min_bet")
+    return [s for s in range(first, first + count) if s <= profile.integer("max_bet")]
 
 
 def rounding_reason(profile: Profile, other: Profile, name: str, denominators: set[int]) -> str:

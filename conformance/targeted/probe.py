@@ -11,6 +11,8 @@ the oracle answered them, so the vector replays under any other value as a fixed
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from croupier.conformance.v1 import vector_pb2
@@ -47,11 +49,81 @@ class Probe:
     rounds: tuple[ProbeRound, ...]
     #: What the rounds show, in a few words (the vector's description).
     topic: str
+    #: Whether the amounts are what the probe decides (a stake at a limit): never ``fitted``.
+    exact: bool = False
 
 
-def probe(topic: str, *rounds: ProbeRound) -> Probe:
+def probe(topic: str, *rounds: ProbeRound, exact: bool = False) -> Probe:
     """A probe of these rounds."""
-    return Probe(rounds=rounds, topic=topic)
+    return Probe(rounds=rounds, topic=topic, exact=exact)
+
+
+def _amounts(text: str, scale: Callable[[int], int]) -> str:
+    """A bet's or a decision's text with its amount (after ``=``, or the whole) scaled."""
+    head, sep, amount = text.rpartition("=")
+    if not sep:
+        return str(scale(int(text))) if text.strip().lstrip("-").isdigit() else text
+    return f"{head}={scale(int(amount))}"
+
+
+def _stakes(pround: ProbeRound) -> list[int]:
+    found = []
+    for seat in pround.seats:
+        for bet in seat.partition(":")[2].split(","):
+            amount = bet.rpartition("=")[2].strip()
+            if amount.lstrip("-").isdigit():
+                found.append(int(amount))
+    return found
+
+
+def _scaling(low: int, high: int, stakes: list[int]) -> tuple[Callable[[int], int], str] | None:
+    """How to bring the stakes within the limits, and its name; None if they are, or cannot be."""
+    smallest, largest = min(stakes), max(stakes)
+    if smallest < low:
+        # The smallest odd factor that lifts the smallest stake to the minimum (odd: an odd
+        # stake stays odd, a half stays a half).
+        times = -(-low // smallest)
+        times += 1 - times % 2
+        if largest * times <= high:
+            return (lambda amount: amount * times), f"times {times}"
+    elif largest > high:
+        parts = -(-largest // high)
+        if smallest // parts >= low:
+            return (
+                lambda amount: max(1, amount // parts) if amount > 0 else amount
+            ), f"over {parts}"
+    return None
+
+
+def fitted(profile: Profile, found: Probe) -> Probe:
+    """The probe with its amounts scaled so that its stakes are within the table's limits.
+
+    A probe is written for stakes of a few units to a few hundred; a table whose limits leave
+    them out takes them multiplied by the smallest odd factor that lifts the smallest stake to
+    the minimum, or divided by the smallest whole number that brings the largest under the
+    maximum. A probe whose stakes cannot all fit, or that is ``exact``, is left as it is.
+    """
+    stakes = [s for pround in found.rounds for s in _stakes(pround) if s > 0]
+    if found.exact or not stakes:
+        return found
+    scaling = _scaling(profile.integer("min_bet"), profile.integer("max_bet"), stakes)
+    if scaling is None:
+        return found
+    scale, how = scaling
+
+    def seat(text: str) -> str:
+        balance, _, bets = text.partition(":")
+        return f"{scale(int(balance))}:" + ",".join(_amounts(b, scale) for b in bets.split(","))
+
+    rounds = tuple(
+        dataclasses.replace(
+            pround,
+            seats=tuple(seat(text) for text in pround.seats),
+            plan=" ".join(_amounts(token, scale) for token in pround.plan.split()),
+        )
+        for pround in found.rounds
+    )
+    return dataclasses.replace(found, rounds=rounds, topic=f"{found.topic}, stakes {how}")
 
 
 class _Plan:

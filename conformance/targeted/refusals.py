@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from croupier.conformance.v1 import vector_pb2
 
 from conformance.targeted._table import plain
-from conformance.targeted.probe import Probe, ProbeRound, play_probe, probe
+from conformance.targeted.probe import Probe, ProbeRound, fitted, play_probe, probe
 from oracle.clauses import Game
 from oracle.profile import Profile
 
@@ -91,7 +91,7 @@ def build_refusals(profile: Profile) -> list[vector_pb2.Vector]:
     for reason, asked in _probes(profile):
         vid = f"{profile.id}-r{len(found) + 1:03d}"
         name = f"{profile.id}/refused/{asked.topic.replace(' ', '-')}"
-        vector = play_probe(profile, asked, vid, name)
+        vector = play_probe(profile, fitted(profile, asked), vid, name)
         if vector.rounds[-1].expected_error == reason:
             found.append(vector)
     return found

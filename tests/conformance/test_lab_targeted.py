@@ -28,6 +28,7 @@ from conformance.labcorpus import shared_cases
 from conformance.results import VectorOutcome
 from conformance.runner import BAD
 from conformance.targeted import GENERATORS, Targeted, build_targeted, expectations, shown
+from conformance.targeted.probe import ProbeRound, fitted, probe
 from conformance.targeted.refusals import build_refusals
 from conformance.vectors import LoadedVector, read_vectors, replay, round_clauses, write_vectors
 from conformance.zoo import certify_mutant
@@ -315,3 +316,53 @@ def test_a_lab_that_sets_only_max_hands_is_refused_a_split_by_the_resplit_varian
     (fifth,) = [v for v in build_targeted(lab).vectors if v.name.endswith("/max_hands/4-not-5")]
     assert fifth.rounds[-1].expected_error == "ILLEGAL_DECISION"
     assert round_clauses(fifth.rounds[-1]) == ["VAR.bj.resplit"]
+
+
+#: Lab profiles beside the examples, written against what the generators assume: stakes of
+#: about 100 under limits that refuse them, one deck, six to five, no look, la partage.
+OTHER_LABS = {
+    "high-limits": ("blackjack-c", "min_bet = { value = 1000 }\nmax_bet = { value = 20000 }"),
+    "low-limits": ("blackjack-a", "min_bet = { value = 2 }\nmax_bet = { value = 40 }"),
+    "one-deck-6-5": (
+        "blackjack-a",
+        "decks = { value = 1 }\nblackjack_pays = { value = '6:5' }\npeek = { value = 'ace' }",
+    ),
+    "baccarat-low-limits": ("baccarat-b", "min_bet = { value = 2 }\nmax_bet = { value = 40 }"),
+    "american-half-back-limits": (
+        "roulette-american",
+        "zero_rule = { value = 'half-back' }\nmin_bet = { value = 500 }",
+    ),
+}
+
+
+@pytest.mark.parametrize("lab", list(OTHER_LABS))
+def test_the_rule_holds_for_other_lab_profiles(lab: str) -> None:
+    base, lines = OTHER_LABS[lab]
+    profile = load_profile_text(f'id = "lab"\nextends = "{base}"\n[parameters]\n{lines}\n')
+    targeted = build_targeted(profile)
+    assert targeted.vectors
+    assert not targeted.untold, [(t.name, t.value, t.other) for t in targeted.untold]
+
+
+def test_a_probe_s_stakes_are_fitted_to_the_table_s_limits() -> None:
+    double = probe("a double for 50", ProbeRound(seats=("1000:100",), shoe="5S", plan="double=50"))
+
+    def under(low: int, high: int) -> Profile:
+        return load_profile_text(
+            'id = "lab"\nextends = "blackjack-a"\n[parameters]\n'
+            f"min_bet = {{ value = {low} }}\nmax_bet = {{ value = {high} }}\n"
+        )
+
+    # The smallest odd factor that lifts 100 to 500: 5.
+    (lifted,) = fitted(under(500, 10**6), double).rounds
+    assert (lifted.seats, lifted.plan) == (("5000:500",), "double=250")
+    # 600 needs 6, made odd: 7.
+    assert fitted(under(600, 10**6), double).rounds[0].seats == ("7000:700",)
+    # Under a maximum of 40: amounts over 3.
+    (cut,) = fitted(under(1, 40), double).rounds
+    assert (cut.seats, cut.plan) == (("333:33",), "double=16")
+    # Within the limits, exact, or unable to fit: as written.
+    assert fitted(under(1, 10**6), double) == double
+    exact = probe("a stake of 100", ProbeRound(seats=("1000:100",), shoe="5S"), exact=True)
+    assert fitted(under(500, 10**6), exact) == exact
+    assert fitted(under(150, 160), double) == double
