@@ -125,6 +125,8 @@ CONTRACT: dict[str, str] = {
     "CONTRACT.request": "Ids, seat and bet counts, cards, pockets, profile and bet kinds.",
     "CONTRACT.lifecycle": "Round ids are unique; Decide and Settle need an open round.",
     "CONTRACT.balance": "A seat's stakes together must not exceed its balance.",
+    # RULES.md "Contract additions of this project": the one label RULES.md itself defines.
+    "CONTRACT.recovery": "After a restart, open rounds and tables go on as without it.",
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle.clauses import BY_ID, CLAUSES, Game, clause
+from oracle.clauses import BY_ID, CLAUSES, CONTRACT, Game, clause
 from oracle.errors import OracleError, ProfileError
 from oracle.profile import Profile, load_profile_file, shipped_profiles
 
@@ -65,8 +65,21 @@ def _bold_clause_ids(text: str) -> list[str]:
     return found
 
 
+#: Where the project's own additions to the shared spec begin in docs/RULES.md: contract
+#: rules (``CONTRACT.*`` labels), not rule clauses of the documents.
+ADDITIONS = "\n---------------------------------------------------------------------------\n\n## Contract additions of this project"
+
+
 def _rules_text() -> str:
-    return RULES.read_text(encoding="utf-8")
+    """docs/RULES.md up to the project's additions: the shared spec's text."""
+    return RULES.read_text(encoding="utf-8").split(ADDITIONS, 1)[0]
+
+
+def _additions_text() -> str:
+    """The project's additions to the shared spec (contract labels)."""
+    text = RULES.read_text(encoding="utf-8")
+    assert ADDITIONS in text, "docs/RULES.md lost its contract additions section"
+    return text.split(ADDITIONS, 1)[1]
 
 
 def test_bold_tokens_parse_as_expected() -> None:
@@ -153,11 +166,22 @@ RULES_SHA256 = "98e625db69858472a1d0f2d68d4dc27c019597f25997d37614a43d576ab8c27f
 
 
 def test_rules_md_is_the_shared_spec() -> None:
-    assert hashlib.sha256(RULES.read_bytes()).hexdigest() == RULES_SHA256
+    # The spec's text, then the project's additions: the spec part is the spec, byte for byte.
+    spec = _rules_text().encode("utf-8")
+    assert hashlib.sha256(spec).hexdigest() == RULES_SHA256
     # Where the shared spec sits beside the project, it must still be that spec: a changed
     # spec is new work, not something to copy over silently.
     if SHARED_RULES.is_file():
-        assert SHARED_RULES.read_bytes() == RULES.read_bytes()
+        assert SHARED_RULES.read_bytes() == spec
+
+
+def test_additions_are_contract_labels() -> None:
+    added = _bold_clause_ids(_additions_text())
+    assert added == ["CONTRACT.recovery"]
+    for cid in added:
+        assert CLAUSE_SHAPE.fullmatch(cid), cid
+        assert cid in CONTRACT, f"{cid} is in RULES.md's additions but not oracle.clauses.CONTRACT"
+        assert cid not in BY_ID, f"{cid} is a contract label, not a rule clause"
 
 
 #: Variant clauses (RULES.md "Variants a lab may choose") whose parameter is not built yet

@@ -26,7 +26,7 @@ from croupier.v1 import common_pb2 as croupier_dot_v1_dot_common__pb2
 from croupier.v1 import round_pb2 as croupier_dot_v1_dot_round__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n croupier/v1/engine_service.proto\x12\x0b\x63roupier.v1\x1a\x18\x63roupier/v1/common.proto\x1a\x17\x63roupier/v1/round.proto\"\x11\n\x0f\x44\x65scribeRequest\"F\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x13\n\x0bprofile_ids\x18\x03 \x03(\t\"\x15\n\x04Shoe\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"\x16\n\x04Spin\x12\x0e\n\x06pocket\x18\x01 \x01(\t\"\xcf\x01\n\x0b\x44\x65\x61lRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x15\n\rcurrency_code\x18\x04 \x01(\t\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.croupier.v1.Seat\x12!\n\x04shoe\x18\x06 \x01(\x0b\x32\x11.croupier.v1.ShoeH\x00\x12!\n\x04spin\x18\x07 \x01(\x0b\x32\x11.croupier.v1.SpinH\x00\x42\t\n\x07outcome\"6\n\x0c\x44\x65\x61lResponse\x12&\n\x05state\x18\x01 \x01(\x0b\x32\x17.croupier.v1.RoundState\"J\n\rDecideRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\'\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x15.croupier.v1.Decision\"8\n\x0e\x44\x65\x63ideResponse\x12&\n\x05state\x18\x01 \x01(\x0b\x32\x17.croupier.v1.RoundState\"!\n\rSettleRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\"e\n\x0eSettleResponse\x12+\n\nsettlement\x18\x01 \x01(\x0b\x32\x17.croupier.v1.Settlement\x12&\n\x05state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState2\x9b\x02\n\rEngineService\x12G\n\x08\x44\x65scribe\x12\x1c.croupier.v1.DescribeRequest\x1a\x1d.croupier.v1.DescribeResponse\x12;\n\x04\x44\x65\x61l\x12\x18.croupier.v1.DealRequest\x1a\x19.croupier.v1.DealResponse\x12\x41\n\x06\x44\x65\x63ide\x12\x1a.croupier.v1.DecideRequest\x1a\x1b.croupier.v1.DecideResponse\x12\x41\n\x06Settle\x12\x1a.croupier.v1.SettleRequest\x1a\x1b.croupier.v1.SettleResponseB\x80\x01\n\x0f\x64\x65v.croupier.v1B\x12\x45ngineServiceProtoP\x01Z&croupier.dev/go/croupier/v1;croupierv1\xa2\x02\x03\x43XX\xaa\x02\x0b\x43roupier.V1\xca\x02\x0b\x43roupier\\V1\xea\x02\x0c\x43roupier::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n croupier/v1/engine_service.proto\x12\x0b\x63roupier.v1\x1a\x18\x63roupier/v1/common.proto\x1a\x17\x63roupier/v1/round.proto\"\x11\n\x0f\x44\x65scribeRequest\"X\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x13\n\x0bprofile_ids\x18\x03 \x03(\t\x12\x10\n\x08recovery\x18\x04 \x01(\x08\"\x15\n\x04Shoe\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"\x16\n\x04Spin\x12\x0e\n\x06pocket\x18\x01 \x01(\t\"\xcf\x01\n\x0b\x44\x65\x61lRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x12\n\nprofile_id\x18\x02 \x01(\t\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x15\n\rcurrency_code\x18\x04 \x01(\t\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.croupier.v1.Seat\x12!\n\x04shoe\x18\x06 \x01(\x0b\x32\x11.croupier.v1.ShoeH\x00\x12!\n\x04spin\x18\x07 \x01(\x0b\x32\x11.croupier.v1.SpinH\x00\x42\t\n\x07outcome\"6\n\x0c\x44\x65\x61lResponse\x12&\n\x05state\x18\x01 \x01(\x0b\x32\x17.croupier.v1.RoundState\"J\n\rDecideRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\'\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x15.croupier.v1.Decision\"8\n\x0e\x44\x65\x63ideResponse\x12&\n\x05state\x18\x01 \x01(\x0b\x32\x17.croupier.v1.RoundState\"!\n\rSettleRequest\x12\x10\n\x08round_id\x18\x01 \x01(\t\"e\n\x0eSettleResponse\x12+\n\nsettlement\x18\x01 \x01(\x0b\x32\x17.croupier.v1.Settlement\x12&\n\x05state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState2\x9b\x02\n\rEngineService\x12G\n\x08\x44\x65scribe\x12\x1c.croupier.v1.DescribeRequest\x1a\x1d.croupier.v1.DescribeResponse\x12;\n\x04\x44\x65\x61l\x12\x18.croupier.v1.DealRequest\x1a\x19.croupier.v1.DealResponse\x12\x41\n\x06\x44\x65\x63ide\x12\x1a.croupier.v1.DecideRequest\x1a\x1b.croupier.v1.DecideResponse\x12\x41\n\x06Settle\x12\x1a.croupier.v1.SettleRequest\x1a\x1b.croupier.v1.SettleResponseB\x80\x01\n\x0f\x64\x65v.croupier.v1B\x12\x45ngineServiceProtoP\x01Z&croupier.dev/go/croupier/v1;croupierv1\xa2\x02\x03\x43XX\xaa\x02\x0b\x43roupier.V1\xca\x02\x0b\x43roupier\\V1\xea\x02\x0c\x43roupier::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,23 +37,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DESCRIBEREQUEST']._serialized_start=100
   _globals['_DESCRIBEREQUEST']._serialized_end=117
   _globals['_DESCRIBERESPONSE']._serialized_start=119
-  _globals['_DESCRIBERESPONSE']._serialized_end=189
-  _globals['_SHOE']._serialized_start=191
-  _globals['_SHOE']._serialized_end=212
-  _globals['_SPIN']._serialized_start=214
-  _globals['_SPIN']._serialized_end=236
-  _globals['_DEALREQUEST']._serialized_start=239
-  _globals['_DEALREQUEST']._serialized_end=446
-  _globals['_DEALRESPONSE']._serialized_start=448
-  _globals['_DEALRESPONSE']._serialized_end=502
-  _globals['_DECIDEREQUEST']._serialized_start=504
-  _globals['_DECIDEREQUEST']._serialized_end=578
-  _globals['_DECIDERESPONSE']._serialized_start=580
-  _globals['_DECIDERESPONSE']._serialized_end=636
-  _globals['_SETTLEREQUEST']._serialized_start=638
-  _globals['_SETTLEREQUEST']._serialized_end=671
-  _globals['_SETTLERESPONSE']._serialized_start=673
-  _globals['_SETTLERESPONSE']._serialized_end=774
-  _globals['_ENGINESERVICE']._serialized_start=777
-  _globals['_ENGINESERVICE']._serialized_end=1060
+  _globals['_DESCRIBERESPONSE']._serialized_end=207
+  _globals['_SHOE']._serialized_start=209
+  _globals['_SHOE']._serialized_end=230
+  _globals['_SPIN']._serialized_start=232
+  _globals['_SPIN']._serialized_end=254
+  _globals['_DEALREQUEST']._serialized_start=257
+  _globals['_DEALREQUEST']._serialized_end=464
+  _globals['_DEALRESPONSE']._serialized_start=466
+  _globals['_DEALRESPONSE']._serialized_end=520
+  _globals['_DECIDEREQUEST']._serialized_start=522
+  _globals['_DECIDEREQUEST']._serialized_end=596
+  _globals['_DECIDERESPONSE']._serialized_start=598
+  _globals['_DECIDERESPONSE']._serialized_end=654
+  _globals['_SETTLEREQUEST']._serialized_start=656
+  _globals['_SETTLEREQUEST']._serialized_end=689
+  _globals['_SETTLERESPONSE']._serialized_start=691
+  _globals['_SETTLERESPONSE']._serialized_end=792
+  _globals['_ENGINESERVICE']._serialized_start=795
+  _globals['_ENGINESERVICE']._serialized_end=1078
 # @@protoc_insertion_point(module_scope)

@@ -46,10 +46,20 @@ class DescribeResponse(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     PROFILE_IDS_FIELD_NUMBER: _builtins.int
+    RECOVERY_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The engine's name, such as "acme-blackjack"."""
     version: _builtins.str
     """The engine's version, free text."""
+    recovery: _builtins.bool
+    """Whether the engine keeps every open round and every table's state (board, imprisoned
+    bets) across a restart of its process (CONTRACT.recovery). After a restart it answers a
+    Decide or Settle of an open round exactly as it would have without the restart, never
+    applies an answered decision twice, never pays a settled round again (a second Settle is
+    still ROUND_NOT_FOUND) and still refuses a used round id (ROUND_EXISTS). A conformance
+    runner that launches an engine claiming it plays the recovery vectors, which stop the
+    engine (SIGKILL, or SIGTERM) and start it again with the same command.
+    """
     @_builtins.property
     def profile_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The profile ids the engine claims to implement, such as "blackjack-a". The conformance
@@ -62,10 +72,11 @@ class DescribeResponse(_message.Message):
         name: _builtins.str = ...,
         version: _builtins.str = ...,
         profile_ids: _abc.Iterable[_builtins.str] | None = ...,
+        recovery: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "profile_ids", b"profile_ids", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "profile_ids", b"profile_ids", "recovery", b"recovery", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

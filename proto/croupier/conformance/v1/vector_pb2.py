@@ -26,7 +26,7 @@ from croupier.v1 import engine_service_pb2 as croupier_dot_v1_dot_engine__servic
 from croupier.v1 import round_pb2 as croupier_dot_v1_dot_round__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$croupier/conformance/v1/vector.proto\x12\x17\x63roupier.conformance.v1\x1a croupier/v1/engine_service.proto\x1a\x17\x63roupier/v1/round.proto\"\x90\x03\n\x06Vector\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07\x63lauses\x18\x03 \x03(\t\x12-\n\x05level\x18\x04 \x01(\x0e\x32\x1e.croupier.conformance.v1.Level\x12\x12\n\nprofile_id\x18\x05 \x01(\t\x12\x0c\n\x04seed\x18\x06 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\x12\x34\n\x06rounds\x18\x08 \x03(\x0b\x32$.croupier.conformance.v1.VectorRound\x12\x41\n\tcitations\x18\t \x03(\x0b\x32..croupier.conformance.v1.Vector.CitationsEntry\x12\r\n\x05since\x18\n \x01(\t\x12\x19\n\x11other_profile_ids\x18\x14 \x03(\t\x1aR\n\x0e\x43itationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\">\n\nVectorFile\x12\x30\n\x07vectors\x18\x01 \x03(\x0b\x32\x1f.croupier.conformance.v1.Vector\"\x16\n\x07\x43lauses\x12\x0b\n\x03ids\x18\x01 \x03(\t\"\xb6\x06\n\x0bVectorRound\x12&\n\x04\x64\x65\x61l\x18\x01 \x01(\x0b\x32\x18.croupier.v1.DealRequest\x12/\n\x0e\x65xpected_state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState\x12\x32\n\x05steps\x18\x03 \x03(\x0b\x32#.croupier.conformance.v1.VectorStep\x12\x34\n\x0f\x65xpected_settle\x18\x04 \x01(\x0b\x32\x1b.croupier.v1.SettleResponse\x12\x16\n\x0e\x65xpected_error\x18\x05 \x01(\t\x12O\n\x0e\x64\x65\x61l_citations\x18\x06 \x03(\x0b\x32\x37.croupier.conformance.v1.VectorRound.DealCitationsEntry\x12S\n\x10settle_citations\x18\x07 \x03(\x0b\x32\x39.croupier.conformance.v1.VectorRound.SettleCitationsEntry\x12\x1f\n\x17\x65xpected_error_metadata\x18\x08 \x03(\t\x12\\\n\x15\x65xpected_error_values\x18\x14 \x03(\x0b\x32=.croupier.conformance.v1.VectorRound.ExpectedErrorValuesEntry\x12\x39\n\x0c\x61\x66ter_settle\x18\x15 \x03(\x0b\x32#.croupier.conformance.v1.VectorStep\x1aV\n\x12\x44\x65\x61lCitationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1aX\n\x14SettleCitationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1a:\n\x18\x45xpectedErrorValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xf5\x03\n\nVectorStep\x12\'\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x15.croupier.v1.Decision\x12/\n\x0e\x65xpected_state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState\x12\x45\n\tcitations\x18\x03 \x03(\x0b\x32\x32.croupier.conformance.v1.VectorStep.CitationsEntry\x12\x10\n\x08round_id\x18\x04 \x01(\t\x12\x0e\n\x06settle\x18\x14 \x01(\x08\x12\x16\n\x0e\x65xpected_error\x18\x15 \x01(\t\x12\x1f\n\x17\x65xpected_error_metadata\x18\x16 \x03(\t\x12[\n\x15\x65xpected_error_values\x18\x17 \x03(\x0b\x32<.croupier.conformance.v1.VectorStep.ExpectedErrorValuesEntry\x1aR\n\x0e\x43itationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1a:\n\x18\x45xpectedErrorValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01*I\n\x05Level\x12\x15\n\x11LEVEL_UNSPECIFIED\x10\x00\x12\x12\n\x0eLEVEL_REQUIRED\x10\x01\x12\x15\n\x11LEVEL_RECOMMENDED\x10\x02\x42\xb9\x01\n\x1b\x64\x65v.croupier.conformance.v1B\x0bVectorProtoP\x01Z5croupier.dev/go/croupier/conformance/v1;conformancev1\xa2\x02\x03\x43\x43X\xaa\x02\x17\x43roupier.Conformance.V1\xca\x02\x17\x43roupier\\Conformance\\V1\xea\x02\x19\x43roupier::Conformance::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$croupier/conformance/v1/vector.proto\x12\x17\x63roupier.conformance.v1\x1a croupier/v1/engine_service.proto\x1a\x17\x63roupier/v1/round.proto\"\xc3\x03\n\x06Vector\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07\x63lauses\x18\x03 \x03(\t\x12-\n\x05level\x18\x04 \x01(\x0e\x32\x1e.croupier.conformance.v1.Level\x12\x12\n\nprofile_id\x18\x05 \x01(\t\x12\x0c\n\x04seed\x18\x06 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\x12\x34\n\x06rounds\x18\x08 \x03(\x0b\x32$.croupier.conformance.v1.VectorRound\x12\x41\n\tcitations\x18\t \x03(\x0b\x32..croupier.conformance.v1.Vector.CitationsEntry\x12\r\n\x05since\x18\n \x01(\t\x12\x19\n\x11other_profile_ids\x18\x14 \x03(\t\x12\x31\n\x07restart\x18\x15 \x01(\x0e\x32 .croupier.conformance.v1.Restart\x1aR\n\x0e\x43itationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\">\n\nVectorFile\x12\x30\n\x07vectors\x18\x01 \x03(\x0b\x32\x1f.croupier.conformance.v1.Vector\"\x16\n\x07\x43lauses\x12\x0b\n\x03ids\x18\x01 \x03(\t\"\xf2\x06\n\x0bVectorRound\x12&\n\x04\x64\x65\x61l\x18\x01 \x01(\x0b\x32\x18.croupier.v1.DealRequest\x12/\n\x0e\x65xpected_state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState\x12\x32\n\x05steps\x18\x03 \x03(\x0b\x32#.croupier.conformance.v1.VectorStep\x12\x34\n\x0f\x65xpected_settle\x18\x04 \x01(\x0b\x32\x1b.croupier.v1.SettleResponse\x12\x16\n\x0e\x65xpected_error\x18\x05 \x01(\t\x12O\n\x0e\x64\x65\x61l_citations\x18\x06 \x03(\x0b\x32\x37.croupier.conformance.v1.VectorRound.DealCitationsEntry\x12S\n\x10settle_citations\x18\x07 \x03(\x0b\x32\x39.croupier.conformance.v1.VectorRound.SettleCitationsEntry\x12\x1f\n\x17\x65xpected_error_metadata\x18\x08 \x03(\t\x12\\\n\x15\x65xpected_error_values\x18\x14 \x03(\x0b\x32=.croupier.conformance.v1.VectorRound.ExpectedErrorValuesEntry\x12\x39\n\x0c\x61\x66ter_settle\x18\x15 \x03(\x0b\x32#.croupier.conformance.v1.VectorStep\x12\x1b\n\x13restart_before_deal\x18\x16 \x01(\x08\x12\x1d\n\x15restart_before_settle\x18\x17 \x01(\x08\x1aV\n\x12\x44\x65\x61lCitationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1aX\n\x14SettleCitationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1a:\n\x18\x45xpectedErrorValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x8d\x04\n\nVectorStep\x12\'\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x15.croupier.v1.Decision\x12/\n\x0e\x65xpected_state\x18\x02 \x01(\x0b\x32\x17.croupier.v1.RoundState\x12\x45\n\tcitations\x18\x03 \x03(\x0b\x32\x32.croupier.conformance.v1.VectorStep.CitationsEntry\x12\x10\n\x08round_id\x18\x04 \x01(\t\x12\x0e\n\x06settle\x18\x14 \x01(\x08\x12\x16\n\x0e\x65xpected_error\x18\x15 \x01(\t\x12\x1f\n\x17\x65xpected_error_metadata\x18\x16 \x03(\t\x12[\n\x15\x65xpected_error_values\x18\x17 \x03(\x0b\x32<.croupier.conformance.v1.VectorStep.ExpectedErrorValuesEntry\x12\x16\n\x0erestart_before\x18\x18 \x01(\x08\x1aR\n\x0e\x43itationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12/\n\x05value\x18\x02 \x01(\x0b\x32 .croupier.conformance.v1.Clauses:\x02\x38\x01\x1a:\n\x18\x45xpectedErrorValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01*I\n\x05Level\x12\x15\n\x11LEVEL_UNSPECIFIED\x10\x00\x12\x12\n\x0eLEVEL_REQUIRED\x10\x01\x12\x15\n\x11LEVEL_RECOMMENDED\x10\x02*F\n\x07Restart\x12\x17\n\x13RESTART_UNSPECIFIED\x10\x00\x12\x10\n\x0cRESTART_KILL\x10\x01\x12\x10\n\x0cRESTART_TERM\x10\x02\x42\xb9\x01\n\x1b\x64\x65v.croupier.conformance.v1B\x0bVectorProtoP\x01Z5croupier.dev/go/croupier/conformance/v1;conformancev1\xa2\x02\x03\x43\x43X\xaa\x02\x17\x43roupier.Conformance.V1\xca\x02\x17\x43roupier\\Conformance\\V1\xea\x02\x19\x43roupier::Conformance::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,28 +46,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_VECTORSTEP_CITATIONSENTRY']._serialized_options = b'8\001'
   _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._loaded_options = None
   _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._serialized_options = b'8\001'
-  _globals['_LEVEL']._serialized_start=1944
-  _globals['_LEVEL']._serialized_end=2017
+  _globals['_LEVEL']._serialized_start=2079
+  _globals['_LEVEL']._serialized_end=2152
+  _globals['_RESTART']._serialized_start=2154
+  _globals['_RESTART']._serialized_end=2224
   _globals['_VECTOR']._serialized_start=125
-  _globals['_VECTOR']._serialized_end=525
-  _globals['_VECTOR_CITATIONSENTRY']._serialized_start=443
-  _globals['_VECTOR_CITATIONSENTRY']._serialized_end=525
-  _globals['_VECTORFILE']._serialized_start=527
-  _globals['_VECTORFILE']._serialized_end=589
-  _globals['_CLAUSES']._serialized_start=591
-  _globals['_CLAUSES']._serialized_end=613
-  _globals['_VECTORROUND']._serialized_start=616
-  _globals['_VECTORROUND']._serialized_end=1438
-  _globals['_VECTORROUND_DEALCITATIONSENTRY']._serialized_start=1202
-  _globals['_VECTORROUND_DEALCITATIONSENTRY']._serialized_end=1288
-  _globals['_VECTORROUND_SETTLECITATIONSENTRY']._serialized_start=1290
-  _globals['_VECTORROUND_SETTLECITATIONSENTRY']._serialized_end=1378
-  _globals['_VECTORROUND_EXPECTEDERRORVALUESENTRY']._serialized_start=1380
-  _globals['_VECTORROUND_EXPECTEDERRORVALUESENTRY']._serialized_end=1438
-  _globals['_VECTORSTEP']._serialized_start=1441
-  _globals['_VECTORSTEP']._serialized_end=1942
-  _globals['_VECTORSTEP_CITATIONSENTRY']._serialized_start=443
-  _globals['_VECTORSTEP_CITATIONSENTRY']._serialized_end=525
-  _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._serialized_start=1380
-  _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._serialized_end=1438
+  _globals['_VECTOR']._serialized_end=576
+  _globals['_VECTOR_CITATIONSENTRY']._serialized_start=494
+  _globals['_VECTOR_CITATIONSENTRY']._serialized_end=576
+  _globals['_VECTORFILE']._serialized_start=578
+  _globals['_VECTORFILE']._serialized_end=640
+  _globals['_CLAUSES']._serialized_start=642
+  _globals['_CLAUSES']._serialized_end=664
+  _globals['_VECTORROUND']._serialized_start=667
+  _globals['_VECTORROUND']._serialized_end=1549
+  _globals['_VECTORROUND_DEALCITATIONSENTRY']._serialized_start=1313
+  _globals['_VECTORROUND_DEALCITATIONSENTRY']._serialized_end=1399
+  _globals['_VECTORROUND_SETTLECITATIONSENTRY']._serialized_start=1401
+  _globals['_VECTORROUND_SETTLECITATIONSENTRY']._serialized_end=1489
+  _globals['_VECTORROUND_EXPECTEDERRORVALUESENTRY']._serialized_start=1491
+  _globals['_VECTORROUND_EXPECTEDERRORVALUESENTRY']._serialized_end=1549
+  _globals['_VECTORSTEP']._serialized_start=1552
+  _globals['_VECTORSTEP']._serialized_end=2077
+  _globals['_VECTORSTEP_CITATIONSENTRY']._serialized_start=494
+  _globals['_VECTORSTEP_CITATIONSENTRY']._serialized_end=576
+  _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._serialized_start=1491
+  _globals['_VECTORSTEP_EXPECTEDERRORVALUESENTRY']._serialized_end=1549
 # @@protoc_insertion_point(module_scope)

@@ -45,6 +45,34 @@ LEVEL_RECOMMENDED: Level.ValueType  # 2
 """A failure is reported but does not withhold certification."""
 Global___Level: _TypeAlias = Level  # noqa: Y015
 
+class _Restart:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RestartEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Restart.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RESTART_UNSPECIFIED: _Restart.ValueType  # 0
+    """Not a recovery vector: the engine is never restarted."""
+    RESTART_KILL: _Restart.ValueType  # 1
+    """SIGKILL to the engine's process group: nothing is flushed on the way out, as in a crash."""
+    RESTART_TERM: _Restart.ValueType  # 2
+    """SIGTERM to the engine's process group: a graceful stop (SIGKILL if it has not exited
+    within ten seconds).
+    """
+
+class Restart(_Restart, metaclass=_RestartEnumTypeWrapper):
+    """How a recovery vector stops the engine at each of its restart points (CONTRACT.recovery)."""
+
+RESTART_UNSPECIFIED: Restart.ValueType  # 0
+"""Not a recovery vector: the engine is never restarted."""
+RESTART_KILL: Restart.ValueType  # 1
+"""SIGKILL to the engine's process group: nothing is flushed on the way out, as in a crash."""
+RESTART_TERM: Restart.ValueType  # 2
+"""SIGTERM to the engine's process group: a graceful stop (SIGKILL if it has not exited
+within ten seconds).
+"""
+Global___Restart: _TypeAlias = Restart  # noqa: Y015
+
 @_typing.final
 class Vector(_message.Message):
     """A conformance vector: one or more consecutive rounds at one table, with every expected
@@ -100,6 +128,16 @@ class Vector(_message.Message):
     - CONTRACT.request: ids, seat and bet counts, cards, pockets, profile and bet kinds.
     - CONTRACT.lifecycle: round ids are unique; Decide and Settle need an open round.
     - CONTRACT.balance: a seat's stakes together must not exceed its balance.
+    - CONTRACT.recovery: after a restart, the engine answers as it would have without it (a
+      recovery vector cites it for every difference after its first restart point).
+
+    Recovery. A vector whose `restart` is set is a recovery vector: at each restart point
+    (VectorStep.restart_before, VectorRound.restart_before_deal and restart_before_settle) the
+    runner stops the launched engine as `restart` says, starts it again with the same command,
+    waits for its ready line and goes on; every expected answer is the one without the restart.
+    A runner plays recovery vectors only against an engine it launched, when the engine claims
+    recovery (DescribeResponse.recovery) or it is asked to; it may stop the engine once for
+    every vector waiting at a restart point, since a restart must change no round.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -136,6 +174,7 @@ class Vector(_message.Message):
     CITATIONS_FIELD_NUMBER: _builtins.int
     SINCE_FIELD_NUMBER: _builtins.int
     OTHER_PROFILE_IDS_FIELD_NUMBER: _builtins.int
+    RESTART_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """A stable id, never reused for another vector, such as "bjc-0042"."""
     name: _builtins.str
@@ -162,6 +201,10 @@ class Vector(_message.Message):
     the fingerprints of each earlier version's vectors (conformance/releases/); `croupier
     certify --baseline VERSION` names the failures of vectors newer than VERSION. Empty in
     vector files other than the shipped corpus (a lab's own, explored findings).
+    """
+    restart: Global___Restart.ValueType
+    """How the engine is stopped at the vector's restart points; unset for a vector that has
+    none (every vector but the recovery ones).
     """
     @_builtins.property
     def clauses(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -203,10 +246,11 @@ class Vector(_message.Message):
         citations: _abc.Mapping[_builtins.str, Global___Clauses] | None = ...,
         since: _builtins.str = ...,
         other_profile_ids: _abc.Iterable[_builtins.str] | None = ...,
+        restart: Global___Restart.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "other_profile_ids", b"other_profile_ids", "profile_id", b"profile_id", "rounds", b"rounds", "seed", b"seed", "since", b"since"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "clauses", b"clauses", "description", b"description", "id", b"id", "level", b"level", "name", b"name", "other_profile_ids", b"other_profile_ids", "profile_id", b"profile_id", "restart", b"restart", "rounds", b"rounds", "seed", b"seed", "since", b"since"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -343,6 +387,8 @@ class VectorRound(_message.Message):
     EXPECTED_ERROR_METADATA_FIELD_NUMBER: _builtins.int
     EXPECTED_ERROR_VALUES_FIELD_NUMBER: _builtins.int
     AFTER_SETTLE_FIELD_NUMBER: _builtins.int
+    RESTART_BEFORE_DEAL_FIELD_NUMBER: _builtins.int
+    RESTART_BEFORE_SETTLE_FIELD_NUMBER: _builtins.int
     expected_error: _builtins.str
     """The ErrorInfo reason the round's last call must fail with, such as "BET_OUT_OF_LIMITS";
     empty when every call must succeed. A failing Deal has no steps and no expected state; a
@@ -350,6 +396,12 @@ class VectorRound(_message.Message):
     than the vector's must fail with UNKNOWN_PROFILE (the vector stands for an engine that
     knows only its own); a Deal reusing an earlier round's id with ROUND_EXISTS.
     """
+    restart_before_deal: _builtins.bool
+    """Whether the engine is restarted before this round's Deal (a recovery vector's; between
+    two spins of one table, or before a Deal that reuses a settled round's id).
+    """
+    restart_before_settle: _builtins.bool
+    """Whether the engine is restarted before this round's Settle (a recovery vector's)."""
     @_builtins.property
     def deal(self) -> _engine_service_pb2.DealRequest:
         """The Deal request: profile, ids, seats and bets, and the explicit shoe or spin."""
@@ -410,10 +462,12 @@ class VectorRound(_message.Message):
         expected_error_metadata: _abc.Iterable[_builtins.str] | None = ...,
         expected_error_values: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         after_settle: _abc.Iterable[Global___VectorStep] | None = ...,
+        restart_before_deal: _builtins.bool = ...,
+        restart_before_settle: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "expected_settle", b"expected_settle", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_settle", b"after_settle", "deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_settle", b"after_settle", "deal", b"deal", "deal_citations", b"deal_citations", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_settle", b"expected_settle", "expected_state", b"expected_state", "restart_before_deal", b"restart_before_deal", "restart_before_settle", b"restart_before_settle", "settle_citations", b"settle_citations", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -474,6 +528,7 @@ class VectorStep(_message.Message):
     EXPECTED_ERROR_FIELD_NUMBER: _builtins.int
     EXPECTED_ERROR_METADATA_FIELD_NUMBER: _builtins.int
     EXPECTED_ERROR_VALUES_FIELD_NUMBER: _builtins.int
+    RESTART_BEFORE_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """The round the Decide names when it is not the round dealt (a round never dealt: the
     Decide must fail with ROUND_NOT_FOUND); a runner prefixes it like the round's own id.
@@ -487,6 +542,10 @@ class VectorStep(_message.Message):
     that must succeed, and for the round's last call, which VectorRound.expected_error
     refuses). A refused call changes nothing: the next call's expected answer is the round's
     as if this one had never been sent.
+    """
+    restart_before: _builtins.bool
+    """Whether the engine is restarted before this call (a recovery vector's): before a Decide,
+    or before a Settle made after the round was settled.
     """
     @_builtins.property
     def decision(self) -> _round_pb2.Decision:
@@ -521,10 +580,11 @@ class VectorStep(_message.Message):
         expected_error: _builtins.str = ...,
         expected_error_metadata: _abc.Iterable[_builtins.str] | None = ...,
         expected_error_values: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        restart_before: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "expected_state", b"expected_state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_state", b"expected_state", "round_id", b"round_id", "settle", b"settle"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citations", b"citations", "decision", b"decision", "expected_error", b"expected_error", "expected_error_metadata", b"expected_error_metadata", "expected_error_values", b"expected_error_values", "expected_state", b"expected_state", "restart_before", b"restart_before", "round_id", b"round_id", "settle", b"settle"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
