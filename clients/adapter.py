@@ -7,7 +7,9 @@ The kit does the rest: the gRPC protocol, rounds by id (``ROUND_EXISTS``,
 AIP-193 errors, the ``CROUPIER_ENGINE host:port`` ready line, graceful shutdown
 on SIGTERM, and an optional audit log of every settled round: hash-chained, numbered,
 timed, signed with the operator's key if given, and continued, never overwritten, when the
-engine restarts.
+engine restarts. With a state directory (``--state-dir``) it journals every call it answers
+and restores the open rounds and tables at start (``clients.journal``, CONTRACT.recovery),
+and ``Describe`` claims recovery.
 
     class MyEngine:
         name, version, profile_ids = "acme", "1.0", ("blackjack-c",)
@@ -46,12 +48,14 @@ from typing import Any, Protocol
 import grpc
 import iso4217
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
 from clients import listen
 from clients.audit import CHECKPOINT_EVERY, AuditLogError, AuditWriter, load_private_key
 from clients.book import RoundBook
+from clients.journal import DEAL, DECIDE, Event, Journal, JournalError
 from clients.status import StatusError, error_status
 
 # --- what the vendor receives -----------------------------------------------------------------
@@ -527,9 +531,12 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         max_open_rounds: int = 10_000,
         ttl_seconds: float = 900.0,
         clock: Callable[[], float] = time.monotonic,
+        journal: Journal | None = None,
     ) -> None:
         self.engine = engine
         self.audit = audit
+        #: Where the kit journals what it answers, to recover after a restart (None: it does not).
+        self.journal = journal
         #: Which running copy of the engine writes the audit log.
         self.instance = socket.gethostname()
         self.book: RoundBook[_Open] = RoundBook(
@@ -542,11 +549,110 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         self.gate = listen.ThreadGate()
         #: Roulette rounds dealt per (profile, table): the audit record's ``table_round``.
         self._table_rounds: OrderedDict[tuple[str, str], int] = OrderedDict()
+        if journal is not None:
+            self.restore()
+
+    # --- recovery (CONTRACT.recovery) ------------------------------------------------------
+
+    def restore(self) -> None:
+        """Replay the journal through the engine: the open rounds and every table come back.
+
+        A journaled call the engine no longer accepts means the journal is not this engine's
+        (``JournalError``). A round whose Settle reached the audit log but not the journal
+        (a crash between the two) is closed now: it is never paid twice.
+        """
+        assert self.journal is not None  # noqa: S101 - called with a journal only
+        for round_id in self.journal.used():
+            self.book.remember(round_id)
+        for event in self.journal.events():
+            try:
+                if event.kind == DEAL:
+                    self.replay_deal(engine_service_pb2.DealRequest.FromString(event.payload))
+                elif event.kind == DECIDE:
+                    self.replay_decide(event.round_id, round_pb2.Decision.FromString(event.payload))
+                else:
+                    self.replay_settle(event.round_id)
+            except (StatusError, DecodeError) as exc:
+                raise JournalError(
+                    f"the journal {self.journal.path} does not replay on this engine: "
+                    f"{event.kind} of round {event.round_id!r}: {exc}"
+                ) from None
+        settled = self.audit.last_round_id if self.audit is not None else ""
+        if settled and settled in self.book.ids():
+            entry = self.book.close(settled)
+            self.journal.settle(settled, keep=bool(entry.table_round))
+
+    def replay_deal(self, request: engine_service_pb2.DealRequest) -> None:
+        """Deal a journaled round again, as ``Deal`` did (the forced outcome decides it)."""
+        dealt = deal_input(request)
+        game = self.engine.deal(dealt)
+        self.book.open(
+            request.round_id,
+            _Open(
+                request=dealt,
+                message=request,
+                game=game,
+                table_round=self._count_table_round(request),
+            ),
+        )
+
+    def replay_decide(self, round_id: str, decision: round_pb2.Decision) -> None:
+        """Apply a journaled decision again."""
+        entry = self.book.get(round_id)
+        entry.game = self.engine.decide(
+            self.working_copy(entry.game), self.decision_input(entry, decision)
+        )
+        entry.decisions.append(decision)
+        self.book.update(round_id, entry)
+
+    def replay_settle(self, round_id: str) -> None:
+        """Close a journaled settled round (a roulette spin, whose events stay for its table)."""
+        self.book.close(round_id)
+
+    def journal_write(self, event: Event) -> None:
+        """Journal a call before answering it (on disk when this returns)."""
+        if self.journal is not None:
+            self.journal.append(event)
+
+    def journal_settle(self, round_id: str, entry: _Open) -> None:
+        """Journal a settled round: a roulette spin keeps its events (its table's board)."""
+        if self.journal is not None:
+            self.journal.settle(round_id, keep=bool(entry.table_round))
+
+    def _count_table_round(self, request: engine_service_pb2.DealRequest) -> int:
+        """A roulette round's place among its table's rounds, in the order dealt; 0 for cards."""
+        if request.WhichOneof("outcome") != "spin":
+            return 0
+        # The board moves as a round is dealt: count the table's rounds in that order.
+        key = (request.profile_id, request.table_id)
+        table_round = self._table_rounds.pop(key, 0) + 1
+        self._table_rounds[key] = table_round
+        while len(self._table_rounds) > MAX_TABLES:
+            self._table_rounds.popitem(last=False)
+        return table_round
+
+    def decision_input(self, entry: _Open, decision: round_pb2.Decision) -> DecisionInput:
+        """A Decide's decision as plain values (ILLEGAL_DECISION for a kind not set)."""
+        kind = _DECISIONS.get(decision.kind)
+        if kind is None:
+            raise EngineError(
+                "ILLEGAL_DECISION",
+                "the decision kind is not set",
+                legal=",".join(self.engine.view(entry.game).legal),
+            )
+        amount = (
+            _units(decision.amount, entry.request.currency, "decision.amount")
+            if decision.HasField("amount")
+            else None
+        )
+        return DecisionInput(seat=decision.seat, hand=decision.hand, kind=kind, amount=amount)
 
     def close_audit(self) -> None:
-        """Seal and close the audit log, once no call is writing to it (a late one then fails)."""
-        if self.audit is not None:
-            with self._lock:
+        """Seal and close the audit log and the journal, once no call is writing to them."""
+        with self._lock:
+            if self.journal is not None:
+                self.journal.close()
+            if self.audit is not None:
                 self.audit.close()
 
     def _guarded(
@@ -602,6 +708,7 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
                 name=self.engine.name,
                 version=self.engine.version,
                 profile_ids=list(self.engine.profile_ids),
+                recovery=self.journal is not None,
             )
 
         return self._guarded(request, context, action)  # type: ignore[no-any-return]
@@ -623,14 +730,15 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             check_contract(request, currencies=self.currencies)
             dealt = deal_input(request)
             game = self.engine.deal(dealt)
-            table_round = 0
-            if request.WhichOneof("outcome") == "spin":
-                # The board moves as a round is dealt: count the table's rounds in that order.
-                key = (request.profile_id, request.table_id)
-                table_round = self._table_rounds.pop(key, 0) + 1
-                self._table_rounds[key] = table_round
-                while len(self._table_rounds) > MAX_TABLES:
-                    self._table_rounds.popitem(last=False)
+            table_round = self._count_table_round(request)
+            # Journaled before the answer (CONTRACT.recovery): a crash after it loses nothing.
+            self.journal_write(
+                Event(
+                    kind=DEAL,
+                    round_id=request.round_id,
+                    payload=request.SerializeToString(deterministic=True),
+                )
+            )
             self.book.open(
                 request.round_id,
                 _Open(request=dealt, message=request, game=game, table_round=table_round),
@@ -648,23 +756,18 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
 
         def action() -> engine_service_pb2.DecideResponse:
             entry = self.book.get(request.round_id)
-            kind = _DECISIONS.get(request.decision.kind)
-            if kind is None:
-                raise EngineError(
-                    "ILLEGAL_DECISION",
-                    "the decision kind is not set",
-                    legal=",".join(self.engine.view(entry.game).legal),
-                )
-            amount = (
-                _units(request.decision.amount, entry.request.currency, "decision.amount")
-                if request.decision.HasField("amount")
-                else None
-            )
-            decision = DecisionInput(
-                seat=request.decision.seat, hand=request.decision.hand, kind=kind, amount=amount
-            )
+            decision = self.decision_input(entry, request.decision)
             # The vendor works on a copy: a refusal halfway through leaves the round untouched.
-            entry.game = self.engine.decide(self.working_copy(entry.game), decision)
+            game = self.engine.decide(self.working_copy(entry.game), decision)
+            # Journaled before the round changes and before the answer: applied once on replay.
+            self.journal_write(
+                Event(
+                    kind=DECIDE,
+                    round_id=request.round_id,
+                    payload=request.decision.SerializeToString(deterministic=True),
+                )
+            )
+            entry.game = game
             entry.decisions.append(request.decision)
             self.book.update(request.round_id, entry)
             return engine_service_pb2.DecideResponse(
@@ -691,6 +794,8 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
             # the round stays open, never paid without its record.
             if self.audit is not None:
                 self.audit.append(self.record(entry, response))
+            # Then journaled: a crash between the two is mended at start (``restore``).
+            self.journal_settle(request.round_id, entry)
             self.book.close(request.round_id)
             return response
 
@@ -771,13 +876,17 @@ def serve(
     round_ttl: float = 900.0,
     credentials: grpc.ServerCredentials | None = None,
     kit: type[EngineAdapter] = EngineAdapter,
+    state_dir: Path | None = None,
 ) -> Served:
     """Start serving an engine (through ``kit``); returns at once with the bound port.
 
     ``audit_log`` is continued if it exists (``AuditWriter.open``); ``audit_key`` (a PEM
     Ed25519 private key) signs a checkpoint every ``audit_checkpoint_every`` records and at
-    the stop. Raises ``AuditLogError`` for a log or key that cannot be used, ``OSError`` when
-    the address cannot be listened on (a port in use: no two servers share one).
+    the stop. ``state_dir`` holds the journal the engine recovers from (``clients.journal``;
+    CONTRACT.recovery): its open rounds and tables are restored before the server starts.
+    Raises ``AuditLogError`` for a log or key that cannot be used, ``JournalError`` for a
+    journal that cannot (damaged, another format or engine), ``OSError`` when the address
+    cannot be listened on (a port in use: no two servers share one).
     """
     audit = None
     if audit_log is not None:
@@ -790,7 +899,23 @@ def serve(
         )
     elif audit_key is not None:
         raise AuditLogError("an audit key signs an audit log: give --audit-log too")
-    adapter = kit(engine, audit=audit, max_open_rounds=max_open_rounds, ttl_seconds=round_ttl)
+    journal = None
+    try:
+        if state_dir is not None:
+            journal = Journal(state_dir, engine.name)
+        adapter = kit(
+            engine,
+            audit=audit,
+            max_open_rounds=max_open_rounds,
+            ttl_seconds=round_ttl,
+            journal=journal,
+        )
+    except BaseException:
+        if journal is not None:
+            journal.close()
+        if audit is not None:
+            audit.close()
+        raise
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=8), options=list(listen.SERVER_OPTIONS)
     )
@@ -834,7 +959,7 @@ def main(
         prog=_prog(),
         description=f"Serve {engine.name} as a Croupier EngineService. Prints "
         "'CROUPIER_ENGINE host:port' when ready; stops gracefully on SIGTERM or SIGINT. Exit "
-        "codes: 0 stopped, 1 stopped but the audit log could not be sealed, 2 usage error (a bad audit log or key, a TLS file that holds "
+        "codes: 0 stopped, 1 stopped but the audit log could not be sealed, 2 usage error (a bad audit log, key or journal, a TLS file that holds "
         "something else), 3 cannot listen (the port is in use).",
     )
     parser.add_argument(
@@ -898,6 +1023,14 @@ def main(
         help="start a new log even if --audit-log exists: the old file is kept, renamed "
         "FILE.<UTC time>, never deleted",
     )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help="journal every call answered in DIR (created if need be) and restore the open "
+        "rounds and tables from it at start: the engine then claims recovery in Describe "
+        "(a damaged journal, or one of another engine, is refused and left as it is)",
+    )
     args = parser.parse_args(argv)
     _check_args(parser, args)
     try:
@@ -919,8 +1052,9 @@ def main(
             round_ttl=args.round_ttl,
             credentials=credentials,
             kit=kit,
+            state_dir=args.state_dir,
         )
-    except (AuditLogError, ValueError) as exc:
+    except (AuditLogError, JournalError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)  # noqa: T201 - the command line's own error
         sys.exit(2)
     except OSError as exc:

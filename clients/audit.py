@@ -603,6 +603,9 @@ class AuditWriter:
         self.sequence = last.sequence if last is not None else 0
         #: How many records this writer appended.
         self.count = 0
+        #: The round id of the log's last record ("" for an empty log): a kit that recovers
+        #: checks it against its journal (``EngineAdapter.restore``).
+        self.last_round_id = last.round_id if last is not None else ""
         #: What opening the log did, for the operator: continued it, or kept an old file aside.
         self.notice = ""
         #: How many times a writer continued this log before this one (its checkpoints say so).
@@ -694,6 +697,7 @@ class AuditWriter:
         self.sequence += 1
         self._previous = own
         self.count += 1
+        self.last_round_id = record.round_id
         return record
 
     def _checkpoint_entry(self, sequence: int, head: bytes, *, closing: bool) -> bytes:

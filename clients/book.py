@@ -80,10 +80,19 @@ class RoundBook(Generic[T]):
     def open(self, round_id: str, value: T) -> None:
         """Keep a new round, once ``check_new`` has let its id through; the id is taken for good."""
         self.check_new(round_id)
+        self.remember(round_id)
+        self.update(round_id, value)
+
+    def remember(self, round_id: str) -> None:
+        """Take an id for good without opening a round (a settled round a journal recalls)."""
         self._used[round_id] = None
         while len(self._used) > self._remember_used:
             self._used.popitem(last=False)
-        self.update(round_id, value)
+
+    def ids(self) -> list[str]:
+        """The ids of the open rounds, least recently touched first."""
+        self.expire()
+        return list(self._open)
 
     def get(self, round_id: str) -> T:
         """The open round with this id (``ROUND_NOT_FOUND`` if none)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conformance.cases import build_case
 from conformance.handwritten import CASES
+from conformance.recovery import RECOVERY_DIR, recovery_vectors
 from conformance.since import stamp
 from conformance.vectors import BINARY, CORPUS_DIR, campaign, corpus_files, write_vectors
 from oracle.profile import shipped_profile
@@ -33,16 +34,21 @@ CAMPAIGNS: dict[str, Campaign] = {
 }
 
 
-def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
+def build_corpus(
+    directory: Path = CORPUS_DIR, recovery: Path = RECOVERY_DIR
+) -> dict[str, tuple[int, int]]:
     """Write every profile's hand-written and campaign files; return counts per profile.
+
+    Each profile's recovery vectors go to ``recovery`` (``conformance.recovery``), apart.
 
     Binary files (``BINARY``): ``croupier vectors show`` and ``export`` give their JSON.
 
     Each vector is stamped with the suite version it dates from (``since``).
     """
     directory.mkdir(parents=True, exist_ok=True)
+    recovery.mkdir(parents=True, exist_ok=True)
     # A file of an earlier build (another profile, another format) would still be loaded.
-    for stale in corpus_files(directory):
+    for stale in (*corpus_files(directory), *corpus_files(recovery)):
         stale.unlink()
     counts: dict[str, tuple[int, int]] = {}
     for profile_id, spec in CAMPAIGNS.items():
@@ -56,6 +62,10 @@ def build_corpus(directory: Path = CORPUS_DIR) -> dict[str, tuple[int, int]]:
         generated = write_vectors(
             directory / f"{profile_id}.campaign{BINARY}",
             (stamp(v) for v in campaign(profile, spec.seed, spec.rounds, spec.prefix)),
+        )
+        write_vectors(
+            recovery / f"{profile_id}.recovery{BINARY}",
+            (stamp(v) for v in recovery_vectors(profile, spec.prefix.replace("-g", "-r"))),
         )
         counts[profile_id] = (hand, generated)
     return counts

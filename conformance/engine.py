@@ -36,6 +36,8 @@ READY_PREFIX = "CROUPIER_ENGINE "
 #: The stderr lines kept in memory, and the longest kept of one line, in characters.
 STDERR_LINES = 20
 _STDERR_LINE_MAX = 500
+#: Seconds a stopped engine gets to exit after SIGTERM before it is killed.
+STOP_GRACE = 5.0
 #: The stderr lines a message about a dead or failed engine shows.
 STDERR_SHOWN = 10
 #: Bytes read from an engine's output at a time, and the longest address a ready line names.
@@ -279,6 +281,24 @@ class EngineProcess:
             await self.stop()
             await self.start()
 
+    async def restart(self, signum: int) -> None:
+        """Stop the engine with ``signum`` and start it again: a recovery vector's restart point.
+
+        SIGKILL, or SIGTERM then SIGKILL after ``STOP_GRACE``; the same command starts it.
+
+        Not counted in ``restarts`` (those are the crashes and hangs a run recovered from).
+        """
+        async with self._lock:
+            if signum == signal.SIGKILL:
+                process = self.process
+                if process is not None and process.returncode is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGKILL)
+                    await process.wait()
+            else:
+                await self.stop()
+            await self.start()
+
     async def stop(self) -> None:
         """Stop the engine: SIGTERM to its process group, then SIGKILL after a grace period."""
         process = self.process
@@ -287,7 +307,7 @@ class EngineProcess:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         try:
-            await asyncio.wait_for(process.wait(), 5)
+            await asyncio.wait_for(process.wait(), STOP_GRACE)
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)

@@ -16,8 +16,9 @@ import dataclasses
 import functools
 import re
 import secrets
+import signal
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -100,6 +101,8 @@ class Exchange:
     expected_values: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Whether the round goes on after the expected refusal (a refused call changes nothing).
     goes_on: bool = False
+    #: Whether the engine is restarted before this call (a recovery vector's restart point).
+    restart_before: bool = False
 
     @property
     def citations(self) -> Citations:
@@ -157,6 +160,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
         expected_values=_values(vround, prefix) if refused else {},
+        restart_before=vround.restart_before_deal,
     )
     if refused:
         return
@@ -183,6 +187,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
             shared_citations=vector.citations,
             expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
             expected_values=_values(vround, prefix) if refused else {},
+            restart_before=vstep.restart_before,
         )
         if refused:
             return
@@ -197,6 +202,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         shared_citations=vector.citations,
         expected_metadata=tuple(vround.expected_error_metadata) if refused else (),
         expected_values=_values(vround, prefix) if refused else {},
+        restart_before=vround.restart_before_settle,
     )
     for number, late in enumerate(vround.after_settle):
         yield _refused_step(vector, late, f"round {index} after settle {number}", round_id, prefix)
@@ -227,6 +233,7 @@ def _refused_step(
         expected_metadata=tuple(vstep.expected_error_metadata),
         expected_values=_values(vstep, prefix),
         goes_on=True,
+        restart_before=vstep.restart_before,
     )
 
 
@@ -350,6 +357,19 @@ def _judge(
         actual=difference.actual,
         message=f"{difference.path}: expected {difference.expected}, got {difference.actual}"
         + context,
+    )
+
+
+def _not_applicable(vector: vector_pb2.Vector, why: str) -> Result:
+    return Result(
+        vector_id=vector.id,
+        name=vector.name,
+        profile_id=vector.profile_id,
+        level=vector_pb2.Level.Name(vector.level),
+        outcome=VectorOutcome.NOT_APPLICABLE,
+        message=why,
+        clauses=tuple(vector.clauses),
+        since=vector.since,
     )
 
 
@@ -519,6 +539,71 @@ class Context:
     address: str = ""
     #: ``time.monotonic()`` when the run began: results say when they started after it.
     origin: float = 0.0
+    #: Where a recovery vector waits at a restart point (None: no vector of this context is
+    #: one, or the engine cannot be restarted).
+    barrier: RestartBarrier | None = None
+
+
+class RestartBarrier:
+    """The recovery vectors of one kind of restart: the engine is stopped once for them all.
+
+    Each vector waits at its restart point; when every vector still playing waits, the
+    engine is restarted (``restart``) and they all go on. A vector that ends leaves.
+    """
+
+    def __init__(self, parties: int, restart: Callable[[], Awaitable[None]]) -> None:
+        self.active = parties
+        self.waiting = 0
+        self.restarts = 0
+        self._restart = restart
+        self._release = asyncio.Event()
+        self._error: EngineUnavailableError | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def wait(self) -> None:
+        """Wait at a restart point until the engine has been restarted."""
+        self.waiting += 1
+        release = self._release
+        if self.waiting >= self.active:
+            await self._trip()
+        else:
+            await release.wait()
+        if self._error is not None:
+            raise self._error
+
+    def leave(self) -> None:
+        """A vector is done: the others may no longer wait for it."""
+        self.active -= 1
+        if self.active and self.waiting >= self.active:
+            task = asyncio.ensure_future(self._trip())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _trip(self) -> None:
+        release, self._release = self._release, asyncio.Event()
+        self.waiting = 0
+        try:
+            await self._restart()
+            self.restarts += 1
+        except EngineUnavailableError as exc:
+            self._error = EngineUnavailableError(
+                f"the engine did not come back after a restart (CONTRACT.recovery): {exc}"
+            )
+        finally:
+            release.set()
+
+
+def _after_restart(div: _Divergence) -> _Divergence:
+    """A difference after a restart: CONTRACT.recovery, the clause it would cite without one."""
+    details = dict(div.details)
+    cited = details.get("clause", "")
+    details["clause"] = "CONTRACT.recovery"
+    details["message"] = (
+        "after a restart, "
+        + details.get("message", "")
+        + (f" (without the restart: {cited})" if cited else "")
+    )
+    return _Divergence(div.outcome, **details)
 
 
 async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
@@ -539,14 +624,35 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
     generation = ctx.engine.generation if ctx.engine else 0
     # The states answered so far, by step: a later answer that repeats one is stale.
     earlier: list[tuple[str, Message]] = []
+    restarted = False
     try:
-        for index in range(len(vector.rounds)):
-            for exchange in exchanges(vector, index, ctx.run_prefix):
-                if await _exchange(ctx, exchange, earlier) and not exchange.goes_on:
-                    break
-                state = getattr(exchange.expected, "state", None)
-                if state is not None:
-                    earlier.append((exchange.step, state))
+        try:
+            for index in range(len(vector.rounds)):
+                for exchange in exchanges(vector, index, ctx.run_prefix):
+                    if exchange.restart_before:
+                        if ctx.barrier is None:
+                            raise _Divergence(
+                                VectorOutcome.ERROR,
+                                step=exchange.step,
+                                clause="CONTRACT.recovery",
+                                message="a restart point, but the runner cannot restart "
+                                "this engine (it did not launch it)",
+                            )
+                        await ctx.barrier.wait()
+                        restarted = True
+                        generation = ctx.engine.generation if ctx.engine else 0
+                    if await _exchange(ctx, exchange, earlier) and not exchange.goes_on:
+                        break
+                    state = getattr(exchange.expected, "state", None)
+                    if state is not None:
+                        earlier.append((exchange.step, state))
+        except _Divergence as div:
+            if restarted:
+                raise _after_restart(div) from None
+            raise
+        finally:
+            if ctx.barrier is not None:
+                ctx.barrier.leave()
     except _Divergence as div:
         seconds = time.monotonic() - started
         # An engine that cannot be brought back ends the run (EngineUnavailableError): the
@@ -630,6 +736,14 @@ class RunConfig:
     #: are not (a lab's own files): only a run that plays all of it, for every profile the
     #: engine claims, may be conformant.
     corpus: Sequence[LoadedVector] | None = None
+    #: The recovery vectors (``conformance/recovery/``, filtered like ``vectors``): played
+    #: after the others when the engine claims recovery or ``recovery`` asks for them, and
+    #: only against a launched engine, which they restart (CONTRACT.recovery).
+    recovery_vectors: Sequence[LoadedVector] = ()
+    recovery: bool = False
+    #: The recovery corpus, as ``corpus`` is the shipped one: a whole run that plays
+    #: recovery plays all of it.
+    recovery_corpus: Sequence[LoadedVector] = ()
 
 
 async def run(config: RunConfig) -> RunReport:
@@ -647,7 +761,14 @@ async def run(config: RunConfig) -> RunReport:
         if config.on_start is not None:
             config.on_start(info)
         results = await session.play(config.vectors, set(info.profile_ids))
+        recovering = config.recovery or info.recovery
+        if recovering and (config.recovery_vectors or config.recovery_corpus):
+            results += await session.play_recovery(config.recovery_vectors, set(info.profile_ids))
         corpus = None if config.corpus is None else [v.vector for v in config.corpus]
+        if corpus is not None and recovering:
+            # An engine that claims recovery must pass the recovery vectors too: a run that
+            # could not play them (not launched) is not whole.
+            corpus += [v.vector for v in config.recovery_corpus]
         return RunReport(
             describe=info,
             results=tuple(results),
@@ -723,11 +844,24 @@ class RunSession:
         self.bad = 0
         self.fatal: list[EngineUnavailableError] = []
 
-    async def play(self, vectors: Sequence[LoadedVector], claimed: set[str]) -> list[Result]:
-        """Every vector, ``concurrency`` at a time; an engine gone for good ends them all."""
-        semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
+    async def play(
+        self, vectors: Sequence[LoadedVector], claimed: set[str], limit: int = 0
+    ) -> list[Result]:
+        """Every vector, ``concurrency`` (or ``limit``) at a time; an engine gone ends them all."""
+        semaphore = asyncio.Semaphore(max(1, limit or self.config.concurrency))
 
         async def one(loaded: LoadedVector) -> Result | None:
+            try:
+                return await played(loaded)
+            finally:
+                # A recovery vector that never ran must not keep the others at the barrier
+                # (run_vector leaves it itself; leaving twice is guarded by ``left``).
+                if self.ctx.barrier is not None and loaded.vector.id not in left:
+                    self.ctx.barrier.leave()
+
+        left: set[str] = set()
+
+        async def played(loaded: LoadedVector) -> Result | None:
             vector = loaded.vector
             if self.stop.is_set():
                 return None
@@ -751,6 +885,7 @@ class RunSession:
                         return None
                     self._follow_restart()
                     try:
+                        left.add(vector.id)
                         result = await run_vector(self.ctx, loaded)
                     except EngineUnavailableError as exc:
                         self.fatal.append(exc)
@@ -765,6 +900,56 @@ class RunSession:
         if self.fatal:
             raise self.fatal[0]
         return [r for r in gathered if r is not None]
+
+    async def play_recovery(
+        self, vectors: Sequence[LoadedVector], claimed: set[str]
+    ) -> list[Result]:
+        """The recovery vectors, after every other: all of one restart kind at once.
+
+        Each kind (SIGKILL, then SIGTERM) has one barrier: the engine is restarted once for
+        every vector waiting at a restart point, not once per vector. Against an engine the
+        runner did not launch, each is NOT_APPLICABLE (it cannot be restarted).
+        """
+        results: list[Result] = []
+        for kind in (vector_pb2.RESTART_KILL, vector_pb2.RESTART_TERM):
+            group = [v for v in vectors if v.vector.restart == kind]
+            if not group or self.stop.is_set():
+                continue
+            if self.engine is None:
+                results.extend(
+                    _not_applicable(
+                        v.vector, "a recovery vector restarts the engine: give --launch"
+                    )
+                    for v in group
+                )
+                continue
+            playing = [
+                v
+                for v in group
+                if all(p in claimed for p in (v.vector.profile_id, *v.vector.other_profile_ids))
+            ]
+            results.extend(
+                _not_applicable(
+                    v.vector, f"the engine does not claim profile {v.vector.profile_id}"
+                )
+                for v in group
+                if v not in playing
+            )
+            engine = self.engine
+            signum = signal.SIGKILL if kind == vector_pb2.RESTART_KILL else signal.SIGTERM
+
+            async def restart(engine: EngineProcess = engine, signum: int = signum) -> None:
+                await engine.restart(signum)
+                self._follow_restart()
+                await describe(self.ctx.stub, self.config.timeout, engine.address, self.config.tls)
+
+            self.ctx.barrier = RestartBarrier(len(playing), restart)
+            try:
+                # All at once: every vector must reach the barrier for the engine to restart.
+                results.extend(await self.play(playing, claimed, limit=len(playing)))
+            finally:
+                self.ctx.barrier = None
+        return results
 
     def _follow_restart(self) -> None:
         """A fresh channel to a restarted engine, even at the same address."""

@@ -127,14 +127,7 @@ def play_round(
         if pending:
             given = pending.pop(0)
             goes_on = _goes_on(given)
-            step = out.steps.add()
-            if isinstance(given, vector_pb2.VectorStep):
-                if given.HasField("decision"):
-                    step.decision.CopyFrom(given.decision)
-                step.round_id = given.round_id
-                step.settle = given.settle
-            else:
-                step.decision.CopyFrom(given)
+            step = _scripted(out.steps.add(), given)
         else:
             assert policy is not None  # noqa: S101 - the loop condition guarantees it
             choose, stream = policy
@@ -174,6 +167,21 @@ def play_round(
         return PlayedRound(round=out, history=board)
     _settle_into(out, current, deal.round_id, after)
     return PlayedRound(round=out, history=current.history or board)
+
+
+def _scripted(
+    step: vector_pb2.VectorStep, given: round_pb2.Decision | vector_pb2.VectorStep
+) -> vector_pb2.VectorStep:
+    """A scripted call's request: its decision, round id, Settle and restart point."""
+    if isinstance(given, vector_pb2.VectorStep):
+        if given.HasField("decision"):
+            step.decision.CopyFrom(given.decision)
+        step.round_id = given.round_id
+        step.settle = given.settle
+        step.restart_before = given.restart_before
+    else:
+        step.decision.CopyFrom(given)
+    return step
 
 
 def _deal_into(
@@ -238,7 +246,7 @@ def _settle_into(
         {"error=ROUND_NOT_COMPLETE": state["phase"]},
     )
     for call in after:
-        late = out.after_settle.add(settle=call.settle)
+        late = out.after_settle.add(settle=call.settle, restart_before=call.restart_before)
         if call.HasField("decision"):
             late.decision.CopyFrom(call.decision)
         _refuse_into(late, _closed(round_id), late.citations)
@@ -303,6 +311,9 @@ def replay(
         )
         boards[here.id, old.deal.table_id] = outcome.history
         taken.add(old.deal.round_id)
+        # A recovery vector's restart points (CONTRACT.recovery): requests, not answers.
+        outcome.round.restart_before_deal = old.restart_before_deal
+        outcome.round.restart_before_settle = old.restart_before_settle
         rebuilt.rounds.append(outcome.round)
     share_citations(rebuilt)
     return rebuilt
@@ -666,7 +677,24 @@ def structure_problem(vector: vector_pb2.Vector) -> str:
         problem = _round_problem(vround)
         if problem:
             return f"round {index}: {problem}"
-    return ""
+    return _restart_problem(vector)
+
+
+def restart_points(vector: vector_pb2.Vector) -> int:
+    """How many restart points a vector has (CONTRACT.recovery)."""
+    count = 0
+    for vround in vector.rounds:
+        count += vround.restart_before_deal + vround.restart_before_settle
+        count += sum(s.restart_before for s in (*vround.steps, *vround.after_settle))
+    return count
+
+
+def _restart_problem(vector: vector_pb2.Vector) -> str:
+    """A recovery vector has restart points, and only a recovery vector has them."""
+    points = restart_points(vector)
+    if vector.restart == vector_pb2.RESTART_UNSPECIFIED:
+        return f"{points} restart points, but no restart kind" if points else ""
+    return "" if points else "a restart kind, but no restart point"
 
 
 def _round_problem(vround: vector_pb2.VectorRound) -> str:

@@ -10,6 +10,11 @@ vector and by at least three vectors in all.
 
 The suite's test of itself: it drives the mutants of ``clients/mutants`` (vendor-style
 engines that import neither the oracle nor the suite) through the conformance runner.
+
+A recovery mutant (``RECOVERY_MUTANTS``, CONTRACT.recovery) is served with a state directory
+of its own, claims recovery, and plays the recovery vectors (``conformance/recovery/``), which
+restart it: those scripted vectors stand for its hand-written ones, and it must be killed
+by three of them or more.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import asyncio
 import shlex
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,8 +32,9 @@ from croupier.conformance.v1 import vector_pb2
 from rich.console import Console
 from rich.table import Table
 
-from clients.mutants import MUTANTS, Mutant
+from clients.mutants import MUTANTS, RECOVERY_MUTANTS, Mutant
 from conformance.invocation import croupier_command
+from conformance.recovery import RECOVERY_DIR
 from conformance.runner import BAD, Result, RunConfig, run
 from conformance.vectors import CORPUS_DIR, LoadedVector, load_corpus
 
@@ -41,9 +48,10 @@ TIMEOUT = 5.0
 AT_LEAST = 3
 
 
-def launch_command(name: str) -> str:
-    """The ``--launch`` command that serves one mutant."""
-    return shlex.join([sys.executable, "-m", "clients.mutants", name])
+def launch_command(name: str, state_dir: str = "") -> str:
+    """The ``--launch`` command that serves one mutant (journaling in ``state_dir``, if given)."""
+    state = ["--state-dir", state_dir] if state_dir else []
+    return shlex.join([sys.executable, "-m", "clients.mutants", name, *state])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,7 +62,7 @@ class MutantVerdict:
     #: The first bad result: the failing hand-written vector with the smallest id (of the
     #: mutant's own profile if any failed there), else the campaign one; None if it survived.
     first: Result | None
-    #: ``hand-written`` or ``campaigns``: the stage of ``first``.
+    #: ``hand-written``, ``campaigns`` or ``recovery``: the stage of ``first``.
     stage: str = ""
     #: How many hand-written vectors failed on the mutant.
     hand_kills: int = 0
@@ -105,6 +113,8 @@ async def certify_mutant(
     (the test suite's quick count); without it every vector is played (``make mutants``).
     """
     started = time.monotonic()
+    if mutant.recovery:
+        return await _certify_recovering(mutant, timeout=timeout)
     command = launch_command(mutant.name)
 
     def reproduce(vector: vector_pb2.Vector) -> str:
@@ -163,6 +173,40 @@ async def certify_mutant(
 
 def _result_id(result: Result) -> str:
     return result.vector_id
+
+
+async def _certify_recovering(mutant: Mutant, *, timeout: float) -> MutantVerdict:
+    """A recovery mutant against every recovery vector, journaling in a directory of its own."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="croupier-zoo-") as state:
+        command = launch_command(mutant.name, state)
+        try:
+            report = await run(
+                RunConfig(
+                    vectors=(),
+                    recovery_vectors=load_corpus(RECOVERY_DIR),
+                    launch=command,
+                    timeout=timeout,
+                    recovery=True,
+                )
+            )
+        except Exception as exc:  # noqa: BLE001 - one mutant's trouble must not stop the zoo
+            return MutantVerdict(
+                mutant=mutant,
+                first=None,
+                seconds=time.monotonic() - started,
+                error=f"{type(exc).__name__}: {exc}",
+            )
+    bad = sorted((r for r in report.results if r.outcome in BAD), key=_result_id)
+    first = min(bad, key=lambda r: (r.profile_id != mutant.profile, r.vector_id), default=None)
+    return MutantVerdict(
+        mutant=mutant,
+        first=first,
+        stage="recovery" if first is not None else "",
+        hand_kills=len(bad),
+        kills=len(bad),
+        seconds=time.monotonic() - started,
+    )
 
 
 async def run_zoo(
@@ -234,10 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"play the campaigns only until {AT_LEAST} vectors have failed",
     )
     args = parser.parse_args(argv)
-    unknown = [name for name in args.names if name not in MUTANTS]
+    unknown = [name for name in args.names if name not in MUTANTS and name not in RECOVERY_MUTANTS]
     if unknown:
         parser.error(f"no mutant {', '.join(unknown)}; python -m clients.mutants --list")
-    mutants = [MUTANTS[name] for name in args.names] if args.names else list(MUTANTS.values())
+    every = {**MUTANTS, **RECOVERY_MUTANTS}
+    mutants = [every[name] for name in args.names] if args.names else list(every.values())
     # A log or a pipe gets the whole table, not 80 columns of it.
     console = Console() if Console().is_terminal else Console(width=160)
     errors = Console(stderr=True)

@@ -19,7 +19,7 @@ from fractions import Fraction
 from clients.adapter import EngineAdapter
 from clients.demo_engine import HOUSE_RULES, DemoEngine, RouletteRules, variant
 from clients.demo_engine.rules import DOCUMENT_B_TABLEAU, STANDARD_TABLEAU
-from clients.mutants import bugs, kits
+from clients.mutants import bugs, kits, recovery
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +38,9 @@ class Mutant:
     factory: Callable[[], DemoEngine]
     #: The adapter kit that serves it: the kit itself, or one with a protocol bug.
     kit: type[EngineAdapter] = EngineAdapter
+    #: A recovery bug (``RECOVERY_MUTANTS``): served with a state directory, it claims
+    #: recovery, and the recovery vectors catch it.
+    recovery: bool = False
 
 
 def _settings(profile: str, **changes: object) -> Callable[[], DemoEngine]:
@@ -886,4 +889,61 @@ _LAB_ZOO: tuple[Mutant, ...] = (
 #: The mutants of the lab profiles' variants, by name.
 LAB_MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _LAB_ZOO}
 
-__all__ = ["LAB_MUTANTS", "MUTANTS", "Mutant"]
+
+def _recovering(name: str, profile: str, description: str, kit: type[EngineAdapter]) -> Mutant:
+    return Mutant(
+        name=name,
+        clause="CONTRACT.recovery",
+        profile=profile,
+        description=description,
+        factory=DemoEngine,
+        kit=kit,
+        recovery=True,
+    )
+
+
+#: Recovery bugs (CONTRACT.recovery): each is served with ``--state-dir`` and claims recovery;
+#: the recovery vectors (``conformance/recovery/``) catch them, each restarting the engine.
+_RECOVERY_ZOO: tuple[Mutant, ...] = (
+    _recovering(
+        "recovery-forgets-open-rounds",
+        "blackjack-a",
+        "After a restart, every open round is gone (its id still taken).",
+        recovery.ForgetsOpenRounds,
+    ),
+    _recovering(
+        "recovery-fresh-shoe",
+        "blackjack-a",
+        "After a restart, a round keeps its cards but draws the rest from a fresh shoe.",
+        recovery.FreshShoeAfterRestart,
+    ),
+    _recovering(
+        "recovery-last-decision-twice",
+        "blackjack-c",
+        "After a restart, each open round's last decision is applied a second time.",
+        recovery.AppliesTheLastDecisionTwice,
+    ),
+    _recovering(
+        "recovery-settles-twice",
+        "baccarat-b",
+        "After a restart, a settled round is open again and a second Settle pays it again.",
+        recovery.SettlesTwiceAfterRestart,
+    ),
+    _recovering(
+        "recovery-loses-the-board",
+        "roulette-c",
+        "After a restart, a roulette table's board holds none of its earlier spins.",
+        recovery.LosesTheRouletteBoard,
+    ),
+    _recovering(
+        "recovery-journals-after-answering",
+        "blackjack-a",
+        "A call is journaled after its answer: a SIGKILL in between loses it.",
+        recovery.JournalsAfterAnswering,
+    ),
+)
+
+#: The recovery mutants, by name.
+RECOVERY_MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _RECOVERY_ZOO}
+
+__all__ = ["LAB_MUTANTS", "MUTANTS", "RECOVERY_MUTANTS", "Mutant"]

@@ -1,7 +1,7 @@
 """Serve one mutant: ``python -m clients.mutants NAME [--host H] [--port P] [--audit-log F]``.
 
 Prints ``CROUPIER_ENGINE host:port`` when ready, like the demo engine; ``--list`` lists the zoo
-(the lab profiles' mutants last).
+(the lab profiles' mutants, then the recovery mutants, which want ``--state-dir DIR``, last).
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import os
 import sys
 
 from clients import adapter
-from clients.mutants import LAB_MUTANTS, MUTANTS
+from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
 
 
 def main(argv: list[str]) -> None:
     """Serve the mutant named first on the command line; the rest goes to the adapter kit."""
     if not argv or argv[0] in ("-h", "--help", "--list"):
         try:
-            for listed in (*MUTANTS.values(), *LAB_MUTANTS.values()):
+            for listed in (*MUTANTS.values(), *LAB_MUTANTS.values(), *RECOVERY_MUTANTS.values()):
                 line = (
                     f"{listed.name:36} {listed.profile:18} {listed.clause:18} {listed.description}"
                 )
@@ -30,7 +30,7 @@ def main(argv: list[str]) -> None:
             sys.exit(1)
         sys.exit(0 if argv else 2)
     name, rest = argv[0], argv[1:]
-    mutant = MUTANTS.get(name) or LAB_MUTANTS.get(name)
+    mutant = MUTANTS.get(name) or LAB_MUTANTS.get(name) or RECOVERY_MUTANTS.get(name)
     if mutant is None:
         print(f"no mutant {name!r}; python -m clients.mutants --list names them", file=sys.stderr)  # noqa: T201
         sys.exit(2)

@@ -37,6 +37,7 @@ from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
 from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
+from conformance.recovery import RECOVERY_DIR
 from conformance.report import JsonlReport, baseline_line, plural, summary_line, write_junit
 from conformance.runner import (
     BAD,
@@ -54,6 +55,7 @@ from conformance.vectors import (
     LoadedVector,
     VectorFileError,
     corpus_hash,
+    load_corpus,
     load_vectors,
     vectors_hash,
 )
@@ -161,6 +163,14 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     "--html say which failures come from vectors added or changed after it "
     "(docs/CHANGES.md lists the changes).",
 )
+@click.option(
+    "--recovery",
+    is_flag=True,
+    help="Play the recovery vectors (CONTRACT.recovery) even if the engine does not claim "
+    "recovery: after the others, each restarts the launched engine (SIGKILL, or SIGTERM) "
+    "at a point of a round and checks it goes on as without the restart. Needs --launch; an "
+    "engine that claims recovery plays them without it.",
+)
 @progress_option("Without a terminal on stdout, print a progress line this often.")
 @click.option(
     "--show",
@@ -195,6 +205,7 @@ def certify(
     progress_every: float,
     show: int,
     baseline: str,
+    recovery: bool,
 ) -> None:
     """Run the conformance vectors against an engine and give a verdict.
 
@@ -238,15 +249,21 @@ def certify(
     # Only the shipped corpus (its very bytes, however named), or the corpus built for the
     # lab profiles named, can make a run conformant.
     shipped = corpus if not vector_paths or labs or digest == corpus_hash(CORPUS_DIR) else None
-    if not certify_mode:
-        loaded = [v for v in loaded if _selected(v.vector, profile_filter, vector_filter)]
-    if not loaded:
+    recovery_corpus = _recovery_corpus(shipped is not None and not labs, recovery, launch)
+    # --certify ignores the filters.
+    filters = () if certify_mode else (profile_filter, vector_filter)
+    loaded, recovering = (_chosen(part, filters) for part in (loaded, recovery_corpus))
+    if not loaded and not (recovery and recovering):
         fail("no vector matches the filters")
     vectors_arg = _vectors_words(vector_paths, labs, cache_dir)
     croupier = croupier_command()
 
     def reproduce(vector: vector_pb2.Vector) -> str:
-        return f"{croupier} certify {engine.words}{vectors_arg} --vector {shlex.quote(vector.id)}"
+        # A recovery vector is played with --recovery (an engine that claims it needs none).
+        return (
+            f"{croupier} certify {engine.words}{vectors_arg}"
+            f"{' --recovery' if vector.restart else ''} --vector {shlex.quote(vector.id)}"
+        )
 
     check_writable(html, "the page")
     check_writable(engine.engine_log, "the engine log")
@@ -282,7 +299,7 @@ def certify(
         scratch=report is None,
         show=show,
         certify=certify_mode,
-        watch=Watch(total=len(loaded), every=progress_every),
+        watch=Watch(total=len(loaded) + (len(recovering) if recovery else 0), every=progress_every),
     )
     config = RunConfig(
         vectors=loaded,
@@ -296,6 +313,9 @@ def certify(
         known=known,
         known_scope=corpus,
         corpus=shipped,
+        recovery_vectors=recovering,
+        recovery_corpus=recovery_corpus,
+        recovery=recovery,
         certify=certify_mode,
         stop_after=1 if fail_fast and not certify_mode else 0,
         reproduce=reproduce,
@@ -511,6 +531,26 @@ def _vectors_words(paths: tuple[Path, ...], labs: list[LabCorpus], cache_dir: Pa
         return "".join(f" --vectors {shlex.quote(str(p))}" for p in paths)
     words = "".join(f" --profile-file {shlex.quote(str(lab.file))}" for lab in labs)
     return words + (f" --cache-dir {shlex.quote(str(cache_dir))}" if cache_dir else "")
+
+
+def _recovery_corpus(shipped: bool, recovery: bool, launch: str | None) -> list[LoadedVector]:
+    """The recovery vectors, which go with the shipped corpus (a lab's own files have none)."""
+    if recovery and launch is None:
+        fail("--recovery restarts the engine: give --launch, not --target")
+    try:
+        return load_corpus(RECOVERY_DIR) if shipped else []
+    except VectorFileError as exc:
+        fail(str(exc))
+        raise  # fail() has exited
+
+
+def _chosen(
+    vectors: list[LoadedVector], filters: tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]
+) -> list[LoadedVector]:
+    """The vectors that pass ``--profile`` and ``--vector`` (all of them without filters)."""
+    if not filters:
+        return vectors
+    return [v for v in vectors if _selected(v.vector, *filters)]
 
 
 def _selected(

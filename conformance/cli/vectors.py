@@ -25,6 +25,7 @@ from conformance.cli.common import (
 from conformance.corpus import build_corpus
 from conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
 from conformance.packaged import checkout
+from conformance.recovery import RECOVERY_DIR
 from conformance.report import plural
 from conformance.since import freeze
 from conformance.vectors import (
@@ -145,6 +146,9 @@ def vectors_check(
     resolve = resolver(profile_files)
     try:
         loaded = load_corpus(directory or CORPUS_DIR)
+        if directory is None:
+            # The recovery vectors are shipped beside the corpus (conformance/recovery/).
+            loaded += load_corpus(RECOVERY_DIR)
     except VectorFileError as exc:
         fail(str(exc))
     started = last = time.monotonic()
@@ -187,12 +191,13 @@ def vectors_build_corpus(out: Path | None) -> None:
     """Rebuild the shipped corpus (hand-written cases and campaigns) from the current oracle.
 
     Its *.binpb.gz files in --out are replaced; `croupier certify --vectors DIR` plays them.
+    The recovery vectors go to conformance/recovery/ (with --out, to its recovery/ folder).
     """
     if out is None:
         if checkout() is None:
             fail("give --out DIR: an installed package's corpus is not rewritten")
         out = CORPUS_DIR
-    counts = build_corpus(out)
+    counts = build_corpus(out, RECOVERY_DIR if out == CORPUS_DIR else out / "recovery")
     for profile_id, (hand, generated) in counts.items():
         console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
 
@@ -210,7 +215,7 @@ def vectors_freeze() -> None:
             "installed package"
         )
     try:
-        loaded = load_corpus(CORPUS_DIR)
+        loaded = load_corpus(CORPUS_DIR) + load_corpus(RECOVERY_DIR)
     except VectorFileError as exc:
         fail(str(exc))
     path = freeze(v.vector for v in loaded)

@@ -57,7 +57,7 @@ class _RestartEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Restart.Value
     """SIGKILL to the engine's process group: nothing is flushed on the way out, as in a crash."""
     RESTART_TERM: _Restart.ValueType  # 2
     """SIGTERM to the engine's process group: a graceful stop (SIGKILL if it has not exited
-    within ten seconds).
+    within five seconds).
     """
 
 class Restart(_Restart, metaclass=_RestartEnumTypeWrapper):
@@ -69,7 +69,7 @@ RESTART_KILL: Restart.ValueType  # 1
 """SIGKILL to the engine's process group: nothing is flushed on the way out, as in a crash."""
 RESTART_TERM: Restart.ValueType  # 2
 """SIGTERM to the engine's process group: a graceful stop (SIGKILL if it has not exited
-within ten seconds).
+within five seconds).
 """
 Global___Restart: _TypeAlias = Restart  # noqa: Y015
 
