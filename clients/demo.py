@@ -3,7 +3,9 @@
 1. Start the demo engine (``python -m clients.demo_engine``), wait for its ready line, and
    play example A1 of document A on it with the typed client; stop it.
 2. Certify it against the whole shipped corpus: ``croupier certify --launch ... --certify``,
-   the engine writing an audit log of every round it settles; an HTML certificate.
+   the engine writing an audit log of every round it settles and journaling its rounds
+   (``--state-dir``: it claims recovery, so the recovery vectors restart it mid-round, with
+   SIGKILL and with SIGTERM); an HTML certificate.
 3. Certify one mutant of it (blackjack pays 6:5) the same way, show its failure report,
    and write its HTML certificate.
 4. Replay the demo engine's audit log as a regulator would (``croupier audit verify``) and
@@ -17,6 +19,7 @@ demo engine is conformant, the mutant is caught and the audit log is clean.
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -107,9 +110,13 @@ def main() -> int:
     console.print(Rule("1. the demo engine, a vendor's engine on the adapter kit"))
     start_and_play()
     console.print(Rule("2. certify it against the shipped corpus, logging every round"))
-    # A fresh log each demo: the kit continues an existing log, which is right in production.
+    # A fresh log and journal each demo: the kit continues both, which is right in production.
     log.unlink(missing_ok=True)
-    engine_code = certify([*ENGINE, "--audit-log", str(log)], engine_html)
+    state = REPORTS / "demo-engine-state"
+    shutil.rmtree(state, ignore_errors=True)
+    engine_code = certify(
+        [*ENGINE, "--audit-log", str(log), "--state-dir", str(state)], engine_html
+    )
     console.print(Rule(f"3. certify a mutant: the demo engine with one bug ({MUTANT})"))
     mutant_code = certify(
         [sys.executable, "-m", "clients.mutants", MUTANT], mutant_html, "--show", "3"

@@ -236,7 +236,7 @@ def certify(
             ready_timeout=ready_timeout,
             engine_log=engine_log,
         )
-        _check_baseline(baseline)
+        _check_options(baseline, recovery, launch)
         labs = _lab_corpora(profile_files, cache_dir, vector_paths)
         vector_paths = vector_paths or tuple(lab.path for lab in labs)
         loaded = load_vectors(vector_paths)
@@ -249,7 +249,7 @@ def certify(
     # Only the shipped corpus (its very bytes, however named), or the corpus built for the
     # lab profiles named, can make a run conformant.
     shipped = corpus if not vector_paths or labs or digest == corpus_hash(CORPUS_DIR) else None
-    recovery_corpus = _recovery_corpus(shipped is not None and not labs, recovery, launch)
+    recovery_corpus = _recovery_corpus(shipped is not None and not labs)
     # --certify ignores the filters.
     filters = () if certify_mode else (profile_filter, vector_filter)
     loaded, recovering = (_chosen(part, filters) for part in (loaded, recovery_corpus))
@@ -300,6 +300,7 @@ def certify(
         show=show,
         certify=certify_mode,
         watch=Watch(total=len(loaded) + (len(recovering) if recovery else 0), every=progress_every),
+        recovery=0 if recovery else len(recovering),
     )
     config = RunConfig(
         vectors=loaded,
@@ -368,6 +369,7 @@ class _Recorder:
         show: int,
         certify: bool,
         watch: Watch,
+        recovery: int = 0,
     ) -> None:
         self.stream = stream
         self.junit = junit
@@ -377,6 +379,8 @@ class _Recorder:
         self.show = show
         self.certify = certify
         self.watch = watch
+        #: Recovery vectors selected but not counted yet: played if the engine claims recovery.
+        self.recovery = recovery
         self.started = time.time()
         self.done: list[Result] = []
         self.described = engine_service_pb2.DescribeResponse()
@@ -384,6 +388,8 @@ class _Recorder:
     def start(self, info: engine_service_pb2.DescribeResponse) -> None:
         """The engine has described itself: the report's header."""
         self.described = info
+        if info.recovery:
+            self.watch.total += self.recovery
         self.watch.start(info)
         if self.stream is not None:
             self.stream.start(info, self.started)
@@ -533,10 +539,15 @@ def _vectors_words(paths: tuple[Path, ...], labs: list[LabCorpus], cache_dir: Pa
     return words + (f" --cache-dir {shlex.quote(str(cache_dir))}" if cache_dir else "")
 
 
-def _recovery_corpus(shipped: bool, recovery: bool, launch: str | None) -> list[LoadedVector]:
-    """The recovery vectors, which go with the shipped corpus (a lab's own files have none)."""
+def _check_options(baseline: str, recovery: bool, launch: str | None) -> None:
+    """A good ``--baseline``; ``--recovery`` only with a launched engine (it restarts it)."""
+    _check_baseline(baseline)
     if recovery and launch is None:
-        fail("--recovery restarts the engine: give --launch, not --target")
+        raise ConfigError("--recovery restarts the engine: give --launch, not --target")
+
+
+def _recovery_corpus(shipped: bool) -> list[LoadedVector]:
+    """The recovery vectors, which go with the shipped corpus (a lab's own files have none)."""
     try:
         return load_corpus(RECOVERY_DIR) if shipped else []
     except VectorFileError as exc:

@@ -25,7 +25,9 @@ def parse_rules(markdown: str) -> dict[str, str]:
     """
     texts: dict[str, str] = {}
     for item in _bullets(markdown):
-        marks = [m for m in _MARK.finditer(item) if m.group(1) in BY_ID]
+        marks = [m for m in _MARK.finditer(item) if m.group(1) in BY_ID or m.group(1) in CONTRACT]
+        if not marks:
+            continue  # bold that names no clause: a bullet of prose
         for mark, following in zip(marks, [*marks[1:], None], strict=True):
             end = following.start() if following else len(item)
             # Plain text: the page shows it as is, so markdown's emphasis marks go.
@@ -57,7 +59,8 @@ def clause_texts() -> dict[str, str]:
     markdown = rules_markdown()
     parsed = parse_rules(markdown) if markdown is not None else {}
     texts = {cid: parsed.get(cid) or entry.title for cid, entry in BY_ID.items()}
-    texts.update(CONTRACT)
+    # Contract labels: RULES.md's text for those it defines (its contract additions).
+    texts.update((cid, parsed.get(cid) or title) for cid, title in CONTRACT.items())
     return texts
 
 

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from clients.demo_engine import HOUSE_RULES, DemoEngine
 from clients.demo_engine.engine import game_of
-from clients.mutants import LAB_MUTANTS, MUTANTS
+from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
 from conformance.runner import BAD
 from conformance.vectors import load_corpus
 from conformance.zoo import AT_LEAST, MutantVerdict, run_zoo, split_corpus, verdict_table
@@ -94,8 +94,9 @@ def test_the_command_line_lists_and_refuses() -> None:
         timeout=60,
     )
     assert listed.returncode == 0
-    # The zoo, then the mutants of the lab profiles' variants.
-    assert [line.split()[0] for line in listed.stdout.splitlines()] == [*MUTANTS, *LAB_MUTANTS]
+    # The zoo, then the mutants of the lab profiles' variants, then the recovery mutants.
+    listed_names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert listed_names == [*MUTANTS, *LAB_MUTANTS, *RECOVERY_MUTANTS]
     unknown = subprocess.run(
         [sys.executable, "-m", "clients.mutants", "no-such-bug"],
         capture_output=True,
@@ -105,3 +106,17 @@ def test_the_command_line_lists_and_refuses() -> None:
     )
     assert unknown.returncode == 2
     assert "no mutant 'no-such-bug'" in unknown.stderr
+
+
+def test_the_recovery_mutants_are_six_recovery_bugs() -> None:
+    # Each claims recovery through a kit of its own; the recovery vectors kill it
+    # (tests/conformance/test_recovery.py plays one; make mutants plays them all).
+    assert len(RECOVERY_MUTANTS) >= 6
+    assert not set(RECOVERY_MUTANTS) & set(MUTANTS)
+    kits = {mutant.kit for mutant in RECOVERY_MUTANTS.values()}
+    assert len(kits) == len(RECOVERY_MUTANTS)
+    for name, mutant in RECOVERY_MUTANTS.items():
+        assert mutant.recovery, name
+        assert mutant.clause == "CONTRACT.recovery", name
+        assert KEBAB.fullmatch(name), name
+        assert mutant.description.endswith("."), name

@@ -283,6 +283,8 @@ def test_every_clause_has_its_rules_text() -> None:
     for cid in (*(c.id for c in CLAUSES), *CONTRACT):
         assert texts[cid], cid
     assert clause_text("BJ.nat-pays").startswith("A player blackjack wins 3:2")
+    # The one contract label RULES.md defines (its contract additions) has its text there.
+    assert clause_text("CONTRACT.recovery").startswith("An engine that claims recovery")
     # Two clauses in one bullet each get their own text; bold that is no clause stays text.
     assert clause_text("B.decks") == "Eight decks."
     assert clause_text("B.limits").startswith("Bets within the table limits")
