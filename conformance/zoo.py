@@ -146,12 +146,7 @@ async def certify_mutant(
         wanted = 0 if at_least is None else at_least - len(by_hand)
         by_campaign = await stage(campaigns, wanted) if at_least is None or wanted > 0 else []
     except Exception as exc:  # noqa: BLE001 - one mutant's trouble must not stop the zoo
-        return MutantVerdict(
-            mutant=mutant,
-            first=None,
-            seconds=time.monotonic() - started,
-            error=f"{type(exc).__name__}: {exc}",
-        )
+        return _not_certified(mutant, started, exc)
 
     # A hang or a crash can fail vectors of other profiles in flight at the same time: the
     # first of the profile the mutant breaks is the one that shows its bug.
@@ -175,6 +170,16 @@ def _result_id(result: Result) -> str:
     return result.vector_id
 
 
+def _not_certified(mutant: Mutant, started: float, exc: Exception) -> MutantVerdict:
+    """A mutant that could not be certified at all (it did not start, say)."""
+    return MutantVerdict(
+        mutant=mutant,
+        first=None,
+        seconds=time.monotonic() - started,
+        error=f"{type(exc).__name__}: {exc}",
+    )
+
+
 async def _certify_recovering(mutant: Mutant, *, timeout: float) -> MutantVerdict:
     """A recovery mutant against every recovery vector, journaling in a directory of its own."""
     started = time.monotonic()
@@ -191,12 +196,7 @@ async def _certify_recovering(mutant: Mutant, *, timeout: float) -> MutantVerdic
                 )
             )
         except Exception as exc:  # noqa: BLE001 - one mutant's trouble must not stop the zoo
-            return MutantVerdict(
-                mutant=mutant,
-                first=None,
-                seconds=time.monotonic() - started,
-                error=f"{type(exc).__name__}: {exc}",
-            )
+            return _not_certified(mutant, started, exc)
     bad = sorted((r for r in report.results if r.outcome in BAD), key=_result_id)
     first = min(bad, key=lambda r: (r.profile_id != mutant.profile, r.vector_id), default=None)
     return MutantVerdict(
