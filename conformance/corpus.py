@@ -35,16 +35,20 @@ CAMPAIGNS: dict[str, Campaign] = {
 
 
 def build_corpus(
-    directory: Path = CORPUS_DIR, recovery: Path = RECOVERY_DIR
+    directory: Path = CORPUS_DIR, recovery: Path | None = None
 ) -> dict[str, tuple[int, int]]:
     """Write every profile's hand-written and campaign files; return counts per profile.
 
-    Each profile's recovery vectors go to ``recovery`` (``conformance.recovery``), apart.
+    Each profile's recovery vectors go to ``recovery`` (``conformance.recovery``), apart:
+    by default the shipped ``RECOVERY_DIR`` for the shipped corpus, else ``directory``'s
+    ``recovery/`` folder (a corpus directory's own files are only those directly in it).
 
     Binary files (``BINARY``): ``croupier vectors show`` and ``export`` give their JSON.
 
     Each vector is stamped with the suite version it dates from (``since``).
     """
+    if recovery is None:
+        recovery = RECOVERY_DIR if directory == CORPUS_DIR else directory / "recovery"
     directory.mkdir(parents=True, exist_ok=True)
     recovery.mkdir(parents=True, exist_ok=True)
     # A file of an earlier build (another profile, another format) would still be loaded.

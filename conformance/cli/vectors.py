@@ -197,7 +197,7 @@ def vectors_build_corpus(out: Path | None) -> None:
         if checkout() is None:
             fail("give --out DIR: an installed package's corpus is not rewritten")
         out = CORPUS_DIR
-    counts = build_corpus(out, RECOVERY_DIR if out == CORPUS_DIR else out / "recovery")
+    counts = build_corpus(out)
     for profile_id, (hand, generated) in counts.items():
         console.print(f"{profile_id}: {hand} hand-written, {generated} generated vectors")
 

@@ -18,6 +18,7 @@ from croupier.conformance.v1 import vector_pb2
 
 from conformance.corpus import CAMPAIGNS, build_corpus
 from conformance.handwritten import CASES
+from conformance.recovery import RECOVERY_DIR
 from conformance.runner import exchanges
 from conformance.vectors import (
     CORPUS_DIR,
@@ -118,6 +119,11 @@ def test_corpus_files_are_what_build_corpus_writes(tmp_path: Path) -> None:
     assert not stale, (
         f"{stale} differ from what build_corpus writes: rebuild with "
         '`python -c "from conformance.corpus import build_corpus; build_corpus()"`'
+    )
+    # The recovery vectors go to the built corpus's recovery/ folder, the shipped ones apart.
+    recovered = {p.name: p.read_bytes() for p in corpus_files(tmp_path / "recovery")}
+    assert recovered == {p.name: p.read_bytes() for p in corpus_files(RECOVERY_DIR)}, (
+        "conformance/recovery/ differs from what build_corpus writes: make corpus"
     )
 
 
