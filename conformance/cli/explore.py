@@ -141,8 +141,9 @@ def explore_command(
     certify compares a vector. A mismatch is shrunk to the smallest round that diverges the
     same way (clause, outcome and path), summed up (clause, step, path, expected, actual,
     shrunk size, the command that replays it) and appended to --out as a vector; the search
-    goes on for up to --max-findings distinct ones per profile. --known-failures waives
-    what a lab has classified.
+    goes on for up to --max-findings distinct ones per profile. --minutes bounds shrinking
+    too: a mismatch not fully shrunk when time is up is reported as shrunk so far, and says
+    so. --known-failures waives what a lab has classified.
 
     Exit codes: 0 nothing found (or only waived mismatches), 1 a mismatch found, 2 usage
     error, 3 engine unreachable or gone, 130 and 143 interrupted by SIGINT and SIGTERM (a
@@ -392,7 +393,12 @@ def _print_finding(finding: Finding, number: int, count: int) -> None:
         ("path", result.path),
         ("expected", _short(result.expected)),
         ("actual", _short(result.actual)),
-        ("shrunk to", finding.size),
+        (
+            "shrunk to",
+            finding.size
+            if finding.shrunk
+            else f"{finding.size} (not fully: the search ended first)",
+        ),
         ("vector", result.vector_id),
         ("reproduce", result.reproduce),
     )
@@ -436,6 +442,7 @@ def summary_json(report: ExploreReport, seed: str, out: Path, appended: int) -> 
                 "actual": f.result.actual,
                 "found_after": f.found_after,
                 "size": f.size,
+                "shrunk": f.shrunk,
                 "reproduce": f.result.reproduce,
             }
             for f in report.findings

@@ -11,7 +11,8 @@ finding did, or the way a known failure waives (``waive``), counts as no mismatc
 
 Reproducible: the same seed, budget and engine draw the same rounds (the search runs in
 chunks, each seeded from the seed, the profile and its index). Bounded: by rounds per
-profile, or by a time budget checked before each round (a shrink under way is finished).
+profile, or by a time budget checked before each round, shrinking included: a mismatch
+whose shrinking the budget cuts short is a finding as shrunk so far (``Finding.shrunk``).
 Hypothesis keeps no example database unless ``database`` names a directory for one.
 """
 
@@ -164,6 +165,9 @@ class Finding:
     result: Result
     #: Rounds played in the profile when this mismatch first showed, before it was shrunk.
     found_after: int
+    #: False when the search ended (its time budget spent, a stop, the engine gone) before
+    #: Hypothesis finished shrinking it: the round is the smallest so far that diverges so.
+    shrunk: bool = True
 
     @property
     def size(self) -> str:
@@ -251,6 +255,10 @@ class _Stopped(KeyboardInterrupt):
 
 class _BudgetSpent(KeyboardInterrupt):
     """The time budget ran out before any mismatch."""
+
+
+class _ShrinkCut(KeyboardInterrupt):
+    """The time budget ran out while a mismatch was being shrunk."""
 
 
 class _EngineGone(KeyboardInterrupt):
@@ -360,12 +368,17 @@ class _Search:
         self.seconds = 0.0
         self.until: float | None = None
 
+    def out_of_time(self) -> bool:
+        """Whether the profile's time budget is spent (never, without one)."""
+        return self.until is not None and time.monotonic() >= self.until
+
     def judge(self, data: st.DataObject) -> None:
         """Hypothesis' test: draw a vector, play it, fail on the mismatch being shrunk."""
-        if self.target is None and (
-            self.drawn >= self.live.config.rounds
-            or (self.until is not None and time.monotonic() >= self.until)
-        ):
+        if self.target is not None:
+            # The budget holds while shrinking too: what is shrunk so far is the finding.
+            if self.out_of_time():
+                raise _ShrinkCut
+        elif self.drawn >= self.live.config.rounds or self.out_of_time():
             # A mismatch being shrunk is finished; a search for one stops here.
             raise _BudgetSpent
         self.ids += 1
@@ -419,6 +432,13 @@ class _Search:
                     self.run_chunk(config, chunk, min(CHUNK, left))
                 except _BudgetSpent:
                     break
+                except _ShrinkCut:
+                    self.keep(shrunk=False)
+                    break
+                except (_Stopped, _EngineGone):
+                    # A stop or a gone engine cuts a shrink short too.
+                    self.keep(shrunk=False)
+                    raise
                 finally:
                     # A mismatch shrunk, even one a stop or a gone engine cut short, is kept.
                     self.keep()
@@ -426,16 +446,19 @@ class _Search:
         finally:
             self.seconds = time.monotonic() - self.began
 
-    def keep(self) -> None:
-        """Record the mismatch just shrunk as a finding; the search looks for others."""
+    def keep(self, *, shrunk: bool = True) -> None:
+        """Record the mismatch just shrunk (or shrunk so far) as a finding; search for others."""
         if self.last is not None and self.target is not None:
             vector, result = self.last
             vector.description = (
                 f"{vector.description.removesuffix('.')}; diverged at {result.step} "
                 f"({result.clause}) {result.path}: expected {result.expected}, "
-                f"got {result.actual}."
+                f"got {result.actual}"
+                + ("." if shrunk else " (shrunk so far: the search ended before shrinking did).")
             )
-            self.found.append(Finding(vector=vector, result=result, found_after=self.first_at))
+            self.found.append(
+                Finding(vector=vector, result=result, found_after=self.first_at, shrunk=shrunk)
+            )
             self.seen.add(self.target)
         self.target, self.last = None, None
 

@@ -11,9 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from conformance.cli import main
+from conformance.explore import search
 from conformance.vectors import read_vectors
 from tests.conformance.engines import command
 
@@ -143,3 +145,21 @@ def test_a_known_failures_file_without_reasons_is_a_usage_error(tmp_path: Path) 
     )
     assert result.exit_code == 2
     assert "a known failure needs a reason after '#'" in result.output
+
+
+def test_shrinking_stops_at_the_budget_and_the_finding_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Time is up the moment a mismatch is being shrunk: the budget ends the shrink there, and
+    # the round found is the finding, as shrunk so far (a finished shrink would be 1 round).
+    monkeypatch.setattr(search._Search, "out_of_time", lambda self: self.target is not None)
+    code, stdout, out = _explore(
+        tmp_path, THREE_BUGS, "--rounds", "1500", "--max-findings", "3", "--json"
+    )
+    assert code == 1, stdout
+    summary = _json(stdout)
+    (finding,) = summary["findings"]  # the search ended with the budget: one finding
+    assert finding["shrunk"] is False
+    (vector,) = [loaded.vector for loaded in read_vectors(out)]
+    assert vector.description.endswith("(shrunk so far: the search ended before shrinking did).")
+    assert summary["profiles"][0]["rounds"] == finding["found_after"]
