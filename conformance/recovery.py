@@ -101,19 +101,17 @@ def _points(profile: Profile) -> tuple[vector_pb2.Vector, list[tuple[str, Point]
 
 def _card_round(profile: Profile, seed: str) -> vector_pb2.VectorRound:
     """A blackjack round of a few decisions, a hit before the last (seeded); a baccarat coup."""
-    seats = convert.seats([SeatRequest(balance=1000, wagers=(BlackjackWager(amount=100),))], "EUR")
+    stake = _stake(profile, 100)
+    seats = convert.seats(
+        [SeatRequest(balance=10 * stake, wagers=(BlackjackWager(amount=stake),))], "EUR"
+    )
     if profile.game is Game.BACCARAT:
+        bets = tuple(
+            baccarat.BaccaratBet(kind=kind, amount=_stake(profile, wanted))
+            for kind, wanted in zip(baccarat.BetKind, (100, 60, 15), strict=True)
+        )
         seats = convert.seats(
-            [
-                SeatRequest(
-                    balance=1000,
-                    wagers=tuple(
-                        baccarat.BaccaratBet(kind=kind, amount=stake)
-                        for kind, stake in zip(baccarat.BetKind, (100, 60, 15), strict=True)
-                    ),
-                )
-            ],
-            "EUR",
+            [SeatRequest(balance=4 * sum(bet.amount for bet in bets), wagers=bets)], "EUR"
         )
     decks = profile.integer("decks")
     for k in range(1000):
@@ -136,6 +134,11 @@ def _card_round(profile: Profile, seed: str) -> vector_pb2.VectorRound:
         if len(kinds) >= _DECISIONS and round_pb2.DECISION_KIND_HIT in kinds[:-1]:
             return _trimmed(played)
     raise AssertionError(f"no recovery round found for {profile.id}")  # pragma: no cover
+
+
+def _stake(profile: Profile, wanted: int) -> int:
+    """A stake near ``wanted`` within the table's limits (TABLE.limits)."""
+    return min(max(wanted, profile.integer("min_bet")), profile.integer("max_bet"))
 
 
 def _trimmed(played: vector_pb2.VectorRound) -> vector_pb2.VectorRound:
@@ -169,7 +172,9 @@ def _roulette(
             shapes = roulette.shapes(wheel, kind)
             wagers.append(
                 roulette.RouletteBet(
-                    kind=kind, numbers=shapes[stream.uniform(len(shapes))], amount=25
+                    kind=kind,
+                    numbers=shapes[stream.uniform(len(shapes))],
+                    amount=_stake(profile, 25),
                 )
             )
         vround = base.rounds.add()
@@ -179,7 +184,10 @@ def _roulette(
                 profile_id=profile.id,
                 table_id="ID-table",
                 currency_code="EUR",
-                seats=convert.seats([SeatRequest(balance=1000, wagers=tuple(wagers))], "EUR"),
+                seats=convert.seats(
+                    [SeatRequest(balance=4 * sum(w.amount for w in wagers), wagers=tuple(wagers))],
+                    "EUR",
+                ),
                 spin=engine_service_pb2.Spin(pocket=pocket),
             )
         )

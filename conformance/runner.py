@@ -760,10 +760,18 @@ async def run(config: RunConfig) -> RunReport:
     try:
         if config.on_start is not None:
             config.on_start(info)
-        results = await session.play(config.vectors, set(info.profile_ids))
+        # Recovery vectors among your own files go with the recovery ones, after the others.
+        given = [v for v in config.vectors if v.vector.restart]
+        regular = [v for v in config.vectors if not v.vector.restart]
+        results = await session.play(regular, set(info.profile_ids))
         recovering = config.recovery or info.recovery
-        if recovering and (config.recovery_vectors or config.recovery_corpus):
-            results += await session.play_recovery(config.recovery_vectors, set(info.profile_ids))
+        if recovering:
+            results += await session.play_recovery(
+                [*config.recovery_vectors, *given], set(info.profile_ids)
+            )
+        else:
+            why = "a recovery vector: the engine claims no recovery (--recovery plays it)"
+            results += [_not_applicable(v.vector, why) for v in given]
         corpus = None if config.corpus is None else [v.vector for v in config.corpus]
         if corpus is not None and recovering:
             # An engine that claims recovery must pass the recovery vectors too: a run that

@@ -37,7 +37,7 @@ from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
 from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
-from conformance.recovery import RECOVERY_DIR
+from conformance.recovery import RECOVERY_DIR, recovery_vectors
 from conformance.report import JsonlReport, baseline_line, plural, summary_line, write_junit
 from conformance.runner import (
     BAD,
@@ -216,6 +216,12 @@ def certify(
     of it, the engine claiming the profile's id, may be conformant for that profile, and the
     reports name the file, its digest and each parameter that differs from what it extends.
 
+    An engine that claims recovery in Describe (or any, with --recovery) then plays the
+    recovery vectors (CONTRACT.recovery): each restarts the launched engine, with SIGKILL or
+    SIGTERM, at a point of its rounds, and every answer after it must be the one without the
+    restart; with --profile-file, the lab profile's recovery vectors. A run of an engine that
+    claims recovery may be conformant only if it played them (--launch).
+
     Exit codes: 0 passed (conformant, or a partial run, or, without --certify, passed with
     known failures waived: the summary says which), 1 failures or no vector applies, 2 usage or configuration error,
     3 engine unreachable, failed to start or stopped listening, 130 and 143 interrupted by SIGINT and SIGTERM
@@ -249,7 +255,7 @@ def certify(
     # Only the shipped corpus (its very bytes, however named), or the corpus built for the
     # lab profiles named, can make a run conformant.
     shipped = corpus if not vector_paths or labs or digest == corpus_hash(CORPUS_DIR) else None
-    recovery_corpus = _recovery_corpus(shipped is not None and not labs)
+    recovery_corpus = _recovery_corpus(shipped is not None, labs)
     # --certify ignores the filters.
     filters = () if certify_mode else (profile_filter, vector_filter)
     loaded, recovering = (_chosen(part, filters) for part in (loaded, recovery_corpus))
@@ -546,8 +552,20 @@ def _check_options(baseline: str, recovery: bool, launch: str | None) -> None:
         raise ConfigError("--recovery restarts the engine: give --launch, not --target")
 
 
-def _recovery_corpus(shipped: bool) -> list[LoadedVector]:
-    """The recovery vectors, which go with the shipped corpus (a lab's own files have none)."""
+def _recovery_corpus(shipped: bool, labs: list[LabCorpus]) -> list[LoadedVector]:
+    """The recovery vectors of the run's corpus: the shipped ones, or each lab profile's.
+
+    A lab profile's are built now, in a second (``conformance.recovery``); your own files
+    have none.
+    """
+    if labs:
+        return [
+            LoadedVector(vector=vector, path=lab.path, line=number)
+            for lab in labs
+            for number, vector in enumerate(
+                recovery_vectors(lab.profile, f"{lab.profile.id}-r"), start=1
+            )
+        ]
     try:
         return load_corpus(RECOVERY_DIR) if shipped else []
     except VectorFileError as exc:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 from croupier.conformance.v1 import vector_pb2
+from croupier.v1 import common_pb2
 
-from conformance.recovery import RECOVERY_DIR
+from conformance.recovery import RECOVERY_DIR, recovery_vectors
 from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import (
     LoadedVector,
@@ -27,8 +28,10 @@ from conformance.vectors import (
     structure_problem,
 )
 from conformance.zoo import launch_command
-from oracle.profile import SHIPPED_IDS, shipped_profile
-from tests.conformance.support import certify
+from oracle.profile import SHIPPED_IDS, load_profile_file, shipped_profile
+from tests.conformance.support import REPO, certify
+
+EXAMPLES = REPO / "docs" / "examples"
 
 
 @pytest.fixture(scope="module")
@@ -103,19 +106,37 @@ def test_a_restart_point_needs_a_restart_kind_and_a_kind_a_point(
 
 def _demo(state: Path) -> str:
     # No grace on SIGTERM: the vectors wait at the restart, no call is in flight.
-    words = ["-m", "clients.demo_engine", "--state-dir", str(state), "--grace", "0"]
-    return shlex.join([sys.executable, *words])
+    words = ["-m", "clients.demo_engine", "--lab-tables", "--state-dir", str(state)]
+    return shlex.join([sys.executable, *words, "--grace", "0"])
+
+
+@pytest.fixture(scope="module")
+def en_prison() -> list[LoadedVector]:
+    """The recovery vectors of the lab's French roulette, en prison (VAR.rou.en-prison)."""
+    profile = load_profile_file(EXAMPLES / "french-roulette.toml")
+    built = recovery_vectors(profile, "fr-r")
+    return [LoadedVector(vector=v, path=EXAMPLES, line=n) for n, v in enumerate(built, 1)]
+
+
+def test_en_prison_bets_are_imprisoned_before_a_restart_and_released_after(
+    en_prison: list[LoadedVector],
+) -> None:
+    between = next(v.vector for v in en_prison if v.vector.rounds[2].restart_before_deal)
+    zero, after = between.rounds[1], between.rounds[2]
+    assert zero.deal.spin.pocket == "0"
+    assert [p.seat for p in zero.expected_settle.state.roulette.prison] == [0]
+    released = [line for line in after.expected_settle.settlement.lines if line.prison]
+    assert [line.prison for line in released][:1] == [common_pb2.PRISON_STATUS_RELEASED]
 
 
 def test_the_demo_engine_recovers_at_every_point(
-    tmp_path: Path, recovery: list[LoadedVector]
+    tmp_path: Path, recovery: list[LoadedVector], en_prison: list[LoadedVector]
 ) -> None:
-    report = asyncio.run(
-        run(RunConfig(vectors=(), recovery_vectors=recovery, launch=_demo(tmp_path)))
-    )
+    every = [*recovery, *en_prison]
+    report = asyncio.run(run(RunConfig(vectors=(), recovery_vectors=every, launch=_demo(tmp_path))))
     assert report.describe.recovery
     outcomes = Counter(r.outcome for r in report.results)
-    assert outcomes == {VectorOutcome.PASS: len(recovery)}, [
+    assert outcomes == {VectorOutcome.PASS: len(every)}, [
         (r.vector_id, r.step, r.message) for r in report.results if r.outcome.value != "PASS"
     ]
     # Restarts a run plans are not crashes it recovered from.
