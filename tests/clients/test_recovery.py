@@ -13,13 +13,14 @@ import concurrent.futures
 import hashlib
 import signal
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
 from croupier.v1 import engine_service_pb2, round_pb2
 
 from clients import adapter
-from clients.audit import read_log
+from clients.audit import AuditWriter, read_log
 from clients.client import CroupierClient, CroupierError
 from clients.demo_engine import DemoEngine
 from clients.journal import FILE_NAME, Event, JournalError
@@ -114,6 +115,41 @@ def test_a_crash_between_journal_and_answer_applies_the_decision_once(tmp_path: 
             assert list(state.blackjack.seats[0].hands[0].cards) == ["TH", "2D", "5H"]
     finally:
         served.stop(grace=0)
+
+
+class _DiesAfterTheRecord(adapter.EngineAdapter):
+    """Writes a Settle's audit record, then fails before the journal hears of it."""
+
+    def journal_settle(self, round_id: str, entry: Any) -> None:
+        raise SystemExit("killed between the audit record and the journal")
+
+
+def test_a_crash_between_the_audit_record_and_the_journal_pays_once(tmp_path: Path) -> None:
+    from clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
+
+    log = tmp_path / "rounds.jsonl"
+    kit = _DiesAfterTheRecord(
+        DemoEngine(),
+        journal=Journal(tmp_path, DemoEngine.name),
+        audit=AuditWriter.open(log),
+    )
+    kit.Deal(baccarat_deal("b1"), _Context())
+    with pytest.raises(SystemExit):
+        kit.Settle(engine_service_pb2.SettleRequest(round_id="b1"), _Context())
+    assert kit.journal is not None
+    assert kit.audit is not None
+    kit.journal.close()
+    kit.audit.close()
+    # Started again: the journal says the round is open, the log says it was paid: closed.
+    served = adapter.serve(DemoEngine(), port=0, state_dir=tmp_path, audit_log=log)
+    try:
+        with CroupierClient.connect(f"127.0.0.1:{served.port}", timeout=10) as client:
+            with pytest.raises(CroupierError) as again:
+                client.settle("b1")
+            assert again.value.reason == "ROUND_NOT_FOUND"
+    finally:
+        served.stop(grace=0)
+    assert [e.record.round_id for e in read_log(log) if e.record is not None] == ["b1"]
 
 
 class _Context:
