@@ -78,8 +78,10 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Certify against a lab's profile file instead of the shipped profiles (repeatable): "
-    "its corpus is built with croupier vectors build's generator and cached by the profile's "
-    "digest and the suite version; a whole run of it may say conformant for that profile.",
+    "its corpus (shared refusals, targeted rounds and refusals generated from its parameters, "
+    "a campaign) is built as croupier vectors build --profile FILE builds it and cached by the "
+    "profile's digest, the suite version and the builder's; a whole run of it may say "
+    "conformant for that profile.",
 )
 @click.option(
     "--cache-dir",

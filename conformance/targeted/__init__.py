@@ -188,7 +188,8 @@ class Targeted:
 def build_targeted(profile: Profile) -> Targeted:
     """The targeted vectors of ``profile``: for every parameter, each other value told apart.
 
-    Vector ids are ``<profile>-t<NNN>`` in parameter order (``SPECS``). A vector made for one
+    Vector ids are ``<profile>-t<NNN>`` in parameter order (``SPECS``); each lists, beside the
+    clauses its rounds cite, those of the parameter it was made for. A vector made for one
     value of a parameter is tried first for its other values.
     """
     vectors: list[vector_pb2.Vector] = []
@@ -214,6 +215,9 @@ def build_targeted(profile: Profile) -> Targeted:
                 for found in made:
                     candidate = play_probe(profile, fitted(profile, found), vid, label)
                     if differs(candidate, other):
+                        # The vector exercises the parameter's rule, whatever its lines cite.
+                        exercised = {*candidate.clauses, *profile.citations()(name)}
+                        candidate.clauses[:] = sorted(exercised)
                         hit = candidate
                         own.append(hit)
                         vectors.append(hit)

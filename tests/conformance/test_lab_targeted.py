@@ -160,7 +160,8 @@ def test_the_targeted_vectors_are_the_profile_s_and_named_for_their_parameter(st
         assert vector.profile_id == profile.id
         _, kind, name, _ = vector.name.split("/")
         assert (kind, name in SPECS[profile.game]) == ("targeted", True), vector.name
-        assert vector.clauses, vector.id
+        # It exercises the rule of its parameter, as the profile cites it.
+        assert set(profile.citations()(name)) <= set(vector.clauses), vector.id
 
 
 def _generated(stem: str) -> list[vector_pb2.Vector]:
