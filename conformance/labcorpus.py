@@ -35,7 +35,7 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
 LAB_ROUNDS = 1000
 #: The builder's version, part of the cache key: raise it whenever the builder makes other
 #: vectors for the same profile (a generator added or changed), so that old caches are rebuilt.
-BUILDER = "b4"
+BUILDER = "b5"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

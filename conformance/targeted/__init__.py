@@ -27,7 +27,7 @@ from croupier.conformance.v1 import vector_pb2
 from conformance.targeted import _baccarat, _blackjack, _roulette, _table
 from conformance.targeted.probe import Probe, fitted, play_probe
 from conformance.vectors import replay
-from oracle.clauses import Game
+from oracle.clauses import BY_ID, Game
 from oracle.money import Odds, exact_text
 from oracle.parameters import CLASHES, SPECS, Kind, ParamSpec, RawValue
 from oracle.profile import Parameter, Profile, Status
@@ -185,18 +185,36 @@ class Targeted:
         return tuple(t for t in self.told if not t.vector and not t.reason)
 
 
+#: Vectors kept per other value of a variant the profile chose (RULES.md "Variants a lab may
+#: choose"): the rule a lab certifies for is asked more than once, by different rounds.
+CHOSEN_VARIANT_VECTORS = 3
+
+
+def _chose_variant(profile: Profile, spec: ParamSpec) -> bool:
+    """Whether the profile sets the parameter off its default, to a variant's rule."""
+    cited = profile.citations()(spec.name)
+    return profile[spec.name] != spec.convert(spec.default) and any(
+        BY_ID[cid].variant for cid in cited
+    )
+
+
 def build_targeted(profile: Profile) -> Targeted:
     """The targeted vectors of ``profile``: for every parameter, each other value told apart.
 
-    Vector ids are ``<profile>-t<NNN>`` in parameter order (``SPECS``); each lists, beside the
-    clauses its rounds cite, those of the parameter it was made for. A vector made for one
-    value of a parameter is tried first for its other values.
+    Vector ids are ``<profile>-t<NNN>``: first the vector that tells each value apart, in
+    parameter order (``SPECS``), then the further ones of the variants the profile chose (up
+    to ``CHOSEN_VARIANT_VECTORS`` for each other value), so that the first ones keep their
+    ids. Each lists, beside the clauses its rounds cite, those of the parameter it was made
+    for. A vector made for one value of a parameter is tried first for its other values.
     """
     vectors: list[vector_pb2.Vector] = []
+    further: list[tuple[Probe, str, str]] = []
     told: list[Told] = []
     for name, spec in SPECS[profile.game].items():
         generate = GENERATORS[profile.game][name]
+        wanted = CHOSEN_VARIANT_VECTORS if _chose_variant(profile, spec) else 1
         own: list[vector_pb2.Vector] = []
+        used: set[Probe] = set()
         listed = profile.parameter(name)
         mine = shown(listed.raw if listed is not None else spec.default)
         for raw in alternatives(profile, spec):
@@ -204,23 +222,43 @@ def build_targeted(profile: Profile) -> Targeted:
             if other is None:
                 continue  # a value this profile cannot take with its other values
             entry = Told(name=name, value=mine, other=shown(raw))
-            hit = next((v for v in own if differs(v, other)), None)
-            if hit is None:
-                made = generate(profile, other)
-                if isinstance(made, str):
-                    told.append(dataclasses.replace(entry, reason=made))
+            hits = [v for v in own if differs(v, other)][:wanted]
+            made: Sequence[Probe] | str = [] if len(hits) >= wanted else generate(profile, other)
+            if isinstance(made, str):
+                told.append(dataclasses.replace(entry, reason=made))
+                continue
+            label = f"{profile.id}/targeted/{name}/{mine}-not-{shown(raw)}"
+            for found in (fitted(profile, p) for p in made):
+                if len(hits) >= wanted:
+                    break
+                if found in used:
                     continue
-                vid = f"{profile.id}-t{len(vectors) + 1:03d}"
-                label = f"{profile.id}/targeted/{name}/{mine}-not-{shown(raw)}"
-                for found in made:
-                    candidate = play_probe(profile, fitted(profile, found), vid, label)
-                    if differs(candidate, other):
-                        # The vector exercises the parameter's rule, whatever its lines cite.
-                        exercised = {*candidate.clauses, *profile.citations()(name)}
-                        candidate.clauses[:] = sorted(exercised)
-                        hit = candidate
-                        own.append(hit)
-                        vectors.append(hit)
-                        break
-            told.append(dataclasses.replace(entry, vector=hit.id if hit is not None else ""))
+                first = not hits
+                # A further vector's id waits for the first ones' (the loop below).
+                vid = f"{profile.id}-t{len(vectors) + 1:03d}" if first else f"-x{len(further)}"
+                candidate = _targeted_vector(profile, found, vid, label, name)
+                if differs(candidate, other):
+                    used.add(found)
+                    hits.append(candidate)
+                    own.append(candidate)
+                    if first:
+                        vectors.append(candidate)
+                    else:
+                        further.append((found, label, name))
+            told.append(dataclasses.replace(entry, vector=hits[0].id if hits else ""))
+    final: dict[str, str] = {}
+    for waiting, (found, label, name) in enumerate(further):
+        vid = f"{profile.id}-t{len(vectors) + 1:03d}"
+        final[f"-x{waiting}"] = vid
+        vectors.append(_targeted_vector(profile, found, vid, label, name))
+    told = [dataclasses.replace(t, vector=final.get(t.vector, t.vector)) for t in told]
     return Targeted(vectors=tuple(vectors), told=tuple(told))
+
+
+def _targeted_vector(
+    profile: Profile, found: Probe, vid: str, label: str, name: str
+) -> vector_pb2.Vector:
+    """The probe played as a vector that exercises the parameter's rule, whatever its lines cite."""
+    vector = play_probe(profile, found, vid, label)
+    vector.clauses[:] = sorted({*vector.clauses, *profile.citations()(name)})
+    return vector

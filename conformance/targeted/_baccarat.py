@@ -75,7 +75,13 @@ def _tie(_profile: Profile, _other: Profile) -> Sequence[Probe]:
 
 
 def _no_commission(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("a banker win on three cards totalling 7", THREE_CARD_SEVEN)]
+    # Player 3S 2H = 5 draws 9D: 4; banker 4C 9H = 3 draws 4S: 7. Player 2S 2D = 4 draws KS:
+    # 4; banker 2C AH = 3 draws 4C: 7.
+    return [
+        _p("a banker win on three cards totalling 7", THREE_CARD_SEVEN),
+        _p("a banker 7 on three cards after a player's 9", "3S 4C 2H 9H 9D 4S"),
+        _p("a banker 7 on three cards from 3", "2S 2C 2D AH KS 4C", "1000:banker=50"),
+    ]
 
 
 def _banker_six(profile: Profile, other: Profile) -> Sequence[Probe] | str:
@@ -85,6 +91,8 @@ def _banker_six(profile: Profile, other: Profile) -> Sequence[Probe] | str:
     return [
         _p("a banker win on 6", BANKER_SIX),
         _p("a banker win on 6, an odd stake", BANKER_SIX, "1000:banker=25"),
+        # Player 2S 3D = 5 draws KH: 5; banker 2C TS = 2 draws 4D: 6.
+        _p("a banker win on 6 of three cards", "2S 2C 3D TS KH 4D"),
     ]
 
 

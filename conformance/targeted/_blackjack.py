@@ -55,6 +55,8 @@ def _insurance_stake(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     return [
         _p("insurance of 20 against a blackjack", "TS AH 9D KC", "insurance=20"),
         _p("insurance of 20, hole 7C", "TS AH 9D 7C", "insurance=20 stand"),
+        _p("insurance of 1 against a blackjack", "TS AH 7D KD", "insurance=1"),
+        _p("insurance of 49 against a blackjack", "9S AH 8D QC", "insurance=49"),
     ]
 
 
@@ -130,6 +132,8 @@ def _double_for_less(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     return [
         _p("a double for 50 on 11", "5S 7H 6D TC TS", "double=50"),
         _p("a double for 50 on 10", "6S 7H 4D TC TS", "double=50"),
+        _p("a double for 25 on 10", "5S 7H 5D TC 9S", "double=25"),
+        _p("a double for 75 on 11, lost", "5S 7H 6D TC 2S", "double=75"),
     ]
 
 
@@ -146,27 +150,32 @@ def _split_pairs(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     ]
 
 
-def _resplits(hands: int) -> Probe:
-    """Eights split ``hands`` times against 6H KC: refused at the last under ``hands`` at most.
+def _resplits(hands: int, up: str = "6H") -> Probe:
+    """Eights split ``hands`` times against ``up`` KC: refused at the last under ``hands`` at most.
 
     Each split leaves hand 0 one eight, whose next card is another eight, until the last
-    split; then every hand takes a ten: 18s. The dealer's 16 draws 6S.
+    split; then every hand takes a ten: 18s. The dealer draws 6S.
     """
     suits = "SDCH"
     eights = [f"8{suits[i % 4]}" for i in range(2, hands + 1)]
     # Ten-valued cards all different, and none the hole card's: a single deck holds them.
     tens = [f"{rank}{suit}" for rank in "TJQ" for suit in suits][: hands + 1]
-    shoe = " ".join(["8S", "6H", "8D", "KC", *eights, *tens, "6S"])
-    return _p(f"eights split {hands} times", shoe, " ".join(["split"] * hands))
+    shoe = " ".join(["8S", up, "8D", "KC", *eights, *tens, "6S"])
+    return _p(f"eights split {hands} times against {up}", shoe, " ".join(["split"] * hands))
 
 
 def _max_hands(profile: Profile, other: Profile) -> Sequence[Probe]:
-    return [_resplits(min(profile.integer("max_hands"), other.integer("max_hands")))]
+    hands = min(profile.integer("max_hands"), other.integer("max_hands"))
+    return [_resplits(hands, up) for up in ("6H", "5H", "4H")]
 
 
 def _resplit_aces(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     # AS AD against 6H TC; hand 0 takes AC: aces again.
-    return [_p("aces split again", "AS 6H AD TC AC TD TH TS 6S", "split split")]
+    return [
+        _p("aces split again", "AS 6H AD TC AC TD TH TS 6S", "split split"),
+        _p("aces split again against a 5", "AS 5H AD TC AC JD JH JS 6S", "split split"),
+        _p("aces split again against a 4", "AS 4H AD TC AC QD QH QS 6S", "split split"),
+    ]
 
 
 def _hit_split_aces(_profile: Profile, _other: Profile) -> Sequence[Probe]:
@@ -233,6 +242,8 @@ def _hole_card(_profile: Profile, _other: Profile) -> Sequence[Probe]:
     return [
         _p("a bust against 7H TC", "TS 7H 6D TC 9C", "hit"),
         _p("a stand on 18 against 7H TC", "TS 7H 8D TC", "stand"),
+        _p("a bust against 5H TC", "TS 5H 5D TC 8C", "hit"),
+        _p("a bust after two hits against 9H 8C", "TS 9H 2D 8C 3C KC", "hit hit"),
     ]
 
 

@@ -63,11 +63,11 @@ def _zero_rule(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
     # An even-money bet on a zero, then the seat's next spin: 1 (red, odd, low) and 2.
     return [
         probe(
-            f"{bet} on a zero, then on {after}",
+            f"{bet} on a zero, then on {' and '.join(after)}",
             _round("0", f"1000:{bet}=100"),
-            _round(after, f"1000:{bet}=10"),
+            *(_round(pocket, f"1000:{bet}=10") for pocket in after),
         )
-        for after in ("1", "2")
+        for after in (("1",), ("2",), ("0", "1"))
     ]
 
 

@@ -103,7 +103,10 @@ def _max_bet(profile: Profile, other: Profile) -> Sequence[Probe]:
 
 def _max_seats(profile: Profile, other: Profile) -> Sequence[Probe]:
     seats = max(profile.integer("max_seats"), other.integer("max_seats"))
-    return [probe(f"a round of {seats} seats", plain(profile, seats=seats, stake=10))]
+    return [
+        probe(f"a round of {seats} seats staking {stake}", plain(profile, seats=seats, stake=stake))
+        for stake in (10, 20, 5)
+    ]
 
 
 def generators(game: Game) -> dict[str, _Generator]:
