@@ -17,6 +17,9 @@ One line per figure: name, value, anchor, ratio, goal, pass or short (``bench.fi
 - ``corpus``: seconds to load the shipped corpus in a fresh process on one core, against the
   same vectors as JSON Lines (goal under 2 s), and the size of 1,000 campaign vectors of a
   lab profile, binary against JSON Lines (goal under 2 MB).
+- ``plugin``: what the inert pytest plugin adds to a ``pytest --collect-only`` (CPU ms, goal
+  under 50), and the whole corpus through the plugin with ``-n 2`` against serial (goal:
+  faster); ``bench/plugin.py``.
 
 Numbers are printed, never asserted: speed is measured here and not in tests.
 """
@@ -41,6 +44,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 
 from bench import echo, gym_anchor
 from bench.figures import Figure, Goal, against, header, repeated
+from bench.plugin import bench_plugin
 from clients.audit import AuditWriter
 from conformance.runner import exchanges
 from conformance.vectors import (
@@ -58,7 +62,7 @@ from oracle.roulette import TableHistory
 from oracle.rounds import RoundRequest, apply_decision, start_round
 from oracle.service import convert
 
-NAMES = ("blackjack", "oracle", "runner", "audit", "dask", "corpus")
+NAMES = ("blackjack", "oracle", "runner", "audit", "dask", "corpus", "plugin")
 #: The runner's default: vectors in flight at once (``croupier certify --concurrency``).
 CONCURRENCY = 16
 #: The runner's round ids carry a run prefix of this shape (``run-`` and 8 hex digits).
@@ -432,6 +436,16 @@ def bench_corpus(sizes: Sizes) -> None:
         show(_beside("lab vectors per 1,000, on disk", size, "MB", json_size, SIZE_GOAL))
 
 
+# --- the pytest plugin ------------------------------------------------------------------------
+
+
+def _plugin(sizes: Sizes, *, quick: bool) -> None:
+    """The plugin's inert cost, and the corpus through it with -n 2 against serial."""
+    for text, figure in bench_plugin(repeat=5 * sizes.runner_repeat, quick=quick):
+        note(text)
+        show(figure)
+
+
 # --- the command ------------------------------------------------------------------------------
 
 
@@ -476,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "oracle": lambda: bench_oracle(sizes),
         "runner": lambda: bench_runner(sizes),
         "corpus": lambda: bench_corpus(sizes),
+        "plugin": lambda: _plugin(sizes, quick=args.quick),
     }
     for name, part in parts.items():
         if name in chosen:

@@ -137,11 +137,15 @@ class CorpusPlugin:
         """Append one item per corpus vector."""
         corpus = CorpusCollector.from_parent(session, name="croupier", nodeid="croupier")
         vectors: list[pytest.Item | pytest.Collector] = []
+        # One decorator per marker name: add_marker("name") looks the name up each time.
+        marks: dict[str, pytest.MarkDecorator] = {}
         for loaded in self.engine.vectors:
             item = VectorItem.from_parent(corpus, name=loaded.vector.id, loaded=loaded)
-            item.add_marker("croupier")
-            for name in marker_names(loaded.vector):
-                item.add_marker(name)
+            for name in ("croupier", *marker_names(loaded.vector)):
+                mark = marks.get(name)
+                if mark is None:
+                    mark = marks[name] = getattr(pytest.mark, name)
+                item.add_marker(mark)
             vectors.append(item)
             items.append(item)
         # So that the terminal's "collected N items" counts the vectors.

@@ -1,0 +1,118 @@
+"""``make bench`` part ``plugin``: the pytest plugin inert, and the corpus through it.
+
+What the plugin costs a run that does not use it, and the whole corpus through it, serial
+against two xdist workers.
+
+- inert: CPU milliseconds of ``pytest --collect-only`` of one trivial test, in a fresh process,
+  with the plugin against ``-p no:croupier`` (medians of interleaved runs; goal: under 50 ms
+  more). CPU time of the child, not wall time: a shared machine's load does not move it.
+- corpus: wall seconds of ``pytest --croupier-launch "python -m clients.demo_engine"`` over
+  the whole shipped corpus, with ``-n 2`` against serial (goal: faster, a ratio of serial over
+  ``-n 2`` above 1). ``--quick`` plays what ``-k "h0 or h1 or h2 or h3"`` selects: the
+  hand-written vectors, about 470.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.figures import Figure, Goal
+
+INERT_GOAL = Goal(below=50.0, on="value", text="< 50 ms more")
+PARALLEL_GOAL = Goal(at_least=1.0, text="> 1.00x (faster)")
+DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+
+
+def _child_cpu_ms(argv: list[str], cwd: Path) -> float:
+    """CPU milliseconds (user and system) of one child process run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used * 1000
+
+
+def inert_cost(repeat: int) -> tuple[float, float]:
+    """Median CPU ms of a collect-only run with the plugin, and without it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "test_one.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
+        base = [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider"]
+        # One of each first: the page cache holds every file either run reads.
+        _child_cpu_ms(base, work)
+        _child_cpu_ms([*base, "-p", "no:croupier"], work)
+        with_plugin, without = [], []
+        for _ in range(repeat):
+            with_plugin.append(_child_cpu_ms(base, work))
+            without.append(_child_cpu_ms([*base, "-p", "no:croupier"], work))
+    return statistics.median(with_plugin), statistics.median(without)
+
+
+def corpus_seconds(workers: int, *, quick: bool) -> tuple[float, str]:
+    """Wall seconds of the plugin playing the corpus on the demo engine, and pytest's last line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        argv += ["--croupier-launch", DEMO]
+        if quick:
+            argv += ["-k", "h0 or h1 or h2 or h3"]
+        if workers > 1:
+            argv += ["-n", str(workers)]
+        started = time.perf_counter()
+        done = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, check=False)
+        seconds = time.perf_counter() - started
+    lines = done.stdout.strip().splitlines()
+    return seconds, lines[-1] if lines else done.stderr.strip()[-200:]
+
+
+def bench_plugin(*, repeat: int, quick: bool) -> list[tuple[str, Figure]]:
+    """The plugin's figures, each with the note that says what was measured."""
+    figures: list[tuple[str, Figure]] = []
+    with_plugin, without = inert_cost(repeat)
+    figures.append(
+        (
+            (
+                f"plugin: CPU of `pytest --collect-only` of one test in a fresh process, with "
+                f"the inert plugin against -p no:croupier (medians of {repeat} interleaved "
+                "runs); the value is the difference"
+            ),
+            Figure(
+                name="plugin inert cost",
+                value=with_plugin - without,
+                unit="ms",
+                anchor="without",
+                anchor_value=without,
+                ratio=with_plugin / without if without > 0 else None,
+                goal=INERT_GOAL,
+            ),
+        )
+    )
+    serial, serial_line = corpus_seconds(1, quick=quick)
+    parallel, parallel_line = corpus_seconds(2, quick=quick)
+    what = "the hand-written vectors (-k)" if quick else "the whole shipped corpus"
+    figures.append(
+        (
+            (
+                f"plugin: wall seconds of pytest --croupier-launch (demo engine) over {what}, "
+                f"-n 2 against serial, {os.cpu_count()} cores; serial: {serial_line!r}; "
+                f"-n 2: {parallel_line!r}; the ratio is serial over -n 2"
+            ),
+            Figure(
+                name="plugin corpus, -n 2",
+                value=parallel,
+                unit="s",
+                anchor="serial",
+                anchor_value=serial,
+                ratio=serial / parallel if parallel > 0 else None,
+                goal=PARALLEL_GOAL,
+            ),
+        )
+    )
+    return figures
