@@ -30,6 +30,7 @@ from typing import IO, Any
 from croupier.v1 import round_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+import oracle
 from clients.audit import Entry, checkpoint_error, detect_format, key_id, link, read_log
 from conformance.fairness import (
     BAND,
@@ -40,9 +41,11 @@ from conformance.fairness import (
     assess,
     tally_record,
 )
+from conformance.inputs import amount_of, value_text
 from oracle import roulette
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
+from oracle.money import money_text
 from oracle.profile import Profile, Profiles
 from oracle.roulette import RouletteRules, TableHistory
 from oracle.rounds import roulette_rules
@@ -84,6 +87,8 @@ class Finding:
     actual: str
     message: str
     table_id: str = ""
+    #: The round's currency: an amount compared (a ``minor_units`` path) is in it.
+    currency: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -151,6 +156,7 @@ def verify_one(
             expected=d.expected,
             actual=d.actual,
             message=d.message,
+            currency=record.currency_code,
         )
 
     own = tuple(finding(d, _OWN_KINDS[d.clause]) for d in records.record_discrepancies(record))
@@ -772,21 +778,28 @@ class _Spools:
 
     def finding(self, finding: Finding) -> None:
         self.kinds[finding.kind] += 1
+        item: dict[str, Any] = {
+            "record": finding.record,
+            "round_id": finding.round_id,
+            "table_id": finding.table_id,
+            "kind": finding.kind,
+            "clause": finding.clause,
+            "path": finding.path,
+            "expected": finding.expected,
+            "actual": finding.actual,
+            "message": finding.message,
+        }
+        expected = amount_of(finding.path, finding.expected, finding.currency)
+        actual = amount_of(finding.path, finding.actual, finding.currency)
+        if expected or actual:
+            # An amount: the values stay in minor units, and read in their currency too.
+            item.update(currency=finding.currency, expected_amount=expected, actual_amount=actual)
         self.discrepancies.add(
-            {
-                "record": finding.record,
-                "round_id": finding.round_id,
-                "table_id": finding.table_id,
-                "kind": finding.kind,
-                "clause": finding.clause,
-                "path": finding.path,
-                "expected": finding.expected,
-                "actual": finding.actual,
-                "message": finding.message,
-            },
+            item,
             f"{_where(finding.record, finding.round_id)}: {finding.clause} "
-            f"{brief(finding.path)}: expected {brief(finding.expected)}, "
-            f"got {brief(finding.actual)}",
+            f"{brief(finding.path)}: expected "
+            f"{brief(value_text(finding.path, finding.expected, finding.currency))}, "
+            f"got {brief(value_text(finding.path, finding.actual, finding.currency))}",
         )
 
     def unreadable(self, item: dict[str, Any]) -> None:
@@ -798,7 +811,8 @@ class _Spools:
 
     def unreplayable_record(self, result: RecordResult) -> None:
         self.kinds["unreplayable"] += 1
-        paid = ", ".join(f"{paid} {currency}" for currency, _, paid in result.money) or "nothing"
+        paid = ", ".join(money_text(paid, currency) for currency, _, paid in result.money)
+        paid = paid or "nothing"
         self.unreplayable.add(
             {
                 "record": result.record,
@@ -1244,8 +1258,13 @@ def audit_log(
     keep_first: int = 20,
     band: float = BAND,
     p_threshold: float = P_THRESHOLD,
+    options: Mapping[str, Any] | None = None,
 ) -> AuditSummary:
     """Verify a whole log; write the JSON report if asked; return the summary.
+
+    The report names the log (file name, size, SHA-256), Croupier's version and the
+    ``options`` the audit ran with: what a regulator files says which log was checked, by
+    which tool, how.
 
     ``public_keys`` check the signed checkpoints; without them the log's signatures are not
     checked, and the summary says what that leaves unproven. A return whose z-score is
@@ -1299,6 +1318,13 @@ def audit_log(
         executor.close()
 
     summary = _summarize(path.name, fmt, checks, totals, sorted(k.hex()[:16] for k in keys))
+    summary.report.update(
+        log_path=str(path),
+        log_size=path.stat().st_size,
+        log_sha256=file_digest(path),
+        croupier_version=oracle.__version__,
+        options=dict(options or {}),
+    )
     statistics = assess(
         tally,
         lambda profile_id: _profile(profile_id, lab_files),
@@ -1384,15 +1410,36 @@ def _write_report(path: Path, head: dict[str, Any], spools: _Spools) -> None:
         out.write("\n}\n")
 
 
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex, read in constant memory."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 # --- recall ---------------------------------------------------------------------------------
 
 
 def recall(
-    path: Path, table_id: str, last: int, log_format: str | None = None
+    path: Path,
+    table_id: str,
+    last: int,
+    log_format: str | None = None,
+    *,
+    round_id: str = "",
 ) -> list[round_pb2.RoundRecord]:
-    """The last ``last`` rounds of a table, oldest first, read in constant memory."""
+    """The last ``last`` rounds of a table (or of that id), oldest first, in constant memory.
+
+    ``round_id`` keeps only the records of that round (of ``table_id`` too, when given).
+    """
     kept: deque[round_pb2.RoundRecord] = deque(maxlen=last)
     for entry in read_log(path, log_format):
-        if entry.record is not None and entry.record.table_id == table_id:
-            kept.append(entry.record)
+        record = entry.record
+        if record is None or (table_id and record.table_id != table_id):
+            continue
+        if round_id and record.round_id != round_id:
+            continue
+        kept.append(record)
     return list(kept)

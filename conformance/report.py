@@ -14,7 +14,8 @@ from croupier.v1 import engine_service_pb2
 from google.protobuf import json_format
 
 import oracle
-from conformance.results import BAD, Result, RunReport, VectorOutcome
+from conformance.inputs import inputs_lines
+from conformance.results import BAD, Result, RunReport, VectorOutcome, by_clause, failure_order
 from conformance.since import newer, parse_version
 
 #: The suite's version, written in every report's first line: Croupier's one version.
@@ -149,7 +150,37 @@ def _result_dict(result: Result) -> dict[str, object]:
             data[key] = value
     if result.clauses:
         data["clauses"] = list(result.clauses)
+    if result.hand_written:
+        data["hand_written"] = True
+    if result.inputs is not None:
+        data["inputs"] = dict(result.inputs)
     return data
+
+
+def failing_clauses(report: RunReport) -> list[dict[str, object]]:
+    """Each clause that failures blame, with their count and ids, first failure first."""
+    groups = by_clause(
+        (r.clause, r.hand_written, r.vector_id) for r in report.results if r.outcome in BAD
+    )
+    return [
+        {"clause": g.clause, "failures": len(g.vector_ids), "vectors": list(g.vector_ids)}
+        for g in groups
+    ]
+
+
+def failing_clauses_line(report: RunReport) -> str:
+    """One line naming each failing clause, its count and its first failure; empty if none."""
+    parts = [
+        f"{entry['clause'] or '(no clause)'} {plural(int(str(entry['failures'])), 'failure')} "
+        f"(first {_first(entry)})"
+        for entry in failing_clauses(report)
+    ]
+    return f"failing clauses: {'; '.join(parts)}" if parts else ""
+
+
+def _first(entry: Mapping[str, object]) -> str:
+    vectors = entry["vectors"]
+    return str(vectors[0]) if isinstance(vectors, list) and vectors else ""
 
 
 class JsonlReport:
@@ -225,6 +256,9 @@ class JsonlReport:
             "unmatched_known_failures": [
                 {"pattern": k.pattern, "line": k.line} for k in report.unmatched_patterns
             ],
+            # The failures by the clause they break, hand-written vectors first: the page's
+            # summary and the console's order.
+            "failing_clauses": failing_clauses(report),
         }
         if self._baseline:
             trailer["baseline"] = {
@@ -244,7 +278,7 @@ def write_jsonl(path: Path, report: RunReport, corpus_hash: str) -> None:
     """The whole JSON Lines report of a finished run at once (see ``JsonlReport``)."""
     stream = JsonlReport(path, corpus_hash, certify=report.certify)
     stream.start(report.describe, report.started)
-    for result in sorted(report.results, key=lambda r: r.vector_id):
+    for result in sorted(report.results, key=failure_order):
         stream.add(result)
     stream.finish(report)
 
@@ -269,7 +303,7 @@ def write_junit(path: Path, report: RunReport, *, stopped: str = "") -> None:
     suites = ET.Element("testsuites", name="croupier-conformance")
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for profile_id in sorted(by_profile):
-        results = sorted(by_profile[profile_id], key=lambda r: r.vector_id)
+        results = sorted(by_profile[profile_id], key=failure_order)
         counts = {
             "tests": len(results),
             "failures": sum(_junit_kind(r) == "failure" for r in results),
@@ -308,7 +342,8 @@ def write_junit(path: Path, report: RunReport, *, stopped: str = "") -> None:
                 ET.SubElement(case, kind, message=message, type=result.outcome.value).text = (
                     f"{result.step}: clause {result.clause}: {result.path}: expected "
                     f"{result.expected}, got {result.actual}\n{result.message}\n"
-                    f"reproduce: {result.reproduce}"
+                    + "".join(f"{line}\n" for line in inputs_lines(result.inputs or {}))
+                    + f"reproduce: {result.reproduce}"
                 )
     for key, value in totals.items():
         suites.set(key, str(value))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
+
+from conformance.inputs import currency_of, inputs_lines, value_text
 
 
 class VectorOutcome(enum.Enum):
@@ -63,6 +65,11 @@ class Result:
     clauses: tuple[str, ...] = ()
     #: The suite version the vector dates from (its ``since``; empty outside the shipped corpus).
     since: str = ""
+    #: The vector is one of a corpus's hand-written cases (a document's own examples).
+    hand_written: bool = False
+    #: A failure's round as sent (``conformance.inputs.round_inputs``): seats, stakes, cards
+    #: and decisions, so that its expected and actual values can be checked by eye.
+    inputs: Mapping[str, object] | None = None
 
     def details(self) -> list[tuple[str, str]]:
         """A failure's labelled fields, in the order reports show them; empty ones left out."""
@@ -70,10 +77,11 @@ class Result:
             ("step", self.step),
             ("clause", self.clause),
             ("path", self.path),
-            ("expected", self.expected),
-            ("actual", self.actual),
+            ("expected", value_text(self.path, self.expected, currency_of(self.inputs))),
+            ("actual", value_text(self.path, self.actual, currency_of(self.inputs))),
             ("message", self.message),
             ("since", self.since),
+            ("round", "\n".join(inputs_lines(self.inputs)) if self.inputs else ""),
             ("reproduce", self.reproduce),
         )
         return [(label, value) for label, value in labelled if value]
@@ -158,6 +166,39 @@ def covers(
     profiles = set(claimed)
     done = {r.vector_id for r in results}
     return all(v.id in done for v in corpus if v.profile_id in profiles)
+
+
+def failure_order(result: Result) -> tuple[int, str]:
+    """How every report lists failures: hand-written vectors first, then by id.
+
+    A document's own example (``bja-h001``) reads before a generated round of the same bug.
+    """
+    return (0 if result.hand_written else 1, result.vector_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClauseFailures:
+    """The failures blamed on one clause (or contract label), in ``failure_order``."""
+
+    clause: str
+    vector_ids: tuple[str, ...]
+
+
+def by_clause(failures: Iterable[tuple[str, bool, str]]) -> list[ClauseFailures]:
+    """(clause, hand-written, vector id) of each failure, grouped by clause.
+
+    Each clause's vectors in ``failure_order``; the clauses in the order of their first
+    failure, so that the first clause listed holds the first failure of all. A failure that
+    blames no clause is grouped under the empty one.
+    """
+    grouped: dict[str, list[tuple[int, str]]] = {}
+    for clause, hand_written, vector_id in failures:
+        grouped.setdefault(clause, []).append((0 if hand_written else 1, vector_id))
+    ordered = sorted(grouped.items(), key=lambda item: (min(item[1]), item[0]))
+    return [
+        ClauseFailures(clause=clause, vector_ids=tuple(vid for _, vid in sorted(keys)))
+        for clause, keys in ordered
+    ]
 
 
 class ConfigError(Exception):

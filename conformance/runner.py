@@ -37,6 +37,7 @@ from conformance.engine import (
     describe,
     open_channel,
 )
+from conformance.inputs import round_inputs
 from conformance.known import apply_known, read_known_failures, unmatched
 from conformance.results import (
     BAD,
@@ -620,8 +621,10 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         started=started - ctx.origin,
         clauses=tuple(vector.clauses),
         since=vector.since,
+        hand_written=loaded.hand_written,
     )
     generation = ctx.engine.generation if ctx.engine else 0
+    index = 0
     # The states answered so far, by step: a later answer that repeats one is stale.
     earlier: list[tuple[str, Message]] = []
     restarted = False
@@ -668,6 +671,7 @@ async def run_vector(ctx: Context, loaded: LoadedVector) -> Result:
         details = div.details
         return make(
             outcome=div.outcome,
+            inputs=round_inputs(vector, index),
             seconds=seconds,
             step=details.get("step", ""),
             clause=details.get("clause", ""),
@@ -886,6 +890,7 @@ class RunSession:
                     message=f"the engine does not claim profile {', '.join(unclaimed)}",
                     clauses=tuple(vector.clauses),
                     since=vector.since,
+                    hand_written=loaded.hand_written,
                 )
             else:
                 async with semaphore:

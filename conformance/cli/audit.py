@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 import tempfile
 from contextlib import ExitStack
@@ -34,9 +36,11 @@ from conformance.cli.common import verdict as print_verdict
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
 from conformance.html.audit import audit_page, counts_line
 from conformance.html.shape import ShapeError
+from conformance.invocation import croupier_command
 from conformance.packaged import document
 from conformance.recall import describe_record
 from conformance.report import plural
+from oracle.money import money_text
 from oracle.returns import percent
 
 
@@ -226,6 +230,18 @@ def audit_verify(
                 keep_first=show,
                 band=band,
                 p_threshold=fairness_p,
+                options={
+                    "workers": workers or os.cpu_count() or 1,
+                    "dask": dask_address or "",
+                    "format": log_format or "",
+                    "shard_size": shard_size,
+                    "band": band,
+                    "fairness_p": fairness_p,
+                    "public_keys": [str(path) for path in public_keys],
+                    "profile_files": list(profile_files),
+                    # What shows one round of the log: the page adds --round ID per finding.
+                    "recall": f"{croupier_command()} audit recall {shlex.quote(str(log))}",
+                },
             )
         except (OSError, RuntimeError) as exc:
             fail(f"cannot audit {log}: {exc}")
@@ -309,13 +325,22 @@ def _print_audit(summary: AuditSummary) -> None:
     for column in ("currency", "staked", "paid", "rules say", "difference", "unverified paid"):
         table.add_column(column, justify="right")
     for currency, money in summary.report["totals"].items():
+        # Amounts in their currency, as the page and the findings write them.
         table.add_row(
             escape(currency),
-            str(money["staked"]),
-            str(money["paid"]),
-            str(money["expected_paid"]),
-            str(money["difference"]),
-            str(money["unverified_paid"]),
+            *(
+                escape(money_text(money[key], currency))
+                for key in ("staked", "paid", "expected_paid", "difference", "unverified_paid")
+            ),
+        )
+    report = summary.report
+    if "log_sha256" in report:
+        console.print(
+            f"log {report['log']}: {plural(report['log_size'], 'byte')}, "
+            f"SHA-256 {report['log_sha256']}; Croupier {report['croupier_version']}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
         )
     console.print(table)
     profiles = ", ".join(f"{brief(k)}: {v}" for k, v in summary.report["profiles"].items())
@@ -379,7 +404,7 @@ def _print_returns(statistics: Assessment) -> None:
         table.add_row(
             escape(row.profile_id),
             escape(row.bet),
-            escape(f"{row.staked} {row.currency}"),
+            escape(money_text(row.staked, row.currency)),
             percent(actual, 2) if actual is not None else "-",
             percent(row.theoretical, 2) if row.theoretical is not None else "-",
             f"{row.z:+.2f}" if row.z is not None else "-",
@@ -446,17 +471,38 @@ def audit_keygen(name: Path) -> None:
 
 @audit.command("recall")
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--table", "table_id", required=True, help="The table's id.")
+@click.option("--table", "table_id", default="", help="The table's id.")
+@click.option(
+    "--round",
+    "round_id",
+    default="",
+    help="One round's id: its record (a finding's round, as the audit page names it).",
+)
 @click.option(
     "--last", default=10, show_default=True, type=click.IntRange(1), help="How many rounds."
 )
 @log_format_option
-def audit_recall(log: Path, table_id: str, last: int, log_format: str | None) -> None:
-    """Print the last N rounds of a table, oldest first: cards, decisions, payouts."""
+def audit_recall(
+    log: Path, table_id: str, round_id: str, last: int, log_format: str | None
+) -> None:
+    """Print the last N rounds of a table, or one round, oldest first: cards, decisions, payouts.
+
+    Give --table, --round or both.
+    """
+    if not table_id and not round_id:
+        fail("give --table TABLE (its last rounds) or --round ROUND (one round), or both")
     check_regular(log)
-    rounds = recall(log, table_id, last, log_format)
+    rounds = recall(log, table_id, last, log_format, round_id=round_id)
     if not rounds:
-        fail(f"no round of table {table_id!r} in {log}", code=1)
+        which = " of ".join(
+            part
+            for part in (
+                f"round {round_id!r}" if round_id else "round",
+                f"table {table_id!r}" if table_id else "",
+            )
+            if part
+        )
+        fail(f"no {which} in {log}", code=1)
     for record in rounds:
         # As recorded: no markup, no highlighting, no wrapping when piped to a file.
         console.print(describe_record(record), markup=False, highlight=False, soft_wrap=True)

@@ -38,7 +38,15 @@ from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
 from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
 from conformance.recovery import RECOVERY_DIR, recovery_vectors
-from conformance.report import JsonlReport, baseline_line, plural, summary_line, write_junit
+from conformance.report import (
+    JsonlReport,
+    baseline_line,
+    failing_clauses_line,
+    plural,
+    summary_line,
+    write_junit,
+)
+from conformance.results import failure_order
 from conformance.runner import (
     BAD,
     ConfigError,
@@ -600,7 +608,10 @@ def _print_failures(report: RunReport, show: int) -> None:
         errors.print(
             f"[red]known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector[/]"
         )
-    for result in sorted(bad, key=lambda r: r.vector_id)[:show]:
+    for result in sorted(bad, key=failure_order)[:show]:
         print_result(result)
     if len(bad) > show:
         console.print(f"... and {len(bad) - show} more (--report and --html list them all)")
+    clauses = failing_clauses_line(report)
+    if clauses:
+        console.print(clauses, markup=False, highlight=False, soft_wrap=True)

@@ -1,16 +1,27 @@
 """The audit report as one HTML page, made from the JSON report of ``croupier audit verify``.
 
 Everything the log holds (ids, values, messages) is hostile input: it goes through ``esc``.
+
+Stable hooks for browser tests: ``#verdict``; ``#log`` (file name, size, SHA-256, Croupier's
+version, the options of the audit); ``#findings`` (one ``tr.finding`` a finding, followed by
+its ``tr.recall`` holding ``code.recall``, the ``croupier audit recall`` command that shows its
+round); ``#clauses`` (the text of each clause the findings cite, once, ``.clause-text``);
+``#totals``, ``#returns`` (each row's ``td.reading`` says in one sentence why it is flagged or
+not) and ``svg.plot``. Money reads in its currency everywhere (``span.money``), the minor
+units in its tooltip.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any, Final
 
-from conformance.html.page import esc, page
+from conformance.html.clause_text import clause_html
+from conformance.html.page import anchor, esc, page
 from conformance.html.shape import ANY, BOOL, FRACTION, INT, NUMBER, TEXT, MapOf, Optional, check
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from conformance.report import plural
@@ -32,6 +43,10 @@ _FINDING: Final = {"record": INT, "offset": Optional(INT)}
 REPORT_SHAPE: Final = {
     "verdict": TEXT,
     "log": ANY,
+    "log_size": Optional(INT),
+    "log_sha256": Optional(TEXT),
+    "croupier_version": Optional(TEXT),
+    "options": Optional(MapOf(ANY)),
     "format": Optional(ANY),
     "records": ANY,
     "rounds": ANY,
@@ -93,7 +108,9 @@ REPORT_SHAPE: Final = {
         }
     ),
     "statements": Optional([TEXT]),
-    "discrepancies": Optional([_FINDING]),
+    "discrepancies": Optional(
+        [{**_FINDING, "expected_amount": Optional(TEXT), "actual_amount": Optional(TEXT)}]
+    ),
     "chain_problems": Optional([{**_FINDING, "kind": ANY, "message": ANY}]),
     "log_problems": Optional([_FINDING]),
     "malformed": Optional([_FINDING]),
@@ -105,16 +122,28 @@ LIMIT: Final = 1000
 BREAKS_SHOWN: Final = 10
 
 
-def _amount(minor_units: int, currency: str) -> str:
-    """``money_text``, its number and code kept on one line in a narrow column."""
-    return money_text(minor_units, currency).replace(" ", "\u00a0", 1)
+@dataclass(frozen=True, slots=True)
+class Html:
+    """A cell's content that is already HTML (built with ``esc``), not text to escape."""
+
+    markup: str
+
+
+def _amount(minor_units: int, currency: str) -> Html:
+    """An amount in its currency, on one line; its minor units in the tooltip."""
+    return Html(
+        f'<span class="money" title="{esc(minor_units)} minor units">'
+        f"{esc(money_text(minor_units, currency))}</span>"
+    )
 
 
 def _cells(values: Sequence[object], *, numeric: Sequence[bool] = ()) -> str:
-    """A row of escaped cells; the numeric ones right-aligned."""
+    """A row of cells, escaped unless ``Html``; the numeric ones right-aligned."""
     flags = list(numeric) + [False] * (len(values) - len(numeric))
     return "".join(
-        f'<td class="num">{esc(v)}</td>' if flag else f"<td>{esc(v)}</td>"
+        ('<td class="num">' if flag else "<td>")
+        + (v.markup if isinstance(v, Html) else esc(v))
+        + "</td>"
         for v, flag in zip(values, flags, strict=True)
     )
 
@@ -148,9 +177,18 @@ def counts_line(counts: Mapping[str, int]) -> str:
 
 def _meta(report: Mapping[str, Any], made: datetime) -> str:
     keys = (report.get("signing") or {}).get("public_keys") or ["none given"]
+    options = report.get("options") or {}
+    size = report.get("log_size")
     rows = (
-        ("log", report["log"]),
+        ("log file", report["log"]),
+        ("size", f"{size:,} bytes" if isinstance(size, int) else ""),
+        ("SHA-256", report.get("log_sha256", "")),
         ("format", report.get("format", "")),
+        (
+            "checked by",
+            f"Croupier {report['croupier_version']}" if "croupier_version" in report else "",
+        ),
+        ("options", _options(options)),
         ("page made", made.strftime("%Y-%m-%d %H:%M UTC")),
         ("entries", f"{report['records']} ({report.get('checkpoints', 0)} checkpoints)"),
         ("rounds", report["rounds"]),
@@ -158,8 +196,32 @@ def _meta(report: Mapping[str, Any], made: datetime) -> str:
         ("return band", f"flagged beyond |z| > {report['band']:g}"),
         ("fairness threshold", f"flagged under p < {report['p_threshold']:g}"),
     )
-    body = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in rows)
-    return f'<table class="meta">{body}</table>'
+    body = "".join(
+        f'<tr><td>{esc(k)}</td><td class="{"mono" if k == "SHA-256" else ""}">{esc(v)}</td></tr>'
+        for k, v in rows
+        if str(v)
+    )
+    return f'<table class="meta" id="log">{body}</table>'
+
+
+def _options(options: Mapping[str, Any]) -> str:
+    """The options the audit ran with, as ``croupier audit verify`` takes them."""
+    names = {
+        "workers": "--workers",
+        "dask": "--dask",
+        "format": "--format",
+        "shard_size": "--shard-size",
+        "band": "--band",
+        "fairness_p": "--fairness-p",
+        "public_keys": "--public-key",
+        "profile_files": "--profile-file",
+    }
+    words: list[str] = []
+    for key, flag in names.items():
+        value = options.get(key)
+        items = value if isinstance(value, list) else [value]
+        words.extend(f"{flag} {item}" for item in items if item not in (None, ""))
+    return " ".join(words)
 
 
 def _totals(report: Mapping[str, Any]) -> str:
@@ -224,26 +286,35 @@ def _findings(report: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any
 
 def _findings_table(report: Mapping[str, Any], limit: int) -> str:
     found = sorted(_findings(report), key=lambda pair: pair[1]["record"])
+    recall = str((report.get("options") or {}).get("recall", ""))
     rows = []
+    head = ("record", "round", "table", "finding", "clause", "path", "expected", "actual", "why")
     for name, item in found[:limit]:
         kind = item.get("kind", name)
         where = item.get("path") or (f"byte {item['offset']}" if "offset" in item else "")
+        clause = str(item.get("clause", ""))
         cells = _cells(
             [
                 item["record"],
-                item.get("round_id", ""),
-                item.get("table_id", ""),
-                kind,
-                item.get("clause", ""),
+                Html(f'<code class="nowrap">{esc(item.get("round_id", ""))}</code>'),
+                Html(f'<code class="nowrap">{esc(item.get("table_id", ""))}</code>'),
+                Html(f'<span class="fail">{esc(kind)}</span>'),
+                Html(f'<a href="#{anchor("clause", clause)}">{esc(clause)}</a>') if clause else "",
                 where,
-                item.get("expected", ""),
-                item.get("actual", ""),
+                _value(item, "expected"),
+                _value(item, "actual"),
                 item.get("message") or item.get("reason", ""),
             ],
             numeric=[True],
         )
-        rows.append(f'<tr class="fail">{cells}</tr>')
-    head = ("record", "round", "table", "finding", "clause", "path", "expected", "actual", "why")
+        rows.append(f'<tr class="finding">{cells}</tr>')
+        round_id = str(item.get("round_id", ""))
+        if recall and round_id:
+            command = f"{recall} --round {shlex.quote(round_id)}"
+            rows.append(
+                f'<tr class="recall"><td></td><td colspan="{len(head) - 1}">shows the round: '
+                f'<code class="recall">{esc(command)}</code></td></tr>'
+            )
     table = _table("findings", head, rows, "no findings")
     counted = sum(report["counts"][key] for key in COUNTS)
     if counted > min(len(found), limit):
@@ -252,7 +323,28 @@ def _findings_table(report: Mapping[str, Any], limit: int) -> str:
             f'<p class="warn">{listed} of {counted} findings listed here: the JSON report '
             "(--report) lists them all.</p>"
         )
-    return table
+    return table + _clauses(found[:limit])
+
+
+def _value(item: Mapping[str, Any], which: str) -> object:
+    """A finding's expected or actual value: an amount in its currency, else as it is."""
+    amount = item.get(f"{which}_amount")
+    value = item.get(which, "")
+    if amount:
+        return Html(f'<span class="money" title="{esc(value)} minor units">{esc(amount)}</span>')
+    return value
+
+
+def _clauses(found: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """Each clause the findings cite, its text once: the findings link to it."""
+    cited = sorted({str(item["clause"]) for _, item in found if item.get("clause")})
+    if not cited:
+        return ""
+    parts = [
+        f'<h3 id="{anchor("clause", cid)}"><code>{esc(cid)}</code></h3>{clause_html(cid)}'
+        for cid in cited
+    ]
+    return f'<div id="clauses"><h3>The clauses the findings cite</h3>{"".join(parts)}</div>'
 
 
 def _chain(report: Mapping[str, Any]) -> str:
@@ -288,6 +380,34 @@ def _fraction(text: str | None) -> Fraction | None:
     return Fraction(text) if text is not None else None
 
 
+_STANDARD_ERROR = (
+    "<p>Each return is what the bet paid back per unit staked over the log's rounds. Its "
+    "standard error is how far chance alone moves that figure over so many rounds and such "
+    "stakes: wide on few rounds or on long odds, narrow on many. z counts the standard errors "
+    "between the actual return and the theoretical one; a return is flagged only beyond "
+    "&plusmn;{band} of them, so a return far over 100% on few rounds is chance, not a "
+    "flag.</p>"
+)
+
+
+def return_reading(row: Mapping[str, Any], band: float) -> str:
+    """One sentence: why a return is flagged or not (its z against the band)."""
+    actual, theory = _fraction(row["actual"]), _fraction(row["theoretical"])
+    se, z = row["standard_error"], row["z"]
+    if actual is None:
+        return "Nothing was staked on it: no return to judge."
+    if theory is None or se is None or z is None:
+        return "No theoretical return to compare with: not judged."
+    side = "above" if z > 0 else "below"
+    gap = (
+        f"{percent(actual, 2)} against {percent(theory, 2)} is {abs(z):.2f} standard errors "
+        f"({se * 100:.2f} points on {row.get('rounds', '?')} rounds) {side} it"
+    )
+    if row["flagged"]:
+        return f"{gap}, beyond the band of {band:g}: flagged, a statistic to look into."
+    return f"{gap}, within the band of {band:g}: chance moves a return that far, not flagged."
+
+
 def _returns(report: Mapping[str, Any]) -> str:
     rows: list[str] = []
     notes: dict[str, str] = {}
@@ -313,7 +433,10 @@ def _returns(report: Mapping[str, Any]) -> str:
             ],
             numeric=[False, False] + [True] * 7,
         )
-        rows.append(f"<tr>{cells}{_flag(flagged=row['flagged'])}</tr>")
+        reading = esc(return_reading(row, band))
+        rows.append(
+            f'<tr>{cells}{_flag(flagged=row["flagged"])}<td class="reading">{reading}</td></tr>'
+        )
         if actual is not None and theory is not None and se is not None:
             centre, reach = float(theory) * 100, band * se * 100
             whiskers.append(
@@ -337,8 +460,9 @@ def _returns(report: Mapping[str, Any]) -> str:
         "standard error",
         "z",
         "flagged",
+        "reading",
     )
-    html = _table("returns", head, rows, "no bets")
+    html = _STANDARD_ERROR.format(band=f"{band:g}") + _table("returns", head, rows, "no bets")
     html += "".join(
         f'<p class="na">{esc(profile_id)}: {esc(note)}</p>' for profile_id, note in notes.items()
     )

@@ -8,6 +8,11 @@ Stable hooks for browser tests:
 
 - ``#verdict``: the verdict, ``CONFORMANT``, ``NOT CONFORMANT``, ``PARTIAL RUN`` (a filtered
   run that passed: not the whole corpus) or ``INCOMPLETE``;
+- ``#reached``: how the engine was reached (``--target`` or ``--launch``), under the title;
+- ``#summary``: under the verdict, one row per failing clause (``tr.failing-clause``): the
+  clause with its text (``.clause-text``, the one place a failing clause's text appears),
+  its count of failures linking to ``#failures-CLAUSE``, and its first failure linking to
+  ``#v-VECTOR``; hand-written vectors come before generated ones;
 - ``#engine``: the engine's identity (its Describe) as a table;
 - ``#run``: suite version, corpus digest, how the engine was reached (``--target`` or
   ``--launch``), the baseline, date and mode as a table; with ``certify --profile-file``,
@@ -16,21 +21,29 @@ Stable hooks for browser tests:
 - ``#baseline``: with ``--baseline``, which failures come from vectors newer than it;
 - ``#matrix``: clauses (rows) by profiles (columns); each cell links to ``#cell-CLAUSE-PROFILE``,
   a ``section.cell`` listing its vectors;
-- ``.failure``: one block per failed vector, id ``v-VECTOR``, holding ``pre.expected`` and
-  ``pre.actual`` side by side, ``.clause-text`` and ``pre.reproduce``.
+- ``section.clause-failures``: a failing clause's failures, id ``failures-CLAUSE``: the first
+  shown, the others folded in a ``<details>`` (a one-bug engine prints in a few pages);
+- ``.failure``: one block per failed vector, id ``v-VECTOR``, holding ``.inputs`` (the round's
+  seats, stakes, cards as dealt and decisions), ``pre.expected`` and ``pre.actual`` side by
+  side, and ``pre.reproduce``.
+
+The matrix and the vector lists come after the failures; the lists are folded.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.html.clause_text import clause_text
+from conformance.html.clause_text import clause_html
 from conformance.html.page import anchor, esc, page
+from conformance.inputs import amount_of, currency_of
+from conformance.results import ClauseFailures, by_clause
 from oracle.clauses import BY_ID, CONTRACT
+from oracle.money import money_text
 
 #: The matrix row of vectors that name no clause (reports written before lines carried them).
 NO_CLAUSE = "(none)"
@@ -116,31 +129,102 @@ def render(run: RunRecords) -> str:
     word, style = _verdict(run.trailer)
     results = sorted(run.results, key=lambda r: _text(r.get("id")))
     failures = [r for r in results if _kind(r) == "fail"]
+    groups = by_clause(
+        (_text(r.get("clause")), r.get("hand_written") is True, _text(r.get("id")))
+        for r in failures
+    )
+    by_id = {_text(r.get("id")): r for r in failures}
     summary = _text(run.trailer.get("summary")) if run.trailer else "the report has no last line"
+    reached = _text(run.header.get("engine_command"))
+    version = _text(run.header.get("suite_version"))
     body = [
         f"<h1>Croupier certification report: {esc(name or 'unnamed engine')}</h1>",
+        f'<p id="reached" class="mono">{esc(reached)}</p>' if reached else "",
         f'<div id="verdict" class="verdict {style}">{esc(word)}</div>',
         f"<p>{esc(summary)}</p>",
         _baseline(run.trailer),
-        "<h2>Engine</h2>",
-        _engine_table(engine),
-        "<h2>Run</h2>",
-        _run_table(run, len(results)),
+        _summary(groups, by_id),
+        '<div class="side">',
+        f"<div><h2>Engine</h2>{_engine_table(engine)}</div>",
+        f"<div><h2>Run</h2>{_run_table(run, len(results))}</div>",
+        "</div>",
         _outcomes(results),
         _unmatched(run.trailer),
+        f"<h2>Failures ({len(failures)})</h2>",
+        "\n".join(_clause_failures(g.clause, [by_id[v] for v in g.vector_ids]) for g in groups)
+        or "<p>None.</p>",
         "<h2>Clauses by profile</h2>",
         _LEGEND,
-        _matrix(_cells(results)),
-        f"<h2>Failures ({len(failures)})</h2>",
-        "\n".join(_failure(r) for r in failures) or "<p>None.</p>",
-        "<h2>Vectors by clause and profile</h2>",
-        _cell_lists(_cells(results)),
+        _matrix(_cells(results), {g.clause for g in groups}),
+        _cell_lists(_cells(results), {g.clause for g in groups}),
     ]
     return page(
         title=f"Croupier certification: {name or 'unnamed engine'}: {word}",
         body="\n".join(part for part in body if part),
-        footer=f"Croupier conformance suite {esc(_text(run.header.get('suite_version')))}; "
+        footer=f"Croupier {esc(version)} (croupier --version; the suite's version); "
         "made from the run's JSON Lines report (croupier report html).",
+    )
+
+
+def _summary(groups: Sequence[ClauseFailures], by_id: Mapping[str, Record]) -> str:
+    """Under the verdict: each failing clause, its text, its count and its first failure."""
+    if not groups:
+        return ""
+    rows = []
+    for group in groups:
+        cid = group.clause
+        first = by_id[group.vector_ids[0]]
+        vid = _text(first.get("id"))
+        written = "hand-written" if first.get("hand_written") is True else "generated"
+        count = len(group.vector_ids)
+        rows.append(
+            f'<tr class="failing-clause" id="{anchor("summary", cid)}">'
+            f'<th scope="row"><code>{esc(cid or NO_CLAUSE)}</code></th>'
+            f"<td>{clause_html(cid) if cid else ''}</td>"
+            f'<td class="num nowrap"><a href="#{anchor("failures", cid)}">'
+            f"{esc(_count(count, 'failure'))}</a></td>"
+            f'<td><a href="#{anchor("v", vid)}"><code>{esc(vid)}</code></a> '
+            f'<span class="na">({written})</span><br>{esc(_first_line(first))}</td></tr>'
+        )
+    return (
+        f'<h2>Failing clauses ({len(groups)})</h2><table id="summary">'
+        "<thead><tr><th>clause</th><th>its text (RULES.md)</th><th>failures</th>"
+        f"<th>first failure</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _first_line(result: Record) -> str:
+    """A failure in a few words: its path, expected and actual values."""
+    path = _text(result.get("path"))
+    currency = currency_of(_mapping(result.get("inputs")))
+    expected, actual = _text(result.get("expected")), _text(result.get("actual"))
+    if not (expected or actual):
+        return _text(result.get("message"))[:200]
+    expected = amount_of(path, expected, currency) or expected[:60]
+    actual = amount_of(path, actual, currency) or actual[:60]
+    return f"{path}: expected {expected}, actual {actual}"
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _clause_failures(cid: str, failures: Sequence[Record]) -> str:
+    """One failing clause's failures: the first in full, the others folded."""
+    first, *rest = failures
+    text_link = f' (<a href="#{anchor("summary", cid)}">its text</a>)' if cid else ""
+    folded = (
+        f"<details><summary>{esc(_count(len(rest), 'more failure'))} of "
+        f"<code>{esc(cid or NO_CLAUSE)}</code></summary>"
+        + "\n".join(_failure(r) for r in rest)
+        + "</details>"
+        if rest
+        else ""
+    )
+    return (
+        f'<section class="clause-failures" id="{anchor("failures", cid)}">'
+        f"<h3><code>{esc(cid or NO_CLAUSE)}</code>: {esc(_count(len(failures), 'failure'))}"
+        f"{text_link}</h3>\n{_failure(first)}\n{folded}</section>"
     )
 
 
@@ -197,7 +281,7 @@ def _row_key(cid: str) -> tuple[int, str]:
     return (_ORDER.get(cid, len(_ORDER) + (cid == NO_CLAUSE)), cid)
 
 
-def _matrix(cells: Mapping[tuple[str, str], _Cell]) -> str:
+def _matrix(cells: Mapping[tuple[str, str], _Cell], failing: Set[str]) -> str:
     clauses = sorted({c for c, _ in cells}, key=_row_key)
     profiles = sorted({p for _, p in cells})
     head = "".join(f'<th scope="col">{esc(p)}</th>' for p in profiles)
@@ -205,8 +289,10 @@ def _matrix(cells: Mapping[tuple[str, str], _Cell]) -> str:
     for cid in clauses:
         title = BY_ID[cid].title if cid in BY_ID else CONTRACT.get(cid, "")
         tds = "".join(_matrix_cell(cid, p, cells.get((cid, p))) for p in profiles)
+        # A failing clause's text is in the summary; the others' in the folded lists.
+        target = anchor("summary", cid) if cid in failing else anchor("clause", cid)
         rows.append(
-            f'<tr><th scope="row"><a href="#{anchor("clause", cid)}">{esc(cid)}</a>'
+            f'<tr><th scope="row"><a href="#{target}">{esc(cid)}</a>'
             f'<br><span class="na">{esc(title)}</span></th>{tds}</tr>'
         )
     return (
@@ -226,25 +312,35 @@ def _matrix_cell(cid: str, profile: str, cell: _Cell | None) -> str:
     return f'<td class="cell"><a href="#{anchor("cell", cid, profile)}">{" ".join(parts)}</a></td>'
 
 
-def _cell_lists(cells: Mapping[tuple[str, str], _Cell]) -> str:
+def _cell_lists(cells: Mapping[tuple[str, str], _Cell], failing: Set[str]) -> str:
+    """Each cell's vectors, by clause, folded: a matrix cell's link opens its list."""
     sections = []
     for cid in sorted({c for c, _ in cells}, key=_row_key):
-        text = clause_text(cid)
-        sections.append(
-            f'<h3 id="{anchor("clause", cid)}">{esc(cid)}</h3>'
-            + (f'<p class="clause-text">{esc(text)}</p>' if text else "")
+        text = (
+            f'<p class="na">Its text is in the <a href="#{anchor("summary", cid)}">summary</a>.</p>'
+            if cid in failing
+            else clause_html(cid)
         )
+        lists = []
         for (row, profile), cell in sorted(cells.items()):
             if row != cid:
                 continue
             items = "".join(
                 f"<li>{_vector_ref(r)}: {esc(_KIND_WORDS[k])}</li>" for r, k in cell.entries
             )
-            sections.append(
+            lists.append(
                 f'<section class="cell" id="{anchor("cell", cid, profile)}">'
                 f"<h4>{esc(cid)} in {esc(profile)}</h4><ul>{items}</ul></section>"
             )
-    return "\n".join(sections)
+        sections.append(
+            f'<details class="clause" id="{anchor("clause", cid)}"><summary><code>{esc(cid)}'
+            f"</code></summary>{text}{''.join(lists)}</details>"
+        )
+    return (
+        "<h2>Vectors by clause and profile</h2>"
+        '<p class="na">Folded: open a clause, or follow a cell of the matrix.</p>'
+        + "\n".join(sections)
+    )
 
 
 def _vector_ref(result: Record) -> str:
@@ -263,6 +359,7 @@ def _failure(result: Record) -> str:
         ("outcome", result.get("outcome")),
         ("profile", result.get("profile")),
         ("level", result.get("level")),
+        ("vector", "hand-written" if result.get("hand_written") is True else "generated"),
         ("step", result.get("step")),
         ("path", result.get("path")),
         ("clause", blamed),
@@ -270,20 +367,64 @@ def _failure(result: Record) -> str:
         ("waived", result.get("known_failure")),
         ("since", result.get("since")),
     ]
-    text = clause_text(blamed) if blamed else ""
-    quoted = (
-        f'<p class="clause-text"><strong>{esc(blamed)}</strong> {esc(text)}</p>' if text else ""
-    )
     reproduce = _text(result.get("reproduce"))
     return (
         f'<div class="failure" id="{anchor("v", vid)}">'
-        f"<h3><code>{esc(vid)}</code> {esc(_text(result.get('name')))}</h3>\n"
-        f"{_meta_table(rows)}\n"
+        f"<h4><code>{esc(vid)}</code> {esc(_text(result.get('name')))}</h4>\n"
+        f'<div class="side">{_meta_table(rows)}{_inputs(_mapping(result.get("inputs")))}</div>\n'
         '<div class="diff">'
-        f'<div><h4>expected</h4><pre class="expected">{esc(_text(result.get("expected")))}</pre></div>'
-        f'<div><h4>actual</h4><pre class="actual">{esc(_text(result.get("actual")))}</pre></div>'
-        f"</div>\n{quoted}"
-        + (f'<h4>reproduce</h4><pre class="reproduce">{esc(reproduce)}</pre>' if reproduce else "")
+        f"<div><h5>expected</h5>{_compared('expected', result)}</div>"
+        f"<div><h5>actual</h5>{_compared('actual', result)}</div>"
+        "</div>\n"
+        + (f'<h5>reproduce</h5><pre class="reproduce">{esc(reproduce)}</pre>' if reproduce else "")
+        + "</div>"
+    )
+
+
+def _compared(which: str, result: Record) -> str:
+    """An expected or actual value; an amount in its currency, its minor units in the tooltip."""
+    value = _text(result.get(which))
+    amount = amount_of(
+        _text(result.get("path")), value, currency_of(_mapping(result.get("inputs")))
+    )
+    if amount:
+        return f'<pre class="{which}" title="{esc(value)} minor units">{esc(amount)}</pre>'
+    return f'<pre class="{which}">{esc(value)}</pre>'
+
+
+def _money(minor_units: object, currency: str) -> str:
+    """An amount with its currency; its minor units in the tooltip."""
+    units = minor_units if isinstance(minor_units, int) else 0
+    return (
+        f'<span class="money" title="{units} minor units">{esc(money_text(units, currency))}</span>'
+    )
+
+
+def _inputs(inputs: Record) -> str:
+    """The failing round as sent: seats and stakes, cards as dealt, decisions, the table due."""
+    if not inputs:
+        return ""
+    currency = _text(inputs.get("currency"))
+    seats = []
+    for number, seat in enumerate(map(_mapping, _list(inputs.get("seats")))):
+        bets = ", ".join(
+            f"{esc(_text(bet.get('bet')))} {_money(bet.get('stake'), currency)}"
+            for bet in map(_mapping, _list(seat.get("bets")))
+        )
+        seats.append(
+            f"<tr><td>seat {number}</td><td>{_money(seat.get('balance'), currency)}</td>"
+            f"<td>{bets or 'none'}</td></tr>"
+        )
+    decisions = ", ".join(_text(d) for d in _list(inputs.get("decisions"))) or "none"
+    table = "<br>".join(esc(_text(line)) for line in _list(inputs.get("table_state")))
+    return (
+        f'<div class="inputs"><h5>round {esc(_text(inputs.get("round")))} at table '
+        f"<code>{esc(_text(inputs.get('table')))}</code></h5>"
+        f'<table class="seats"><thead><tr><th>seat</th><th>balance</th><th>bets</th></tr>'
+        f"</thead><tbody>{''.join(seats)}</tbody></table>"
+        f'<p><strong>dealt</strong> <code class="dealt">{esc(_text(inputs.get("dealt")))}</code></p>'
+        f'<p><strong>decisions</strong> <span class="decisions">{esc(decisions)}</span></p>'
+        + (f"<p><strong>as the rules deal it</strong><br><code>{table}</code></p>" if table else "")
         + "</div>"
     )
 
@@ -298,7 +439,7 @@ def _run_table(run: RunRecords, vectors: int) -> str:
     header = run.header
     mode = header.get("certify")
     rows = [
-        ("suite version", header.get("suite_version")),
+        ("Croupier version", header.get("suite_version")),
         ("corpus digest", header.get("corpus_hash")),
         ("engine reached by", header.get("engine_command")),
         ("baseline", header.get("baseline")),

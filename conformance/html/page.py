@@ -35,6 +35,20 @@ pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap
 .diff pre.expected { border-left: 4px solid var(--pass); }
 .diff pre.actual { border-left: 4px solid var(--fail); }
 .clause-text { border-left: 3px solid var(--line); padding-left: 10px; color: #424a53; }
+h4 { font-size: 14px; margin: 14px 0 6px; }
+h5 { font-size: 13px; margin: 8px 0 4px; }
+.side { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: flex-start; }
+.side > * { min-width: 0; }
+td.cell { white-space: nowrap; }
+td.cell a { text-decoration: none; color: inherit; }
+.stopped { color: var(--na); font-style: italic; }
+details { margin: 6px 0; }
+details > summary { cursor: pointer; font-weight: 600; }
+.clause-text p { margin: 0 0 6px; }
+.clause-text table { font-size: 12.5px; margin: 4px 0 6px; }
+.inputs p { margin: 4px 0; }
+.money, .nowrap, td.id { white-space: nowrap; }
+#summary td:first-child, #summary th:first-child { white-space: nowrap; }
 footer { margin-top: 32px; color: var(--na); font-size: 12px; }
 @media print { body { padding: 0; max-width: none; } a { color: inherit; text-decoration: none; }
                h2 { break-after: avoid; } tr, pre, .failure { break-inside: avoid; } }

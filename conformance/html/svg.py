@@ -91,20 +91,37 @@ class Whisker:
 ROW: Final = 22
 
 
+#: A generous width of one character of the plots' 12-unit sans-serif text, in viewBox units:
+#: a label's margin is laid out from it, so no label runs past the plot's edge.
+CHAR: Final = 7.2
+#: The widest label margin: longer labels are cut (the table beside the plot has them whole).
+MOST_LABEL: Final = 60
+
+
+def text_width(content: str) -> float:
+    """How wide ``content`` may run at the plots' font size (an upper bound, not a measure)."""
+    return len(content) * CHAR
+
+
 def dot_whisker(title: str, rows: Sequence[Whisker], *, unit: str = "%") -> str:
     """One row each: a whisker ``low..high`` with a tick at ``centre``, and a dot at ``value``.
 
     A flagged dot is red and filled; the others are green rings (shape as well as colour).
+    The label margin is as wide as the longest label, so every label is whole and inside.
     """
+    labels = [clip(row.label, MOST_LABEL) for row in rows]
+    margin = max([LABELS, *(text_width(label) + 10 for label in labels)])
+    width = margin + WIDTH - LABELS
     values = [v for row in rows for v in (row.value, row.low, row.high, row.centre)]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     pad = (high - low) * 0.05 or 1.0
-    scale = Scale(low - pad, high + pad, LABELS + 10, WIDTH - 20)
+    # The right margin holds half the widest tick label, centred on the last tick.
+    scale = Scale(low - pad, high + pad, margin + 10, width - 40)
     top, height = 10, 10 + ROW * len(rows) + 40
     parts = [line(scale.start, top, scale.start, top + ROW * len(rows), stroke=GRID)]
-    for index, row in enumerate(rows):
+    for index, (row, label) in enumerate(zip(rows, labels, strict=True)):
         y = top + ROW * index + ROW / 2
-        parts.append(text(LABELS, y + 4, clip(row.label), anchor="end"))
+        parts.append(text(margin, y + 4, label, anchor="end"))
         parts.append(line(scale(row.low), y, scale(row.high), y, stroke=BAR, cls="band"))
         parts.extend(
             line(scale(end), y - 5, scale(end), y + 5, stroke=BAR) for end in (row.low, row.high)
@@ -121,7 +138,7 @@ def dot_whisker(title: str, rows: Sequence[Whisker], *, unit: str = "%") -> str:
         text(scale(tick), axis, f"{tick:.2f}{unit}", anchor="middle")
         for tick in (low, (low + high) / 2, high)
     )
-    return svg(title, "".join(parts), height=height)
+    return svg(title, "".join(parts), height=height, width=width)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from croupier.v1 import round_pb2
 from google.protobuf import json_format
 
 from conformance.audit import verify_one
+from oracle.money import money_text
 from tests.audit.support import (
     CASE_RECORDS,
     CASES,
@@ -136,11 +137,16 @@ def test_an_edited_total(cases: dict[str, Case], audit_logs: AuditLogs, tmp_path
         "expected": str(played.returned),
         "actual": str(played.returned + 1000),
         "message": found["message"],
+        # An amount: in minor units as the log holds it, and in its currency.
+        "currency": "EUR",
+        "expected_amount": money_text(played.returned, "EUR"),
+        "actual_amount": money_text(played.returned + 1000, "EUR"),
     }
     assert (
         f"record {found['record']} ({played.round_id}): CONTRACT.settlement "
-        f"settlement.total_returned.minor_units: expected {played.returned}, "
-        f"got {played.returned + 1000}"
+        f"settlement.total_returned.minor_units: "
+        f"expected {money_text(played.returned, 'EUR')} ({played.returned} minor units), "
+        f"got {money_text(played.returned + 1000, 'EUR')} ({played.returned + 1000} minor units)"
     ) in result.output
     # The money is the lines' money: the edited total is not believed.
     assert report["totals"] == {"EUR": _money(list(audit_logs.rounds[:CASE_RECORDS]))}
@@ -202,7 +208,7 @@ def test_an_unreplayable_record_keeps_its_money_in_the_totals(
     paid = sum(units(line.get("returned")) for line in record["settlement"]["lines"])
     assert paid >= INFLATED
     assert f"record {number} ({played.round_id}): INSUFFICIENT_BALANCE" in result.output
-    assert f"(paid {paid} EUR: counted as unverified)" in result.output
+    assert f"(paid {money_text(paid, 'EUR')}: counted as unverified)" in result.output
     # In the totals, as paid and unverified; the rules' total lacks only this round.
     eur = _money(list(audit_logs.rounds[:CASE_RECORDS]))
     assert report["totals"] == {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -17,7 +18,9 @@ from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import oracle
 from conformance.fairness import BASIC_STRATEGY_NOTE
+from conformance.html.clause_text import clause_text
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from oracle.basic_strategy import strategy_return
 from oracle.money import money_text
@@ -88,7 +91,11 @@ def rows(table: ET.Element) -> list[dict[str, str]]:
     head = [text(th) for th in table.iter("th")]
     body = table.find("tbody")
     assert body is not None
-    return [dict(zip(head, (text(td) for td in tr.iter("td")), strict=False)) for tr in body]
+    return [
+        dict(zip(head, (text(td) for td in tr.iter("td")), strict=False))
+        for tr in body
+        if tr.get("class") != "recall"  # a finding's recall command, under its row
+    ]
 
 
 def plots(html: str) -> list[ET.Element]:
@@ -217,9 +224,30 @@ def test_a_tampered_log_lists_the_finding_by_record_and_a_broken_chain(tmp_path:
     assert {f["record"] for f in rules} == {"5"}
     assert rules[0]["round"] == "roulette-c-4"
     assert rules[0]["table"] == "roulette-c-table"
-    assert rules[0]["clause"]
+    assert rules[0]["clause"] == "C.rou.wheel"  # its table of bets: red pays 1:1
+    # An amount in its currency, as the totals write it: a red bet pays 1:1 or nothing.
+    assert rules[0]["expected"].endswith(" EUR")
+    assert rules[0]["actual"].endswith(" EUR")
     assert rules[0]["expected"] != rules[0]["actual"]
     assert any(f["record"] == "6" and f["finding"] == "broken" for f in findings)
+    # Each finding's round, shown by the exact command, under its row; the round id quoted.
+    commands = [text(c) for c in root.iter("code") if c.get("class") == "recall"]
+    assert f"audit recall {log} --round roulette-c-4" in " ".join(commands)
+    # The clause the finding cites, its text once on the page.
+    clause = rules[0]["clause"]
+    quoted = [d for d in root.iter("div") if d.get("data-clause") == clause]
+    assert len(quoted) == 1
+    assert clause_text(clause) in text(quoted[0])
+    # Which log, exactly, and by which Croupier.
+    meta = {}
+    for tr in by_id(root, "log").iter("tr"):
+        label, value = (text(td) for td in tr.iter("td"))
+        meta[label] = value
+    assert meta["log file"] == log.name
+    assert meta["size"] == f"{log.stat().st_size:,} bytes"
+    assert meta["SHA-256"] == hashlib.sha256(log.read_bytes()).hexdigest()
+    assert meta["checked by"] == f"Croupier {oracle.__version__}"
+    assert "--workers 1" in meta["options"]
     chain = text(by_id(root, "chain"))
     assert "broken" in chain
     assert "record 6" in chain

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from clients.audit import AuditWriter, read_log
+from oracle.money import money_text
 from tests.audit.support import AuditLogs, PlayedRound, invoke, read_lines, units
 
 
@@ -42,8 +43,9 @@ def _blocks(output: str, round_ids: list[str]) -> list[str]:
 def _payouts(block: str, record: dict[str, Any]) -> None:
     for line in record["settlement"]["lines"]:
         assert (
-            f"paid seat {line.get('seat', 0)} {line['bet']}: stake {units(line['stake'])} "
-            f"returned {units(line.get('returned'))} EUR"
+            f"paid seat {line.get('seat', 0)} {line['bet']}: "
+            f"stake {money_text(units(line['stake']), 'EUR')} "
+            f"returned {money_text(units(line.get('returned')), 'EUR')}"
         ) in block
 
 
@@ -72,8 +74,8 @@ def test_blackjack_table(audit_logs: AuditLogs, by_round: dict[str, dict[str, An
         for s, seat in enumerate(state["seats"]):
             for h, hand in enumerate(seat["hands"]):
                 assert (
-                    f"seat {s} hand {h}: {' '.join(hand['cards'])}  stake {units(hand['stake'])}"
-                    in block
+                    f"seat {s} hand {h}: {' '.join(hand['cards'])}  "
+                    f"stake {money_text(units(hand['stake']), 'EUR')}" in block
                 )
         if record.get("decisions"):
             decided += 1

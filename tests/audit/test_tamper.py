@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from croupier.v1 import round_pb2
 
+from oracle.money import money_text
 from tests.audit.support import (
     AuditLogs,
     PlayedRound,
@@ -130,8 +131,9 @@ def test_a_payout_one_minor_unit_over(
     assert report["malformed"] == []
     assert report["totals"] == _totals(audit_logs.rounds, paid_extra=1)
     assert (
-        f"record {number} ({round_id}): BAC.pay-player {path}: expected {paid}, got {paid + 1}"
-        in result.output
+        f"record {number} ({round_id}): BAC.pay-player {path}: "
+        f"expected {money_text(paid, 'EUR')} ({paid} minor units), "
+        f"got {money_text(paid + 1, 'EUR')} ({paid + 1} minor units)" in result.output
     )
     assert (
         "audit: NOT clean: 2 discrepancies, 0 malformed records, 0 unreplayable records, "

@@ -20,7 +20,15 @@ from conformance.html.certificate import (
     read_records,
     render,
 )
-from conformance.html.clause_text import clause_text, clause_texts, parse_rules, rules_markdown
+from conformance.html.clause_text import (
+    POINTER,
+    clause_html,
+    clause_text,
+    clause_texts,
+    clauses,
+    parse_rules,
+    rules_markdown,
+)
 from conformance.vectors import CORPUS_DIR, dump_line, read_vectors
 from conformance.zoo import launch_command
 from oracle.clauses import CLAUSES, CONTRACT
@@ -80,6 +88,17 @@ FAILING = {
     "message": "settlement.lines[0].returned.minor_units: expected 250, got 220",
     "reproduce": "croupier certify --launch 'x' --vector bja-h001",
     "clauses": ["BJ.natural", "BJ.nat-pays", "A.nat-immediate"],
+    "hand_written": True,
+    "inputs": {
+        "round": 0,
+        "profile": "blackjack-a",
+        "table": "t",
+        "currency": "EUR",
+        "seats": [{"balance": 1000, "bets": [{"bet": "hand", "stake": 100}]}],
+        "dealt": "AS 7H KD",
+        "table_state": ["dealer: 7H  (hole card not shown)", "seat 0 hand 0: AS KD"],
+        "decisions": [],
+    },
 }
 
 
@@ -199,10 +218,24 @@ def test_a_failure_shows_expected_actual_clause_text_and_reproduce() -> None:
     assert tree.by_id["verdict"].text == "NOT CONFORMANT"
     (failure,) = tree.by_class["failure"]
     assert failure.attrs["id"] == "v-bja-h001"
-    assert [p.text for p in failure.find("pre", "expected")] == ["250"]
-    assert [p.text for p in failure.find("pre", "actual")] == ["220"]
-    (quoted,) = failure.find("p", "clause-text")
+    # Amounts in the round's currency, the minor units the report holds in the tooltip.
+    (expected,) = failure.find("pre", "expected")
+    (actual,) = failure.find("pre", "actual")
+    assert (expected.text, expected.attrs["title"]) == ("2.50 EUR", "250 minor units")
+    assert (actual.text, actual.attrs["title"]) == ("2.20 EUR", "220 minor units")
+    # The clause's text is quoted once, in the summary under the verdict, not per failure.
+    assert not failure.find("div", "clause-text")
+    (row,) = tree.by_id["summary"].find("tr", "failing-clause")
+    (quoted,) = row.find("div", "clause-text")
     assert "A player blackjack wins 3:2" in quoted.text
+    assert [q.attrs["data-clause"] for q in tree.by_class["clause-text"]].count("BJ.nat-pays") == 1
+    assert row.links() == {"#failures-BJ.nat-pays": "1 failure", "#v-bja-h001": "bja-h001"}
+    (inputs,) = failure.find("div", "inputs")
+    assert "round 0 at table t" in " ".join(inputs.text.split())
+    # Balance and stake in their currency; the cards as dealt.
+    assert "10.00 EUR" in inputs.text
+    assert "hand 1.00 EUR" in inputs.text
+    assert "AS 7H KD" in inputs.text
     (reproduce,) = failure.find("pre", "reproduce")
     assert reproduce.text == FAILING["reproduce"]
     assert "round 0 settle" in failure.text
@@ -225,7 +258,8 @@ def test_old_lines_without_clauses_count_under_the_blamed_clause_or_none() -> No
     assert links == {
         "#cell-BJ.nat-pays-blackjack-a": "1 fail",
         "#cell-_none_-blackjack-a": "1 pass",
-        "#clause-BJ.nat-pays": "BJ.nat-pays",
+        # A failing clause's row leads to its text in the summary.
+        "#summary-BJ.nat-pays": "BJ.nat-pays",
         "#clause-_none_": NO_CLAUSE,
     }
 
@@ -294,7 +328,8 @@ def test_every_clause_has_its_rules_text() -> None:
 
 def test_certify_html_and_report_html_make_the_same_bytes(tmp_path: Path) -> None:
     """A mutant that pays blackjacks 6:5: the page from certify and the later one match."""
-    subset = tmp_path / "subset.jsonl"
+    # A ``*.hand.*`` file: its vectors are hand-written, as the corpus's hand files are.
+    subset = tmp_path / "subset.hand.jsonl"
     lines = [dump_line(v.vector) for v in read_vectors(CORPUS_DIR / "blackjack-a.hand.binpb.gz")]
     subset.write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")
     page, jsonl, again = tmp_path / "out.html", tmp_path / "out.jsonl", tmp_path / "again.html"
@@ -309,19 +344,20 @@ def test_certify_html_and_report_html_make_the_same_bytes(tmp_path: Path) -> Non
     tree = _Tree(page.read_text(encoding="utf-8"))
     assert tree.by_id["verdict"].text == "NOT CONFORMANT"
     assert "v-bja-h001" in tree.by_id
-    assert "A player blackjack wins 3:2" in tree.by_id["v-bja-h001"].text
+    assert "hand-written" in tree.by_id["v-bja-h001"].text
+    assert "A player blackjack wins 3:2" in tree.by_id["summary"].text
 
 
 def test_without_rules_md_a_clause_falls_back_to_its_title(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(clause_text_module, "document", lambda name: None)
-    clause_texts.cache_clear()
+    clauses.cache_clear()
     try:
         assert clause_text_module.rules_markdown() is None
         assert clause_text("BJ.nat-pays") == "A blackjack pays 3:2 unless the dealer has one too"
     finally:
-        clause_texts.cache_clear()
+        clauses.cache_clear()
 
 
 def test_a_run_without_an_engine_still_writes_its_page_and_no_scratch_file(
@@ -348,3 +384,30 @@ def test_a_run_without_an_engine_still_writes_its_page_and_no_scratch_file(
     assert result.exit_code == 3, result.output
     assert _Tree(page.read_text(encoding="utf-8")).by_id["verdict"].text == "INCOMPLETE"
     assert list(scratch.iterdir()) == []
+
+
+def test_no_clause_text_is_a_mere_back_reference() -> None:
+    """A clause whose words point at a table ("table above") carries that table whole."""
+    found = clauses()
+    pointing = [cid for cid, c in found.items() if POINTER.search(c.text)]
+    # RULES.md: B.tableau reads "as printed (table above)", BAC.banker-tableau "per the
+    # tableau of each profile below"; both mean the banker's tableau after BAC.outcome.
+    assert set(pointing) >= {"B.tableau", "BAC.banker-tableau"}
+    for cid in pointing:
+        assert found[cid].tables, cid
+    (tableau,) = found["B.tableau"].tables
+    assert tableau.header[0] == "banker total"
+    # Document B's row for a banker total of 4: draws unless the third card is 8, 9 or a ten.
+    assert ("4", "2-7", "8, 9, 10-valued (so draws on A, 2-7)") in tableau.rows
+    assert any("omits the ace" in note for note in tableau.notes)
+    # C.rou.wheel's table of bets follows its bullet, and nothing points at it.
+    (bets,) = found["C.rou.wheel"].tables
+    assert ("straight (plein)", "one number, 0 included", "35:1") in bets.rows
+    # The page quotes the table whole, and says where it is: under the words.
+    quoted = clause_html("B.tableau")
+    assert "<table>" in quoted
+    assert "table above" not in quoted
+    assert "table below" in quoted
+    for cid, text in clause_texts().items():
+        # Every other quote says something of its own, beyond where to look.
+        assert len(POINTER.sub("", text).split()) >= 2 or found[cid].tables, cid

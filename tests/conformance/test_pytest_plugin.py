@@ -117,7 +117,12 @@ def test_a_mutant_fails_with_its_clause_in_the_terminal_and_junit(
     # certify's verdict properties: one vector is a part of the corpus, and it failed.
     assert '<property name="croupier.conformant" value="false" />' in xml
     assert '<property name="croupier.summary" value="run: NOT conformant: 1 vector (1 fail)' in xml
-    for text in ("clause:    BJ.nat-pays", "expected:  250", "actual:    220"):
+    # Amounts in the round's currency, with the minor units the contract carries.
+    for text in (
+        "clause:    BJ.nat-pays",
+        "expected:  2.50 EUR (250 minor units)",
+        "actual:    2.20 EUR (220 minor units)",
+    ):
         assert text in xml
 
 
