@@ -396,8 +396,14 @@ def return_reading(row: Mapping[str, Any], band: float) -> str:
     se, z = row["standard_error"], row["z"]
     if actual is None:
         return "Nothing was staked on it: no return to judge."
-    if theory is None or se is None or z is None:
-        return "No theoretical return to compare with: not judged."
+    if theory is None:
+        return f"{percent(actual, 2)}, with no theoretical return to compare it with: not judged."
+    if se is None or z is None:
+        # Blackjack: the theory is basic strategy's, and the log's players are not the chart.
+        return (
+            f"{percent(actual, 2)} beside {percent(theory, 2)}, not judged: no standard error "
+            "applies (the note under the table says why)."
+        )
     side = "above" if z > 0 else "below"
     gap = (
         f"{percent(actual, 2)} against {percent(theory, 2)} is {abs(z):.2f} standard errors "

@@ -12,6 +12,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -192,13 +193,42 @@ class Chromium:
         return int(self.evaluate(f"document.querySelectorAll({json.dumps(selector)}).length"))
 
     def visible(self, selector: str) -> bool:
-        """Whether the first element matching ``selector`` takes up space on the page."""
+        """Whether the first element matching ``selector`` takes up space and is shown.
+
+        Inside a closed ``<details>`` an element keeps its boxes but is not rendered
+        (``checkVisibility`` says so): folded is not visible.
+        """
         return bool(
             self.evaluate(
-                f"(e => e !== null && e.getClientRects().length > 0 && e.offsetWidth > 0)"
+                f"(e => e !== null && e.getClientRects().length > 0 && e.offsetWidth > 0"
+                f" && e.checkVisibility())"
                 f"(document.querySelector({json.dumps(selector)}))"
             )
         )
+
+    def window(self, width: int, height: int) -> None:
+        """Show the page in a window of ``width`` by ``height`` CSS pixels (``reset`` undoes it)."""
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+
+    def reset(self) -> None:
+        """Back to the browser's own window size."""
+        self.call("Emulation.clearDeviceMetricsOverride")
+
+    def pdf_pages(self) -> tuple[int, bytes]:
+        """The page printed to PDF (its print style sheet): the number of pages and the bytes."""
+        self.call("Emulation.setEmulatedMedia", media="print")
+        try:
+            pdf = base64.b64decode(self.call("Page.printToPDF")["data"])
+        finally:
+            self.call("Emulation.setEmulatedMedia", media="")
+        # Every page object says /Type /Page; the one page tree says /Type /Pages.
+        return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)), pdf
 
     def style(self, selector: str, prop: str) -> str:
         """The computed CSS value of ``prop`` on the first element matching ``selector``."""

@@ -1,14 +1,19 @@
 """Both HTML reports as a reader sees them, in headless Chromium.
 
-A certificate of a mutant that pays blackjacks 6:5 (a real run on a few corpus vectors) and
-the audit page of a small log with one record paid a cent too much: the verdict is legible,
-a failure shows expected beside actual, the matrix and the return table render.
+A certificate of a mutant that pays blackjacks 6:5 (a real run on blackjack-a's whole corpus,
+hand-written and generated) and the audit page of a small log with one record paid a cent
+too much: the verdict is legible, the failing clauses are summarised above the fold and link
+to their failures, the first failure is the document's own example, a failure shows its
+round and expected beside actual, the page prints in a few pages, the matrix and the return
+table render, the audit page names its log's digest and each finding's recall command, and
+no plot label is cut.
 """
 
 from __future__ import annotations
 
-import base64
+import hashlib
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +25,7 @@ from conformance.corpus import CORPUS_DIR
 from conformance.vectors import dump_line, read_vectors
 from conformance.zoo import launch_command
 from oracle.basic_strategy import strategy_return
+from oracle.money import money_text
 from oracle.profile import shipped_profile
 from oracle.returns import percent
 from oracle.shoe import seeded_spins
@@ -47,7 +53,13 @@ def _certify(directory: Path, launch: str, *, code: int) -> Path:
 
 @pytest.fixture(scope="module")
 def mutant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _certify(tmp_path_factory.mktemp("mutant"), launch_command("blackjack-pays-6-5"), code=1)
+    """blackjack-a's whole corpus, hand-written and generated, against a 6:5 blackjack."""
+    page = tmp_path_factory.mktemp("mutant") / "certificate.html"
+    launch = launch_command("blackjack-pays-6-5")
+    files = [CORPUS_DIR / f"blackjack-a.{kind}.binpb.gz" for kind in ("hand", "campaign")]
+    vectors = [word for file in files for word in ("--vectors", file)]
+    _croupier("certify", "--launch", launch, *vectors, "--html", page, code=1)
+    return page
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +130,81 @@ def test_a_failure_shows_expected_beside_actual_with_its_rule(
     assert a_left >= e_left + e_width
     failure = browser.text(".failure")
     assert "BJ.nat-pays" in failure
-    assert "A player blackjack wins 3:2" in failure
     assert "certify --launch" in browser.text(".failure pre.reproduce")
+    # The round beside it: the seat's balance and stake, the cards as dealt, the decisions.
+    inputs = browser.text(".failure .inputs")
+    assert "seat 0" in inputs
+    assert "EUR" in inputs
+    assert browser.text(".failure .inputs .dealt").split()
+    assert "decisions" in inputs
+    # The rule's text is quoted once, in the summary, not under every failure.
+    assert "A player blackjack wins 3:2" in browser.text("#summary")
+    assert "A player blackjack wins 3:2" not in failure
+    quoted = browser.evaluate(
+        "[...document.querySelectorAll('.clause-text')].map(e => e.dataset.clause)"
+    )
+    assert quoted.count("BJ.nat-pays") == 1
+
+
+def test_the_summary_is_above_the_fold_and_links_to_the_failures(
+    browser: Chromium, mutant_page: Path
+) -> None:
+    browser.window(1400, 900)
+    try:
+        browser.open(mutant_page)
+        row = browser.evaluate(
+            "(r => [r.top, r.bottom])(document.querySelector('#summary tr.failing-clause')"
+            ".getBoundingClientRect())"
+        )
+        assert 0 < row[0] < row[1] <= 900, "the failing clause's row is above the fold"
+        links = browser.evaluate(
+            "[...document.querySelectorAll('#summary tr.failing-clause a')]"
+            ".map(a => a.getAttribute('href'))"
+        )
+        assert links == ["#failures-BJ.nat-pays", "#v-bja-h001"]
+        # Following the link to the first failure brings it to the top of the window.
+        browser.evaluate("document.querySelector('#summary a[href=\"#v-bja-h001\"]').click()")
+        time.sleep(0.2)
+        top = browser.evaluate("document.getElementById('v-bja-h001').getBoundingClientRect().top")
+        assert abs(top) < 5
+        assert browser.evaluate("scrollY") > 900
+        assert browser.visible("#v-bja-h001")
+        assert browser.visible('[id="failures-BJ.nat-pays"]')
+    finally:
+        browser.reset()
+
+
+def test_the_first_failure_is_the_hand_written_vector(browser: Chromium, mutant_page: Path) -> None:
+    """bja-g-... sorts before bja-h001, yet the document's own example A1 comes first."""
+    browser.open(mutant_page)
+    ids = browser.evaluate("[...document.querySelectorAll('.failure')].map(e => e.id)")
+    generated = [i for i in ids if i.startswith("v-bja-g-")]
+    assert generated, "the run has generated failures too"
+    assert min(ids) in generated, "by id alone a generated vector would come first"
+    assert ids[0] == "v-bja-h001"
+    assert "hand-written" in browser.text(".failure")
+    hand = [i for i in ids if i.startswith("v-bja-h")]
+    assert ids[: len(hand)] == sorted(hand), "every hand-written failure before the generated"
+    # Only the first is shown; the clause's others are folded.
+    shown = browser.evaluate(
+        "[...document.querySelectorAll('.failure')].filter(e => e.checkVisibility()).length"
+    )
+    assert shown == 1
+    assert len(ids) > 10
+    # A cell of the matrix opens the folded list it links to.
+    assert not browser.visible('[id="cell-BJ.nat-pays-blackjack-a"]')
+    browser.evaluate("location.hash = '#cell-BJ.nat-pays-blackjack-a'")
+    time.sleep(0.2)
+    assert browser.visible('[id="cell-BJ.nat-pays-blackjack-a"]')
+
+
+def test_a_one_bug_certificate_prints_in_a_few_pages(browser: Chromium, mutant_page: Path) -> None:
+    browser.open(mutant_page)
+    failures = browser.count(".failure")
+    pages, pdf = browser.pdf_pages()
+    assert pdf.startswith(b"%PDF-")
+    assert failures > 10
+    assert 1 <= pages <= 10, f"{failures} failures printed to {pages} pages"
 
 
 def test_the_matrix_renders_a_failing_cell_that_links_to_its_vectors(
@@ -144,8 +229,22 @@ def test_the_matrix_renders_a_failing_cell_that_links_to_its_vectors(
     assert target is not None
     # Ids hold dots (clause ids), so the selector matches the attribute, not a class.
     cell = f'[id="{target.removeprefix("#")}"]'
+    browser.evaluate(f"location.hash = {target!r}")
+    time.sleep(0.2)
     assert browser.visible(cell)
     assert "bja-h0" in browser.text(cell)
+    # The counts stay on one line each, and "stopped" is no link-blue.
+    # The tops of an inline link's boxes: one line, one top.
+    lines = browser.evaluate(
+        "[...document.querySelectorAll('#matrix td.cell a')]"
+        ".map(a => new Set([...a.getClientRects()].map(r => Math.round(r.top))).size)"
+    )
+    assert lines
+    assert set(lines) == {1}
+    stopped = browser.evaluate(
+        "(e => e && getComputedStyle(e).color)(document.querySelector('#matrix .stopped'))"
+    )
+    assert stopped != "rgb(0, 0, 238)"
 
 
 def test_a_whole_run_certificate_says_conformant(browser: Chromium, conformant_page: Path) -> None:
@@ -172,15 +271,22 @@ def test_the_audit_page_shows_the_finding_and_the_returns(
     assert browser.text("#verdict") == "NOT CLEAN"
     assert browser.style("#verdict", "color") == WHITE
     findings = browser.evaluate(
-        "[...document.querySelectorAll('#findings tbody tr')]"
+        "[...document.querySelectorAll('#findings tbody tr.finding')]"
         ".map(r => [...r.cells].map(c => c.innerText))"
     )
     (finding,) = findings
     # The fifth record, counted from 1: its straight on 17 (a stake of 1) returns 36 on 17
-    # (35:1, C.rou.wheel), else nothing; the log says a cent more.
+    # (35:1, C.rou.wheel), else nothing; the log says a cent more. In euros, as the totals.
     assert finding[:4] == ["5", "roulette-c-4", "roulette-c-table", "rules"]
     due = 36 if seeded_spins("browser-wheel", 120, 37)[4] == 17 else 0
-    assert finding[6:8] == [str(due), str(due + 1)]
+    assert finding[6:8] == [money_text(due, "EUR"), money_text(due + 1, "EUR")]
+    tips = browser.evaluate(
+        "[...document.querySelectorAll('#findings tr.finding .money')].map(e => e.title)"
+    )
+    assert tips == [f"{due} minor units", f"{due + 1} minor units"]
+    assert browser.style("#findings tr.finding", "color") != browser.style(
+        "#verdict", "background-color"
+    )
     returns = browser.evaluate(
         "[...document.querySelectorAll('#returns tr')].map(r => r.innerText)"
     )
@@ -195,6 +301,58 @@ def test_the_audit_page_shows_the_finding_and_the_returns(
     assert percent(staked, 4) in blackjack
     assert "-" in blackjack
     assert "players' real decisions" in browser.text("body")
+
+
+def test_the_audit_page_names_its_log_and_how_to_recall_a_finding(
+    browser: Chromium, audit_page: Path
+) -> None:
+    browser.open(audit_page)
+    log = audit_page.parent / "rounds.bin"
+    meta = browser.text("#log")
+    assert hashlib.sha256(log.read_bytes()).hexdigest() in meta
+    assert f"{log.stat().st_size:,} bytes" in meta
+    assert "rounds.bin" in meta
+    assert "Croupier 0." in meta
+    assert "--workers 1" in meta
+    command = browser.text("#findings code.recall")
+    assert command.endswith(f"audit recall {log} --round roulette-c-4")
+    # The cited clause's text, once, where the finding's clause links.
+    assert browser.count('#clauses .clause-text[data-clause="C.rou.wheel"]') == 1
+    assert "straight" in browser.text('#clauses .clause-text[data-clause="C.rou.wheel"]')
+    # Each return says why it is flagged or not.
+    readings = browser.evaluate(
+        "[...document.querySelectorAll('#returns td.reading')].map(e => e.innerText)"
+    )
+    assert readings
+    judged = [r for r in readings if "standard errors" in r]
+    # Two roulette bets (red, straight), judged by their z; blackjack beside basic strategy.
+    assert len(judged) == 2
+    assert all(r.endswith("not flagged.") for r in judged)
+    assert any("not judged" in r and "standard error" in r for r in readings)
+    assert "standard error" in browser.text("body")
+
+
+def test_no_plot_label_is_cut(browser: Chromium, audit_page: Path) -> None:
+    """Every text of every plot lies whole inside its plot's box."""
+    browser.open(audit_page)
+    boxes = browser.evaluate(
+        "[...document.querySelectorAll('svg.plot')].flatMap(svg => {"
+        " const v = svg.viewBox.baseVal;"
+        " return [...svg.querySelectorAll('text')].map(t => {"
+        "  const b = t.getBBox();"
+        "  return [t.textContent, b.x, b.y, b.x + b.width, b.y + b.height, v.width, v.height];"
+        " });"
+        "})"
+    )
+    assert len(boxes) > 10
+    for label, left, top, right, bottom, width, height in boxes:
+        assert left >= 0, label
+        assert right <= width, label
+        assert top >= 0, label
+        assert bottom <= height, label
+        assert not label.endswith("\u2026"), label
+    labels = [b[0] for b in boxes]
+    assert "roulette-c straight (EUR)" in labels
 
 
 def test_the_audit_plots_render_at_a_readable_size(browser: Chromium, audit_page: Path) -> None:
@@ -218,10 +376,8 @@ def test_the_certificate_prints_with_its_verdict_and_failures(
     try:
         assert browser.visible("#verdict")
         assert browser.text("#verdict") == "NOT CONFORMANT"
+        assert browser.visible("#summary")
         assert browser.visible(".failure pre.expected")
         assert browser.visible(".failure pre.actual")
-        pdf = base64.b64decode(browser.call("Page.printToPDF")["data"])
     finally:
         browser.call("Emulation.setEmulatedMedia", media="")
-    assert pdf.startswith(b"%PDF-")
-    assert b"/Type /Page" in pdf
