@@ -411,6 +411,12 @@ def _print_returns(statistics: Assessment) -> None:
             "[bold red]FLAG[/]" if row.flagged else "",
         )
     console.print(table)
+    console.print(
+        f"  z: the standard errors between actual and theory; flagged only beyond "
+        f"+-{statistics.band:g}: on few rounds a return far over 100% is chance",
+        markup=False,
+        highlight=False,
+    )
     for profile_id, note in notes.items():
         # The profile on a line of its own: the reason then fits 80 columns.
         console.print(f"  {profile_id}:\n    {note}", markup=False, highlight=False)

@@ -6,8 +6,8 @@ Stable hooks for browser tests: ``#verdict``; ``#log`` (file name, size, SHA-256
 version, the options of the audit); ``#findings`` (one ``tr.finding`` a finding, followed by
 its ``tr.recall`` holding ``code.recall``, the ``croupier audit recall`` command that shows its
 round); ``#clauses`` (the text of each clause the findings cite, once, ``.clause-text``);
-``#totals``, ``#returns`` (each row's ``td.reading`` says in one sentence why it is flagged or
-not) and ``svg.plot``. Money reads in its currency everywhere (``span.money``), the minor
+``#totals``, ``#returns`` (under each bet's row, ``td.reading`` says in one sentence why it is
+flagged or not) and ``svg.plot``. Money reads in its currency everywhere (``span.money``), the minor
 units in its tooltip.
 """
 
@@ -440,8 +440,10 @@ def _returns(report: Mapping[str, Any]) -> str:
             numeric=[False, False] + [True] * 7,
         )
         reading = esc(return_reading(row, band))
+        rows.append(f"<tr>{cells}{_flag(flagged=row['flagged'])}</tr>")
+        # Under its row, the width of the table: a sentence reads badly in a narrow column.
         rows.append(
-            f'<tr>{cells}{_flag(flagged=row["flagged"])}<td class="reading">{reading}</td></tr>'
+            f'<tr class="reading"><td></td><td class="reading" colspan="9">{reading}</td></tr>'
         )
         if actual is not None and theory is not None and se is not None:
             centre, reach = float(theory) * 100, band * se * 100
@@ -466,7 +468,6 @@ def _returns(report: Mapping[str, Any]) -> str:
         "standard error",
         "z",
         "flagged",
-        "reading",
     )
     html = _STANDARD_ERROR.format(band=f"{band:g}") + _table("returns", head, rows, "no bets")
     html += "".join(

@@ -94,7 +94,8 @@ def rows(table: ET.Element) -> list[dict[str, str]]:
     return [
         dict(zip(head, (text(td) for td in tr.iter("td")), strict=False))
         for tr in body
-        if tr.get("class") != "recall"  # a finding's recall command, under its row
+        # A finding's recall command and a return's reading, each under its row.
+        if tr.get("class") not in ("recall", "reading")
     ]
 
 
