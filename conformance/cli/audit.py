@@ -313,6 +313,12 @@ def _print_sections(summary: AuditSummary) -> None:
             console.print(f"  [red]{escape(line)}[/]", highlight=False)
         if count > len(first):
             console.print(f"  ... and {count - len(first)} more (--report lists them all)")
+    recall = (summary.report.get("options") or {}).get("recall")
+    if recall and _count(summary, "discrepancies"):
+        # The page gives each finding its own; the console says how to make one.
+        console.print(
+            f"  a round as recorded: {recall} --round ROUND", markup=False, highlight=False
+        )
 
 
 def _count(summary: AuditSummary, key: str) -> int:

@@ -148,6 +148,9 @@ def test_an_edited_total(cases: dict[str, Case], audit_logs: AuditLogs, tmp_path
         f"expected {money_text(played.returned, 'EUR')} ({played.returned} minor units), "
         f"got {money_text(played.returned + 1000, 'EUR')} ({played.returned + 1000} minor units)"
     ) in result.output
+    # How to see that round as recorded: the recall command of the log audited.
+    assert "audit recall " in result.output
+    assert " --round ROUND" in result.output
     # The money is the lines' money: the edited total is not believed.
     assert report["totals"] == {"EUR": _money(list(audit_logs.rounds[:CASE_RECORDS]))}
 
