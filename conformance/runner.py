@@ -790,7 +790,11 @@ async def run(config: RunConfig) -> RunReport:
             seconds=time.monotonic() - clock,
             restarts=engine.restarts if engine else 0,
             corpus=None if corpus is None else claimed_count(corpus, info.profile_ids),
-            whole=corpus is not None and covers(corpus, info.profile_ids, results),
+            # Not applicable is not played: a claim of recovery the runner could not test (no
+            # engine it launched) leaves the run partial.
+            whole=corpus is not None
+            and covers(corpus, info.profile_ids, results)
+            and not (recovering and engine is None and config.recovery_corpus),
         )
     finally:
         await session.close()

@@ -18,9 +18,12 @@ import pytest
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import common_pb2
 
+from clients import adapter
+from clients.demo_engine import DemoEngine
 from conformance.recovery import RECOVERY_DIR, recovery_vectors
 from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import (
+    CORPUS_DIR,
     LoadedVector,
     load_corpus,
     replay,
@@ -174,6 +177,33 @@ def test_recovery_vectors_are_not_played_unless_claimed_or_asked(
     )
     assert {r.outcome for r in asked.results} == {VectorOutcome.NOT_APPLICABLE}
     assert "give --launch" in asked.results[0].message
+
+
+def test_an_engine_claiming_recovery_reached_by_target_is_a_partial_run(
+    tmp_path: Path, recovery: list[LoadedVector]
+) -> None:
+    served = adapter.serve(DemoEngine(), port=0, state_dir=tmp_path)
+    try:
+        bja = [v for v in load_corpus(CORPUS_DIR) if v.vector.id == "bja-h001"]
+        config = RunConfig(
+            vectors=bja,
+            corpus=bja,
+            recovery_vectors=recovery[:2],
+            recovery_corpus=recovery[:2],
+            target=f"127.0.0.1:{served.port}",
+        )
+        report = asyncio.run(run(config))
+    finally:
+        served.stop(grace=0)
+    assert report.describe.recovery
+    assert [r.outcome for r in report.results] == [
+        VectorOutcome.PASS,
+        VectorOutcome.NOT_APPLICABLE,
+        VectorOutcome.NOT_APPLICABLE,
+    ]
+    assert report.passed
+    assert not report.whole
+    assert not report.conformant
 
 
 def test_certify_recovery_wants_a_launched_engine(reference: str) -> None:
