@@ -6,7 +6,9 @@ is flushed to disk (``synchronous=FULL``): a crash, SIGKILL included, loses no a
 At start the kit replays the journal through the vendor's engine (its deals and decisions are
 functions of the forced outcome and the table's board, so the replay rebuilds each open round
 and each table as it was). A settled card-game round leaves only its id (still refused); a
-settled roulette round stays, since its table's board and imprisoned bets are made of it.
+settled roulette round stays, since its table's board and imprisoned bets are made of it:
+the journal grows with the spins. An open round that expired (``--round-ttl``) is not
+journaled as gone: it comes back open at a restart, its time to live started again.
 
 A file that is not such a journal (damaged, of another format or of another engine) is
 refused at start with ``JournalError`` naming it, and never written to.
