@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -87,13 +88,35 @@ class Result:
         return [(label, value) for label, value in labelled if value]
 
 
+#: A seat's, hand's or line's index in a field path: mismatches differing only there are one.
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def unindexed(path: str) -> str:
+    """A field path with its indexes left out: ``seats[0].bets[1]`` is ``seats[].bets[]``."""
+    return _INDEX.sub("[]", path)
+
+
+def signature(result: Result) -> tuple[str, str, str]:
+    """What makes a mismatch distinct: its clause, outcome and path (indexes aside)."""
+    return (result.clause, result.outcome.value, unindexed(result.path))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KnownFailure:
-    """One line of a known-failures file: a glob over vector ids or names, and why."""
+    """One line of a known-failures file: a glob over vector ids or names, and why.
+
+    Or a clause entry, ``clause:ID`` or ``clause:ID@PATH`` (``pattern`` is that text): it
+    waives a mismatch on that clause, at that field path when one is given, in any vector.
+    """
 
     pattern: str
     reason: str
     line: int
+    #: A clause entry's clause id; "" for a vector pattern.
+    clause: str = ""
+    #: A clause entry's field path, indexes aside (``seats[].bets[]``); "" for any path.
+    path: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

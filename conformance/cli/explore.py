@@ -36,9 +36,11 @@ from conformance.engine import EngineUnavailableError
 from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
 from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers, read_known_failures
+from conformance.labcorpus import default_cache_dir, lab_corpus
 from conformance.report import plural
-from conformance.results import ConfigError, Result, VectorOutcome
+from conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
 from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
+from oracle.errors import OracleError
 from oracle.profile import SHIPPED_IDS, Profile
 
 #: Rounds per profile when neither --rounds nor --minutes is given.
@@ -89,8 +91,9 @@ _SHOWN = 200
     "--known-failures",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     metavar="FILE",
-    help="Certify's known-failures file: a mismatch on a clause that the shipped vectors it "
-    "lists test, in their profile, is waived (or one whose drawn vector a pattern matches).",
+    help="Certify's known-failures file: the corpus vectors it lists are played first, and a "
+    "mismatch that diverges as one of them did (clause, outcome, path) is waived, as is one on "
+    "a clause entry's clause (clause:ID or clause:ID@PATH).",
 )
 @click.option(
     "--max-findings",
@@ -172,7 +175,7 @@ def explore_command(
             known = read_known_failures(known_failures)
         except ConfigError as exc:
             fail(str(exc))
-        waive = ExploreWaivers.of(known, [loaded.vector for loaded in load_corpus()])
+        waive = ExploreWaivers.of(known, _listed_corpus(profile_ids, profiles, known))
     if rounds is None:
         rounds = DEFAULT_ROUNDS if minutes is None else sys.maxsize
     report = run_exploration(
@@ -300,6 +303,28 @@ def _profiles(chosen: tuple[str, ...]) -> list[Profile]:
     return [load_profile(p) for p in ids]
 
 
+def _listed_corpus(
+    chosen: tuple[str, ...], profiles: Sequence[Profile], known: Sequence[KnownFailure]
+) -> list[vector_pb2.Vector]:
+    """The corpus the known failures' patterns list vectors of: shipped, or a lab file's.
+
+    A lab profile's corpus is built as certify builds it (``--profile-file``, cached).
+    """
+    if all(entry.clause for entry in known):
+        return []  # clause entries alone: no vector to play
+    vectors = [loaded.vector for loaded in load_corpus()]
+    for given, profile in zip(chosen or SHIPPED_IDS, profiles, strict=True):
+        if given not in SHIPPED_IDS:
+            try:
+                lab = lab_corpus(
+                    Path(given), default_cache_dir(), profile=profile, say=errors.print
+                )
+                vectors.extend(loaded.vector for loaded in read_vectors(lab.path))
+            except (OracleError, OSError, VectorFileError) as exc:
+                fail(f"{given}: cannot build its corpus for the known failures: {exc}")
+    return vectors
+
+
 class _Ticker:
     """A progress line every ``every`` seconds: profile, rounds so far, rounds per second."""
 
@@ -361,6 +386,12 @@ def _print_report(report: ExploreReport, seed: str) -> None:
                 markup=False,
                 soft_wrap=True,
             )
+    for vector in report.waive.passed:
+        console.print(
+            f"[yellow]listed as a known failure but passed: {escape(vector.id)} (it waives "
+            "nothing; certify fails it as UNEXPECTED_PASS)[/]",
+            highlight=False,
+        )
     if report.restarts:
         console.print(f"the engine was restarted {plural(report.restarts, 'time')}")
     if not report.findings and report.interrupted is None:
@@ -458,6 +489,7 @@ def summary_json(report: ExploreReport, seed: str, out: Path, appended: int) -> 
             for done in report.profiles
             for w in done.waived
         ],
+        "listed_passed": [vector.id for vector in report.waive.passed],
         "out": str(out),
         "appended": appended,
     }
