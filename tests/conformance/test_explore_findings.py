@@ -59,6 +59,7 @@ def test_one_run_reports_three_planted_bugs_each_shrunk(tmp_path: Path) -> None:
         # show first, and that is not the same mismatch).
         rounds, _seats, decisions, _cards = finding["size"].split(", ")
         assert rounds == "1 round", finding
+        assert finding["shrunk"] is True  # no time budget: each shrink ran to its end
         assert decisions in ("0 decisions", "1 decision"), finding
         assert f"--vector {finding['vector_id']}" in finding["reproduce"]
         assert finding["expected"] != finding["actual"]

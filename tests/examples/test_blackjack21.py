@@ -16,7 +16,8 @@ from functools import cache
 from pathlib import Path
 
 from conformance import labcorpus
-from conformance.known import read_known_failures
+from conformance.explore.search import ExploreConfig, explore
+from conformance.known import ExploreWaivers, read_known_failures
 from conformance.results import VectorOutcome
 from conformance.vectors import LoadedVector
 from oracle.profile import load_profile_file
@@ -54,3 +55,26 @@ def test_blackjack21_passes_but_for_its_known_resplit_difference() -> None:
     assert {r.vector_id: r.outcome for r in results.values()} == dict.fromkeys(
         results, VectorOutcome.PASS
     )
+
+
+def test_explore_waives_what_the_known_failures_classify_on_the_lab_profile() -> None:
+    # Explore plays the listed lab vectors first and waives a drawn round that fails as one
+    # of them does (clause, outcome, field path): a shoe with a card too many, a stake over
+    # the balance, both dealt.
+    known = read_known_failures(EXAMPLE / "known-failures.txt")
+    waive = ExploreWaivers.of(known, [v.vector for v in _lab_vectors()])
+    launch = shlex.join([sys.executable, str(EXAMPLE / "engine.py")])
+    report = explore(ExploreConfig(profiles=[PROFILE], launch=launch, rounds=80, waive=waive))
+    assert report.findings == ()
+    learned = report.waive
+    assert learned.passed == ()  # every listed vector of this corpus fails
+    # How each fails, not every clause it tests (a re-split campaign round tests dozens).
+    assert {(clause, path) for _profile, (clause, _outcome, path) in learned.failures} == {
+        ("BJ.deal", "error.reason"),  # h103, t002: SHOE_NOT_IN_PROFILE
+        ("BJ.funds", "error.reason"),  # r001
+        ("TABLE.limits", "error.reason"),  # t030
+        ("VAR.bj.double-for-less", "error.reason"),  # t010
+        ("BJ.deal-order", "state.blackjack.seats[].hands[].cards[]"),  # the re-splits
+    }
+    waived = {w.clause: w.pattern for w in report.waived}
+    assert waived == {"BJ.deal": "blackjack21-h103", "BJ.funds": "blackjack21-r001"}
