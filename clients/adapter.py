@@ -540,7 +540,11 @@ class EngineAdapter(engine_service_pb2_grpc.EngineServiceServicer):
         #: Which running copy of the engine writes the audit log.
         self.instance = socket.gethostname()
         self.book: RoundBook[_Open] = RoundBook(
-            max_open_rounds=max_open_rounds, ttl_seconds=ttl_seconds, clock=clock
+            max_open_rounds=max_open_rounds,
+            ttl_seconds=ttl_seconds,
+            clock=clock,
+            # An expired round is gone after a restart too (CONTRACT.recovery).
+            on_expire=self.journal_settle,
         )
         self._lock = threading.Lock()
         #: The currency codes the kit lets through (None: the vendor checks them alone).

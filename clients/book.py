@@ -29,8 +29,11 @@ class RoundBook(Generic[T]):
         ttl_seconds: float = 900.0,
         remember_used: int = 100_000,
         clock: Callable[[], float] = time.monotonic,
+        on_expire: Callable[[str, T], None] | None = None,
     ) -> None:
         self._max_open = max_open_rounds
+        #: Told of each round that expires (a journal that must forget it too).
+        self._on_expire = on_expire
         self._ttl = ttl_seconds
         self._clock = clock
         self._open: OrderedDict[str, tuple[float, T]] = OrderedDict()
@@ -53,11 +56,13 @@ class RoundBook(Generic[T]):
         deadline = self._clock() - self._ttl
         dropped = 0
         while self._open:
-            round_id, (touched, _) = next(iter(self._open.items()))
+            round_id, (touched, value) = next(iter(self._open.items()))
             if touched > deadline:
                 break
             del self._open[round_id]
             dropped += 1
+            if self._on_expire is not None:
+                self._on_expire(round_id, value)
         return dropped
 
     def check_new(self, round_id: str) -> None:

@@ -7,8 +7,8 @@ At start the kit replays the journal through the vendor's engine (its deals and 
 functions of the forced outcome and the table's board, so the replay rebuilds each open round
 and each table as it was). A settled card-game round leaves only its id (still refused); a
 settled roulette round stays, since its table's board and imprisoned bets are made of it:
-the journal grows with the spins. An open round that expired (``--round-ttl``) is not
-journaled as gone: it comes back open at a restart, its time to live started again.
+the journal grows with the spins. An open round that expires (``--round-ttl``) is journaled
+as closed, like a settled one: it stays gone after a restart.
 
 A file that is not such a journal (damaged, of another format or of another engine) is
 refused at start with ``JournalError`` naming it, and never written to.
@@ -141,10 +141,10 @@ class Journal:
             )
 
     def events(self) -> Iterator[Event]:
-        """Every journaled call, oldest first."""
+        """Every journaled call, oldest first (read at once: a replay may write meanwhile)."""
         try:
-            rows = self._db.execute("SELECT kind, round_id, payload FROM events ORDER BY seq")
-            for kind, round_id, payload in rows:
+            query = "SELECT kind, round_id, payload FROM events ORDER BY seq"
+            for kind, round_id, payload in self._db.execute(query).fetchall():
                 if kind not in (DEAL, DECIDE, SETTLE) or not isinstance(payload, bytes):
                     raise JournalError(f"the journal {self.path} holds an event {kind!r}")
                 yield Event(kind=kind, round_id=round_id, payload=payload)

@@ -152,6 +152,29 @@ def test_a_crash_between_the_audit_record_and_the_journal_pays_once(tmp_path: Pa
     assert [e.record.round_id for e in read_log(log) if e.record is not None] == ["b1"]
 
 
+def test_a_round_that_expired_stays_gone_after_a_restart(tmp_path: Path) -> None:
+    from clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
+
+    now = [0.0]
+    kit = adapter.EngineAdapter(
+        DemoEngine(),
+        journal=Journal(tmp_path, DemoEngine.name),
+        ttl_seconds=60,
+        clock=lambda: now[0],
+    )
+    kit.Deal(blackjack_deal("old", SHOE), _Context())
+    kit.Deal(baccarat_deal("young"), _Context())
+    now[0] = 61.0
+    kit.Deal(roulette_deal("spin", "7"), _Context())
+    assert kit.book.ids() == ["spin"]  # the two rounds untouched for 61 s expired
+    assert kit.journal is not None
+    kit.journal.close()
+    again = adapter.EngineAdapter(DemoEngine(), journal=Journal(tmp_path, DemoEngine.name))
+    assert again.book.ids() == ["spin"]
+    assert again.journal is not None
+    again.journal.close()
+
+
 class _Context:
     """The little of a servicer context the kit uses when nothing goes wrong."""
 
