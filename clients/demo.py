@@ -18,6 +18,7 @@ demo engine is conformant, the mutant is caught and the audit log is clean.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -33,8 +34,26 @@ from clients.client import connect
 
 #: The mutant whose failure report the demo shows.
 MUTANT = "blackjack-pays-6-5"
-ENGINE = [sys.executable, "-m", "clients.demo_engine"]
-CROUPIER = [sys.executable, "-m", "conformance.cli"]
+
+
+def _here(path: str) -> str:
+    """``path`` relative to the working directory when inside it (``.venv/bin/python``).
+
+    The commands the demo runs are printed, and its reports and pictures quote them: they
+    name no directory of the machine that made them. abspath, not resolve: a virtual
+    environment's python is a symlink to the system's, which lacks the packages.
+    """
+    relative = os.path.relpath(os.path.abspath(path))
+    if relative.startswith(os.pardir):
+        return path
+    # A bare name would be looked up on PATH.
+    return relative if os.sep in relative else os.path.join(os.curdir, relative)
+
+
+#: The interpreter running the demo, as the reports quote it.
+PYTHON = _here(sys.executable)
+ENGINE = [PYTHON, "-m", "clients.demo_engine"]
+CROUPIER = [PYTHON, "-m", "conformance.cli"]
 #: Where the demo writes its reports (ignored by git).
 REPORTS = Path("reports")
 
@@ -118,9 +137,7 @@ def main() -> int:
         [*ENGINE, "--audit-log", str(log), "--state-dir", str(state)], engine_html
     )
     console.print(Rule(f"3. certify a mutant: the demo engine with one bug ({MUTANT})"))
-    mutant_code = certify(
-        [sys.executable, "-m", "clients.mutants", MUTANT], mutant_html, "--show", "3"
-    )
+    mutant_code = certify([PYTHON, "-m", "clients.mutants", MUTANT], mutant_html, "--show", "3")
     console.print(Rule("4. a regulator replays the demo engine's audit log"))
     audit_code = croupier("audit", "verify", str(log), "--html", str(audit_html))
     caught = engine_code == 0 and mutant_code == 1 and audit_code == 0
