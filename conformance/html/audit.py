@@ -7,8 +7,8 @@ version, the options of the audit); ``#findings`` (one ``tr.finding`` a finding,
 its ``tr.recall`` holding ``code.recall``, the ``croupier audit recall`` command that shows its
 round); ``#clauses`` (the text of each clause the findings cite, once, ``.clause-text``);
 ``#totals``, ``#returns`` (under each bet's row, ``td.reading`` says in one sentence why it is
-flagged or not) and ``svg.plot``. Money reads in its currency everywhere (``span.money``), the minor
-units in its tooltip.
+flagged or not) and ``svg.plot``. Money reads in its currency everywhere (``span.money``), the
+minor units in its tooltip.
 """
 
 from __future__ import annotations

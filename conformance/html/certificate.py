@@ -422,7 +422,8 @@ def _inputs(inputs: Record) -> str:
         f"<code>{esc(_text(inputs.get('table')))}</code></h5>"
         f'<table class="seats"><thead><tr><th>seat</th><th>balance</th><th>bets</th></tr>'
         f"</thead><tbody>{''.join(seats)}</tbody></table>"
-        f'<p><strong>dealt</strong> <code class="dealt">{esc(_text(inputs.get("dealt")))}</code></p>'
+        f"<p><strong>dealt</strong> "
+        f'<code class="dealt">{esc(_text(inputs.get("dealt")))}</code></p>'
         f'<p><strong>decisions</strong> <span class="decisions">{esc(decisions)}</span></p>'
         + (f"<p><strong>as the rules deal it</strong><br><code>{table}</code></p>" if table else "")
         + "</div>"
