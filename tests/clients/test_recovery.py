@@ -101,10 +101,10 @@ def test_a_crash_between_journal_and_answer_applies_the_decision_once(tmp_path: 
 
     kit = _DiesBeforeAnswering(DemoEngine(), journal=Journal(tmp_path, DemoEngine.name))
     deal = blackjack_deal("r1", SHOE)
-    kit.Deal(deal, _Context())
+    kit.Deal(deal, _CONTEXT)
     decide = engine_service_pb2.DecideRequest(round_id="r1", decision=round_pb2.Decision(kind=HIT))
     with pytest.raises(SystemExit):
-        kit.Decide(decide, _Context())
+        kit.Decide(decide, _CONTEXT)
     assert kit.journal is not None
     kit.journal.close()
     # The engine starts again from the journal: the hit is there once, not lost, not twice.
@@ -133,9 +133,9 @@ def test_a_crash_between_the_audit_record_and_the_journal_pays_once(tmp_path: Pa
         journal=Journal(tmp_path, DemoEngine.name),
         audit=AuditWriter.open(log),
     )
-    kit.Deal(baccarat_deal("b1"), _Context())
+    kit.Deal(baccarat_deal("b1"), _CONTEXT)
     with pytest.raises(SystemExit):
-        kit.Settle(engine_service_pb2.SettleRequest(round_id="b1"), _Context())
+        kit.Settle(engine_service_pb2.SettleRequest(round_id="b1"), _CONTEXT)
     assert kit.journal is not None
     assert kit.audit is not None
     kit.journal.close()
@@ -162,10 +162,10 @@ def test_a_round_that_expired_stays_gone_after_a_restart(tmp_path: Path) -> None
         ttl_seconds=60,
         clock=lambda: now[0],
     )
-    kit.Deal(blackjack_deal("old", SHOE), _Context())
-    kit.Deal(baccarat_deal("young"), _Context())
+    kit.Deal(blackjack_deal("old", SHOE), _CONTEXT)
+    kit.Deal(baccarat_deal("young"), _CONTEXT)
     now[0] = 61.0
-    kit.Deal(roulette_deal("spin", "7"), _Context())
+    kit.Deal(roulette_deal("spin", "7"), _CONTEXT)
     assert kit.book.ids() == ["spin"]  # the two rounds untouched for 61 s expired
     assert kit.journal is not None
     kit.journal.close()
@@ -180,6 +180,10 @@ class _Context:
 
     def abort_with_status(self, status: grpc.Status) -> None:
         raise AssertionError(status)
+
+
+#: Passed where the kit wants a grpc.ServicerContext (it calls abort_with_status alone).
+_CONTEXT: Any = _Context()
 
 
 @pytest.mark.parametrize(
@@ -222,7 +226,7 @@ def _rounds(count: int) -> dict[str, tuple[list[str], bool, engine_service_pb2.S
     Each id's shoe, whether it takes a stand, and its settlement after that stand (if any).
     """
     profile = shipped_profile("blackjack-a")
-    rounds = {}
+    rounds: dict[str, tuple[list[str], bool, engine_service_pb2.SettleResponse]] = {}
     seed = 0
     while len(rounds) < count:
         seed += 1
@@ -255,17 +259,16 @@ def _refusal(client: CroupierClient, round_id: str) -> str:
     return ""
 
 
-def test_sigkill_with_100_rounds_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Killed while 100 stands are on their way: each round resumes or refuses, once paid."""
-    state, log = tmp_path / "state", tmp_path / "rounds.jsonl"
-    args: list[object] = ["--state-dir", state, "--audit-log", log]
+def _killed_in_flight(
+    args: list[object], tmp_path: Path, rounds: dict[str, Any], playing: set[str]
+) -> dict[str, str]:
+    """What each stand got when the engine was killed with them in flight.
+
+    Every round dealt, the stands sent 16 at a time, SIGKILL after the first answer: each
+    stand's "answered", its refusal's reason, or "lost".
+    """
     engine = run_engine(args, tmp_path / "stderr")
     address = engine.address  # type: ignore[attr-defined]
-    rounds = _rounds(100)
-    with CroupierClient.connect(address, timeout=30) as client:
-        for round_id, (shoe, _, _) in rounds.items():
-            client.deal(blackjack_deal(round_id, " ".join(shoe)))
-    playing = {round_id for round_id, (_, takes, _) in rounds.items() if takes}
 
     def stand(round_id: str) -> str:
         with CroupierClient.connect(address, timeout=30) as own:
@@ -275,13 +278,32 @@ def test_sigkill_with_100_rounds_in_flight(tmp_path: Path, monkeypatch: pytest.M
                 return exc.reason or "lost"
         return "answered"
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
-        answers = {r: pool.submit(stand, r) for r in sorted(playing)}
-        # Killed as soon as the first answers are in: the rest are on their way or queued.
-        next(concurrent.futures.as_completed(answers.values())).result()
-        engine.send_signal(signal.SIGKILL)
-        engine.wait(30)
-        outcome = {r: future.result() for r, future in answers.items()}
+    try:
+        with CroupierClient.connect(address, timeout=30) as client:
+            for round_id, (shoe, _, _) in rounds.items():
+                client.deal(blackjack_deal(round_id, " ".join(shoe)))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+            answers = {r: pool.submit(stand, r) for r in sorted(playing)}
+            # Killed as soon as the first answers are in: the rest are on their way or queued.
+            next(concurrent.futures.as_completed(answers.values())).result()
+            engine.send_signal(signal.SIGKILL)
+            engine.wait(30)
+            outcome = {r: future.result() for r, future in answers.items()}
+    finally:
+        # Never left behind, whatever failed first.
+        if engine.poll() is None:
+            engine.kill()
+            engine.wait(30)
+    return outcome
+
+
+def test_sigkill_with_100_rounds_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed while 100 stands are on their way: each round resumes or refuses, once paid."""
+    state, log = tmp_path / "state", tmp_path / "rounds.jsonl"
+    args: list[object] = ["--state-dir", state, "--audit-log", log]
+    rounds = _rounds(100)
+    playing = {round_id for round_id, (_, takes, _) in rounds.items() if takes}
+    outcome = _killed_in_flight(args, tmp_path, rounds, playing)
     assert "answered" in outcome.values()
     assert set(outcome.values()) - {"answered"}, "the kill came after every answer"
     again = run_engine(args, tmp_path / "stderr-again")
