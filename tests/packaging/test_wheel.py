@@ -10,7 +10,7 @@ this checkout (nothing is downloaded: a fresh CI machine has those packages from
 
 The README's commands, one of each kind: profiles, shoe, the regulator's guide, the
 descriptor set and TypeScript stubs made from it alone and compiled, the vectors, serve and
-certify with every report, a launched demo engine's audit log verified and recalled, the
+certify with every report, a launched demo engine's signed audit log verified and recalled, the
 mutant list, explore, the pytest plugin in a vendor's project whose engine uses the adapter
 kit, and build-corpus refusing to rewrite the installed package.
 """
@@ -188,10 +188,19 @@ def test_serve_certify_and_every_report(installed: Installed) -> None:
 
 
 def test_a_launched_demo_engine_its_audit_log_and_explore(installed: Installed) -> None:
-    launch = "python -m clients.demo_engine --port 0 --audit-log rounds.jsonl"
+    installed.ok("croupier", "audit", "keygen", "operator")
+    launch = (
+        "python -m clients.demo_engine --port 0 --audit-log rounds.jsonl --audit-key operator.key"
+    )
     out = installed.ok("croupier", "certify", "--launch", launch, "--vector", "rou-h00*")
-    assert "0 fail" in out or "pass)" in out
-    installed.ok("croupier", "audit", "verify", "rounds.jsonl", "--html", "audit.html")
+    assert "pass)" in out
+    installed.ok(
+        "croupier", "audit", "verify", "rounds.jsonl", "--public-key", "operator.pub",
+        "--report", "audit.json", "--html", "audit.html",
+    )  # fmt: skip
+    audit = json.loads((installed.work / "audit.json").read_text(encoding="utf-8"))
+    assert audit["clean"] is True
+    assert audit["signing"]["valid_checkpoints"] == audit["signing"]["checkpoints"] >= 1
     assert "<svg" in (installed.work / "audit.html").read_text(encoding="utf-8")
     first = json.loads((installed.work / "rounds.jsonl").read_text(encoding="utf-8").split("\n")[0])
     recalled = installed.ok(
