@@ -75,7 +75,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=Path,
         metavar="FILE",
         help="Lines 'pattern  # reason', as certify's --known-failures: a listed vector that "
-        "fails is an xfail, one that passes fails; a pattern matching no vector fails the run.",
+        "fails is an xfail, one that passes fails; a pattern matching no vector fails the run; "
+        "'clause:ID[@PATH]  # reason' makes a failure on that clause an xfail.",
     )
 
 

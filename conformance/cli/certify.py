@@ -116,7 +116,8 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
 @click.option(
     "--known-failures",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Lines 'pattern  # reason'; listed vectors are expected to fail.",
+    help="Lines 'pattern  # reason'; listed vectors are expected to fail, and a line "
+    "'clause:ID[@PATH]  # reason' waives a failure on that clause (under that field path).",
 )
 @click.option(
     "--certify",

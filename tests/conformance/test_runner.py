@@ -408,6 +408,34 @@ def test_a_listed_failure_is_waived_and_the_run_passes_but_is_not_conformant(
     assert (trailer["passed"], trailer["conformant"], trailer["waived"]) == (True, False, 1)
 
 
+def test_a_clause_entry_waives_the_failure_on_its_clause_and_is_never_stale(
+    pays_even: str, vectors: Vectors, tmp_path: Path
+) -> None:
+    # No vector listed: the entry names the clause and field a failure diverges on; one on a
+    # clause nothing fails on matches nothing and fails nothing (it names no vector).
+    known = write_known(
+        tmp_path / "known.txt",
+        "clause:BJ.nat-pays@settlement.lines  # pays blackjack 1:1 (ticket 42)",
+        "clause:C.bj.insurance  # kept for explore",
+    )
+    report_path = tmp_path / "r.jsonl"
+    result = certify(
+        "--target", pays_even, "--vectors", vectors.targeted,
+        "--known-failures", known, "--report", report_path,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    _, lines, trailer = read_report(report_path)
+    assert lines[NATURAL.id]["outcome"] == "EXPECTED_FAIL"
+    assert lines[NATURAL.id]["known_failure"] == "pays blackjack 1:1 (ticket 42)"
+    assert lines[NATURAL.id]["path"].startswith("settlement.lines[0].")
+    assert {line["outcome"] for line in lines.values()} == {"PASS", "EXPECTED_FAIL"}
+    assert trailer["unmatched_known_failures"] == []
+    # Under another path, it waives nothing.
+    elsewhere = write_known(tmp_path / "other.txt", "clause:BJ.nat-pays@state  # wrong field")
+    assert certify("--target", pays_even, "--vectors", vectors.targeted,
+                   "--known-failures", elsewhere).exit_code == 1  # fmt: skip
+
+
 def test_known_failure_patterns_match_names_by_glob(pays_even: str, vectors: Vectors) -> None:
     known = (KnownFailure(pattern="blackjack-c/runner/natural-*", reason="even money", line=1),)
     report = run_api(vectors.load(TARGETED), target=pays_even, known=known)
