@@ -380,7 +380,7 @@ def _print_report(report: ExploreReport, seed: str) -> None:
         for waived in done.waived:
             console.print(
                 f"  waived in {done.profile_id}: {plural(waived.rounds, 'round')} diverging on "
-                f"{waived.clause} (known failure {waived.pattern!r}, line reason: "
+                f"{waived.clause} (known failure {waived.pattern!r}, reason: "
                 f"{waived.reason})",
                 highlight=False,
                 markup=False,
