@@ -205,12 +205,9 @@ def _meta(report: Mapping[str, Any], made: datetime) -> str:
 
 
 def _options(options: Mapping[str, Any]) -> str:
-    """The options the audit ran with, as ``croupier audit verify`` takes them."""
+    """The options that decide what the audit checked, as ``croupier audit verify`` takes them."""
     names = {
-        "workers": "--workers",
-        "dask": "--dask",
         "format": "--format",
-        "shard_size": "--shard-size",
         "band": "--band",
         "fairness_p": "--fairness-p",
         "public_keys": "--public-key",
