@@ -182,7 +182,9 @@ class Coup:
     """The cards of one coup, before any money (BAC.deal, BAC.outcome).
 
     ``why_player_third`` and ``why_banker_third`` are the clauses that decided whether each
-    hand took a third card (BAC.natural, BAC.player-draw, BAC.banker-stood, the tableau).
+    hand took a third card (BAC.natural, BAC.player-draw, BAC.banker-stood, the tableau), as
+    ``play_coup`` recorded them when it decided; ``steps`` words those decisions only when
+    read.
     """
 
     player: tuple[Card, ...]
@@ -191,9 +193,77 @@ class Coup:
     banker_total: int
     outcome: CoupOutcome
     dealt: tuple[Card, ...]
-    steps: tuple[Step, ...]
     why_player_third: tuple[str, ...] = _NATURAL_CLAUSES
     why_banker_third: tuple[str, ...] = _NATURAL_CLAUSES
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every step of the coup and the clause it applied, from what the coup recorded."""
+        player, banker = self.player, self.banker
+        first_player, first_banker = hand_value(player[:2]), hand_value(banker[:2])
+        steps = [
+            Step(
+                action="deal",
+                clauses=_DEAL_CLAUSES,
+                says="player {} {} = {}; banker {} {} = {}",
+                values=(player[0], player[1], first_player, banker[0], banker[1], first_banker),
+            )
+        ]
+        if self.why_player_third is _NATURAL_CLAUSES:
+            steps.append(
+                Step(
+                    action="natural",
+                    clauses=_NATURAL_CLAUSES,
+                    says="natural: player {}, banker {}; both stand",
+                    values=(first_player, first_banker),
+                )
+            )
+        else:
+            if len(player) > 2:
+                steps.append(
+                    Step(
+                        action="player-draw",
+                        clauses=_PLAYER_CLAUSES,
+                        says="player draws {}: {}",
+                        values=(player[2], self.player_total),
+                    )
+                )
+            else:
+                steps.append(
+                    Step(
+                        action="player-stand",
+                        clauses=_PLAYER_CLAUSES,
+                        says="player stands on {}",
+                        values=(self.player_total,),
+                    )
+                )
+            if len(banker) > 2:
+                steps.append(
+                    Step(
+                        action="banker-draw",
+                        clauses=self.why_banker_third,
+                        says="banker draws {}: {}",
+                        values=(banker[2], self.banker_total),
+                    )
+                )
+            else:
+                steps.append(
+                    Step(
+                        action="banker-stand",
+                        clauses=self.why_banker_third,
+                        says="banker stands on {}",
+                        values=(self.banker_total,),
+                    )
+                )
+        steps.append(
+            Step(
+                action="outcome",
+                clauses=_OUTCOME_CLAUSES,
+                says="player {}, banker {}: {}",
+                values=(self.player_total, self.banker_total, self.outcome.value),
+            )
+        )
+        return tuple(steps)
 
 
 def _exhausted(needed: int, shoe: Sequence[Card], what: str, asked_by: str) -> ShoeExhaustedError:
@@ -222,93 +292,37 @@ def play_coup(
     BAC.banker-stood or BAC.banker-tableau, then BAC.outcome. The shoe's
     composition is not checked here; a shoe too short raises
     ``ShoeExhaustedError``. ``tableau_clauses`` are the clauses the profile cites for its
-    tableau (document B's first).
+    tableau (document B's first). Each rule that decides records its clause on the coup.
     """
     size = len(shoe)
     if size < 4:
         raise _exhausted(4, shoe, "two cards to each hand", "BAC.deal")
     p1, b1, p2, b2 = shoe[0], shoe[1], shoe[2], shoe[3]
-    player: tuple[Card, ...] = (p1, p2)
-    banker: tuple[Card, ...] = (b1, b2)
     player_total = (_VALUES[p1.rank] + _VALUES[p2.rank]) % 10
     banker_total = (_VALUES[b1.rank] + _VALUES[b2.rank]) % 10
-    steps = [
-        Step(
-            action="deal",
-            clauses=_DEAL_CLAUSES,
-            says="player {} {} = {}; banker {} {} = {}",
-            values=(p1, p2, player_total, b1, b2, banker_total),
-        )
-    ]
-
+    # The player's and the banker's third cards, where they take one.
+    player_third: Card | None = None
+    banker_third: Card | None = None
     why_player: tuple[str, ...] = _NATURAL_CLAUSES
     why_banker: tuple[str, ...] = _NATURAL_CLAUSES
-    if player_total >= 8 or banker_total >= 8:
-        steps.append(
-            Step(
-                action="natural",
-                clauses=_NATURAL_CLAUSES,
-                says="natural: player {}, banker {}; both stand",
-                values=(player_total, banker_total),
-            )
-        )
-    else:
-        player_third: Card | None = None
+    if player_total < 8 and banker_total < 8:
         if player_total <= 5:
             if size < 5:
                 raise _exhausted(5, shoe, "the player's third card", _PLAYER_CLAUSES[0])
             player_third = shoe[4]
-            player = (p1, p2, player_third)
             player_total = (player_total + _VALUES[player_third.rank]) % 10
-            steps.append(
-                Step(
-                    action="player-draw",
-                    clauses=_PLAYER_CLAUSES,
-                    says="player draws {}: {}",
-                    values=(player_third, player_total),
-                )
-            )
-        else:
-            steps.append(
-                Step(
-                    action="player-stand",
-                    clauses=_PLAYER_CLAUSES,
-                    says="player stands on {}",
-                    values=(player_total,),
-                )
-            )
-
         why_player = _PLAYER_CLAUSES
-        banker_clauses = (
+        why_banker = (
             _BANKER_STOOD_CLAUSES
             if player_third is None
             else tableau_clauses or _TABLEAU_CLAUSES[tableau]
         )
-        why_banker = banker_clauses
         if banker_draws(tableau, banker_total, player_third):
-            index = len(player) + 2
+            index = 4 if player_third is None else 5
             if size <= index:
-                raise _exhausted(index + 1, shoe, "the banker's third card", banker_clauses[0])
+                raise _exhausted(index + 1, shoe, "the banker's third card", why_banker[0])
             banker_third = shoe[index]
-            banker = (b1, b2, banker_third)
             banker_total = (banker_total + _VALUES[banker_third.rank]) % 10
-            steps.append(
-                Step(
-                    action="banker-draw",
-                    clauses=banker_clauses,
-                    says="banker draws {}: {}",
-                    values=(banker_third, banker_total),
-                )
-            )
-        else:
-            steps.append(
-                Step(
-                    action="banker-stand",
-                    clauses=banker_clauses,
-                    says="banker stands on {}",
-                    values=(banker_total,),
-                )
-            )
 
     if player_total > banker_total:
         outcome = CoupOutcome.PLAYER
@@ -316,25 +330,17 @@ def play_coup(
         outcome = CoupOutcome.BANKER
     else:
         outcome = CoupOutcome.TIE
-    steps.append(
-        Step(
-            action="outcome",
-            clauses=_OUTCOME_CLAUSES,
-            says="player {}, banker {}: {}",
-            values=(player_total, banker_total, outcome.value),
-        )
-    )
+    player = (p1, p2) if player_third is None else (p1, p2, player_third)
+    banker = (b1, b2) if banker_third is None else (b1, b2, banker_third)
     # Player cards go to even positions of the first four and the player's third
     # card, if any, comes before the banker's.
-    dealt = (p1, b1, p2, b2, *player[2:], *banker[2:])
     return Coup(
         player=player,
         banker=banker,
         player_total=player_total,
         banker_total=banker_total,
         outcome=outcome,
-        dealt=dealt,
-        steps=tuple(steps),
+        dealt=(p1, b1, p2, b2, *player[2:], *banker[2:]),
         why_player_third=why_player,
         why_banker_third=why_banker,
     )
@@ -361,13 +367,56 @@ class BaccaratSeat:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BaccaratRound:
-    """A played round: the coup, one settlement line per bet, and every step."""
+    """A played round: the coup, one settlement line per bet, and every step.
+
+    ``why`` holds, line by line, the clauses the settling rule recorded before any rounding;
+    ``steps`` words the round from what it recorded, only when read.
+    """
 
     profile_id: str
     coup: Coup
     seats: tuple[BaccaratSeat, ...]
     settlement: tuple[SettlementLine, ...]
-    steps: tuple[Step, ...]
+    rules: BaccaratRules
+    shoe_size: int
+    why: tuple[tuple[str, ...], ...]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The checks, the coup's steps and one step per settled bet, with their clauses."""
+        rules = self.rules
+        steps = [
+            Step(
+                action="check-bets",
+                clauses=rules.cite("min_bet", "max_bet"),
+                says="{} seat(s), stakes within {} to {} and covered by the balances",
+                values=(len(self.seats), rules.limits.min_bet, rules.limits.max_bet),
+            ),
+            Step(
+                action="check-shoe",
+                clauses=rules.cite("decks"),
+                says="{} card(s), no more copies of a card than {} deck(s) hold",
+                values=(self.shoe_size, rules.decks),
+            ),
+            *self.coup.steps,
+        ]
+        for line, clauses in zip(self.settlement, self.why, strict=True):
+            payout = line.payout
+            steps.append(
+                Step(
+                    action="settle",
+                    clauses=clauses,
+                    says="seat {} {}: stake {}, returns {} exact, {} paid",
+                    values=(
+                        line.seat,
+                        line.bet,
+                        payout.stake,
+                        exact_text(payout.returned_exact),
+                        payout.returned,
+                    ),
+                )
+            )
+        return tuple(steps)
 
     @property
     def complete(self) -> bool:
@@ -403,6 +452,10 @@ class BaccaratRound:
         )
 
 
+#: Each bet kind's name, as settlement lines and errors give it.
+_NAMES: dict[BetKind, str] = {kind: kind.value for kind in BetKind}
+
+
 def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
     seen: set[BetKind] = set()
     for bet in seat.bets:
@@ -432,60 +485,102 @@ def _check_seat(rules: BaccaratRules, index: int, seat: BaccaratSeat) -> None:
     check_seat_stakes(
         seat=index,
         balance=seat.balance,
-        stakes=tuple((bet.kind.value, bet.amount) for bet in seat.bets),
+        stakes=tuple((_NAMES[bet.kind], bet.amount) for bet in seat.bets),
         limits=rules.limits,
     )
 
 
-def _settle(rules: BaccaratRules, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[str, ...]]:
+class _Table:
+    """One profile's baccarat citations and banker gain, worked out once for all its rounds.
+
+    Each settling rule below records one of these clause tuples where it decides; nothing
+    later looks a clause up again.
+    """
+
+    __slots__ = (
+        "banker_gain",
+        "banker_six",
+        "banker_won",
+        "decks",
+        "ez_push",
+        "lost",
+        "player_won",
+        "rounding",
+        "rules",
+        "tableau",
+        "tie_lost",
+        "tie_pushed",
+        "tie_won",
+    )
+
+    def __init__(self, rules: BaccaratRules) -> None:
+        cite = rules.cite
+        self.rules = rules
+        self.lost = _OUTCOME_CLAUSES
+        self.tie_won = (*cite("tie_pays"), *_OUTCOME_CLAUSES)
+        self.tie_pushed = cite("tie_pushes")
+        self.tie_lost = (*cite("tie_pushes"), *_OUTCOME_CLAUSES)
+        self.player_won = (*cite("player_pays"), *_OUTCOME_CLAUSES)
+        self.banker_six = (*cite("banker_six_pays"), *_OUTCOME_CLAUSES)
+        self.ez_push = (*cite("no_commission"), *_OUTCOME_CLAUSES)
+        ez = cite("no_commission") if rules.no_commission else ()
+        self.banker_won = (*ez, *cite("banker_pays", "banker_commission"), *_OUTCOME_CLAUSES)
+        # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
+        # Without commission (VAR.bac.ez, which asks banker_commission to be 0) it is the
+        # whole win.
+        self.banker_gain = rules.banker_pays.ratio * (1 - rules.banker_commission)
+        self.rounding = cite("rounding")
+        self.decks = cite("decks")
+        self.tableau = cite("tableau")
+
+
+#: The tables of the rules met so far, by identity (rules are cached per profile).
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(rules: BaccaratRules) -> _Table:
+    table = _TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        table = _TABLES[id(rules)] = _Table(rules)
+    return table
+
+
+def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[str, ...]]:
     """One bet's payout and the clauses that decided it (BAC.pay-*, BAC.tie-push)."""
+    rules = table.rules
     stake = bet.amount
     outcome = coup.outcome
     if bet.kind is BetKind.TIE:
         if outcome is CoupOutcome.TIE:
-            return win(stake, rules.tie_pays, rules.rounding), (
-                *rules.cite("tie_pays"),
-                "BAC.outcome",
-            )
-        return lose(stake), ("BAC.outcome",)
+            return win(stake, rules.tie_pays, rules.rounding), table.tie_won
+        return lose(stake), table.lost
     if outcome is CoupOutcome.TIE:
         if rules.tie_pushes:
-            return push(stake), rules.cite("tie_pushes")
-        return lose(stake), (*rules.cite("tie_pushes"), "BAC.outcome")
+            return push(stake), table.tie_pushed
+        return lose(stake), table.tie_lost
     if bet.kind is BetKind.PLAYER:
         if outcome is CoupOutcome.PLAYER:
-            return win(stake, rules.player_pays, rules.rounding), (
-                *rules.cite("player_pays"),
-                "BAC.outcome",
-            )
-        return lose(stake), ("BAC.outcome",)
+            return win(stake, rules.player_pays, rules.rounding), table.player_won
+        return lose(stake), table.lost
     if outcome is CoupOutcome.BANKER:
-        return _banker_win(rules, coup, stake)
-    return lose(stake), ("BAC.outcome",)
+        return _banker_win(table, coup, stake)
+    return lose(stake), table.lost
 
 
-def _banker_win(rules: BaccaratRules, coup: Coup, stake: int) -> tuple[Payout, tuple[str, ...]]:
+def _banker_win(table: _Table, coup: Coup, stake: int) -> tuple[Payout, tuple[str, ...]]:
     """A winning banker bet: its odds less the commission (BAC.pay-banker), or a variant's.
 
     On a 6 where the table says so (VAR.bac.banker-six); a three-card 7 without commission
     pushes (VAR.bac.ez).
     """
+    rules = table.rules
     if rules.banker_six_pays is not None and coup.banker_total == 6:
-        return win(stake, rules.banker_six_pays, rules.rounding), (
-            *rules.cite("banker_six_pays"),
-            "BAC.outcome",
-        )
+        return win(stake, rules.banker_six_pays, rules.rounding), table.banker_six
     if rules.no_commission and coup.banker_total == 7 and len(coup.banker) == 3:
-        return push(stake), (*rules.cite("no_commission"), "BAC.outcome")
-    # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1. Without
-    # commission (VAR.bac.ez, which asks banker_commission to be 0) it is the whole win.
-    gain = stake * rules.banker_pays.ratio * (1 - rules.banker_commission)
-    ez = rules.cite("no_commission") if rules.no_commission else ()
-    return returns(stake, stake + gain, rules.rounding), (
-        *ez,
-        *rules.cite("banker_pays", "banker_commission"),
-        "BAC.outcome",
-    )
+        return push(stake), table.ez_push
+    gain = table.banker_gain
+    exact = Fraction(stake * (gain.denominator + gain.numerator), gain.denominator)
+    return returns(stake, exact, rules.rounding), table.banker_won
 
 
 def play_round(
@@ -502,57 +597,33 @@ def play_round(
         raise InvalidRoundError("a baccarat round needs at least one seat", seats=0)
     for index, seat in enumerate(seats):
         _check_seat(rules, index, seat)
-    check_composition(shoe, rules.decks, clause=rules.cite("decks")[0])
-    steps = [
-        Step(
-            action="check-bets",
-            clauses=rules.cite("min_bet", "max_bet"),
-            says="{} seat(s), stakes within {} to {} and covered by the balances",
-            values=(len(seats), rules.limits.min_bet, rules.limits.max_bet),
-        ),
-        Step(
-            action="check-shoe",
-            clauses=rules.cite("decks"),
-            says="{} card(s), no more copies of a card than {} deck(s) hold",
-            values=(len(shoe), rules.decks),
-        ),
-    ]
-
-    coup = play_coup(rules.tableau, shoe, tableau_clauses=rules.cite("tableau"))
-    steps.extend(coup.steps)
+    table = _table(rules)
+    check_composition(shoe, rules.decks, clause=table.decks[0])
+    coup = play_coup(rules.tableau, shoe, tableau_clauses=table.tableau)
+    rounding = table.rounding
     lines: list[SettlementLine] = []
+    why: list[tuple[str, ...]] = []
     for index, seat in enumerate(seats):
         for bet in seat.bets:
-            payout, clauses = _settle(rules, coup, bet)
+            payout, clauses = _settle(table, coup, bet)
             lines.append(
                 settled(
                     seat=index,
-                    bet=bet.kind.value,
+                    bet=_NAMES[bet.kind],
                     payout=payout,
                     clauses=clauses,
-                    rounding=rules.cite("rounding"),
+                    rounding=rounding,
                 )
             )
-            steps.append(
-                Step(
-                    action="settle",
-                    clauses=clauses,
-                    says="seat {} {}: stake {}, returns {} exact, {} paid",
-                    values=(
-                        index,
-                        bet.kind.value,
-                        payout.stake,
-                        exact_text(payout.returned_exact),
-                        payout.returned,
-                    ),
-                )
-            )
+            why.append(clauses)
     return BaccaratRound(
         profile_id=rules.profile_id,
         coup=coup,
         seats=tuple(seats),
         settlement=tuple(lines),
-        steps=tuple(steps),
+        rules=rules,
+        shoe_size=len(shoe),
+        why=tuple(why),
     )
 
 

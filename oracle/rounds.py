@@ -237,9 +237,15 @@ def _check_request(request: RoundRequest, profile: Profile) -> None:
         raise InvalidRoundError("a roulette round needs a spin", field="spin")
 
 
+@cache
+def _seat_limit(profile: Profile) -> int:
+    """The profile's ``max_seats`` (cached: every round asks)."""
+    return profile.integer("max_seats")
+
+
 def _check_seat_count(profile: Profile, seats: int) -> None:
     """The table takes at most ``max_seats`` seats; a round with more is not dealt (TABLE.seats)."""
-    limit = profile.integer("max_seats")
+    limit = _seat_limit(profile)
     if seats > limit:
         raise TooManySeatsError(
             f"this table takes at most {limit} seat(s), got {seats}",

@@ -81,8 +81,12 @@ def check_composition(
     # Shoes are made of the 52 canonical card objects (parsed or seeded): counting them by
     # identity is exact and far cheaper than hashing each card, which a full shoe makes felt
     # on every deal. Any other card object takes the general count below.
-    by_identity = Counter(map(id, cards))
-    if _CANONICAL_IDS.issuperset(by_identity) and max(by_identity.values(), default=0) <= decks:
+    # A short shoe (a round's window) mostly holds each card once, which a set tells faster.
+    distinct = set(map(id, cards))
+    if _CANONICAL_IDS.issuperset(distinct) and (
+        (decks >= 1 and len(distinct) == len(cards))
+        or max(Counter(map(id, cards)).values(), default=0) <= decks
+    ):
         return
     counts = Counter(cards)
     for card, count in counts.items():
