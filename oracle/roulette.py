@@ -68,7 +68,11 @@ class Wheel(Choice):
 
     def has(self, pocket: int) -> bool:
         """Whether the pocket is on this wheel."""
-        return 0 <= pocket < self.pockets
+        return 0 <= pocket < _POCKETS[self]
+
+
+#: How many pockets each wheel has (``Wheel.pockets``), for the checks every spin makes.
+_POCKETS: Final = {wheel: wheel.pockets for wheel in Wheel}
 
 
 def _text(pocket: int) -> str:
@@ -529,15 +533,47 @@ class Boards:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RouletteRound:
-    """A settled spin: its pocket, each bet's payout, the steps taken and the new board."""
+    """A settled spin: its pocket, each bet's payout, the new board; its steps when read."""
 
     profile_id: str
     pocket: int
     seats: tuple[RouletteSeat, ...]
     settlement: tuple[SettlementLine, ...]
-    steps: tuple[Step, ...]
     history: TableHistory
     rules: RouletteRules
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The spin's steps and the clauses each applied, worded from what the spin recorded."""
+        rules, lines, board = self.rules, self.settlement, self.history
+        staked = sum(line.payout.stake for line in lines)
+        returned = sum(line.payout.returned for line in lines)
+        return (
+            Step(
+                action="bets",
+                clauses=(rules.wheel.geometry, *rules.cite("min_bet", "max_bet")),
+                says="{} bet(s) on {} seat(s) accepted, {} staked",
+                values=(len(lines), len(self.seats), staked),
+            ),
+            Step(
+                action="spin",
+                clauses=rules.cite("wheel"),
+                says="pocket {} ({})",
+                values=(_text(self.pocket), colour(self.pocket).value),
+            ),
+            Step(
+                action="settle",
+                clauses=tuple(dict.fromkeys(c for line in lines for c in line.clauses)),
+                says="{} returned on {} staked",
+                values=(returned, staked),
+            ),
+            Step(
+                action="board",
+                clauses=rules.cite("history_length"),
+                says="table {}, oldest first: {}",
+                values=(board.table_id, board),
+            ),
+        )
 
     @property
     def complete(self) -> bool:
@@ -590,23 +626,63 @@ def _covers(wheel: Wheel, seat: int, bet: RouletteBet) -> frozenset[int]:
         ) from None
 
 
+class _Table:
+    """One profile's roulette odds and citations, worked out once for all its spins.
+
+    Each settling rule records one of these clause tuples where it decides; ``covers`` keeps
+    every bet shape the layout has taken (C.rou.geometry) with its label, so a shape met
+    again is not checked again.
+    """
+
+    __slots__ = ("covers", "odds", "prison", "rounding", "rules", "wheel", "zero", "zeros")
+
+    def __init__(self, rules: RouletteRules) -> None:
+        self.rules = rules
+        self.odds = {kind: (rules.odds_for(kind), rules.odds_clauses(kind)) for kind in BetKind}
+        self.wheel = rules.cite("wheel")
+        self.zero = rules.cite("zero_rule", "wheel")
+        self.prison = _prison_clauses(rules)
+        self.rounding = rules.cite("rounding")
+        self.zeros = rules.wheel.zeros
+        self.covers: dict[tuple[BetKind, tuple[int, ...]], tuple[frozenset[int], str]] = {}
+
+
+#: The tables of the rules met so far, by identity (rules are cached per profile).
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(rules: RouletteRules) -> _Table:
+    table = _TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        table = _TABLES[id(rules)] = _Table(rules)
+    return table
+
+
+def _cover_and_label(table: _Table, seat: int, bet: RouletteBet) -> tuple[frozenset[int], str]:
+    """The pockets a bet covers and its label, its shape checked once per profile."""
+    key = (bet.kind, bet.numbers)
+    found = table.covers.get(key)
+    if found is None:
+        found = table.covers[key] = (_covers(table.rules.wheel, seat, bet), bet.label)
+    return found
+
+
 def _settle(
-    rules: RouletteRules, pocket: int, bet: RouletteBet, cover: frozenset[int]
+    table: _Table, pocket: int, bet: RouletteBet, cover: frozenset[int]
 ) -> tuple[Payout, tuple[str, ...]]:
     """One bet's payout and the clauses that decided it (C.rou.wheel, C.rou.zero-loses)."""
+    rules = table.rules
     if pocket in cover:
-        return win(bet.amount, rules.odds_for(bet.kind), rules.rounding), rules.odds_clauses(
-            bet.kind
-        )
-    if pocket in rules.wheel.zeros and not bet.kind.is_inside:
-        clauses = rules.cite("zero_rule", "wheel")
-        if bet.kind.is_even_chance and rules.en_prison:
+        odds, clauses = table.odds[bet.kind]
+        return win(bet.amount, odds, rules.rounding), clauses
+    if pocket in table.zeros and bet.kind not in _INSIDE:
+        if bet.kind in _EVEN_CHANCES and rules.en_prison:
             # Neither lost nor paid: the stake stays on the table (``_imprison``).
-            return lose(bet.amount), _prison_clauses(rules)
-        if bet.kind.is_even_chance and not rules.zero_loses:
-            return portion(bet.amount, _HALF, rules.rounding), clauses
-        return lose(bet.amount), clauses
-    return lose(bet.amount), rules.cite("wheel")
+            return lose(bet.amount), table.prison
+        if bet.kind in _EVEN_CHANCES and not rules.zero_loses:
+            return portion(bet.amount, _HALF, rules.rounding), table.zero
+        return lose(bet.amount), table.zero
+    return lose(bet.amount), table.wheel
 
 
 def imprisons(rules: RouletteRules, bet: RouletteBet, pocket: int) -> bool:
@@ -686,31 +762,38 @@ def spin_round(
         raise InvalidRoundError("a roulette round needs at least one seat", seats=0)
     _check_pocket(wheel, pocket, "the winning pocket")
     for result in history.results:
-        _check_pocket(
-            wheel, result, f"table {history.table_id}: board result", table=history.table_id
-        )
+        if not wheel.has(result):
+            _check_pocket(
+                wheel, result, f"table {history.table_id}: board result", table=history.table_id
+            )
 
     for index, seat in enumerate(seats):
         for bet in seat.bets:
             _check_offered(rules, index, bet)
-    covers = tuple(
-        tuple(_covers(wheel, index, bet) for bet in seat.bets) for index, seat in enumerate(seats)
+    table = _table(rules)
+    shaped = tuple(
+        tuple(_cover_and_label(table, index, bet) for bet in seat.bets)
+        for index, seat in enumerate(seats)
     )
-    labels = tuple(tuple(bet.label for bet in seat.bets) for seat in seats)
     for index, seat in enumerate(seats):
         check_seat_stakes(
             seat=index,
             balance=seat.balance,
-            stakes=tuple(zip(labels[index], (bet.amount for bet in seat.bets), strict=True)),
+            stakes=tuple(
+                (label, bet.amount)
+                for bet, (_, label) in zip(seat.bets, shaped[index], strict=True)
+            ),
             limits=rules.limits,
         )
 
     lines: list[SettlementLine] = []
+    rounding = table.rounding
     for index, seat in enumerate(seats):
         # A seat at this spin has its imprisoned bets decided first (VAR.rou.en-prison).
-        lines.extend(_release(rules, pocket, p) for p in history.prison if p.seat == index)
-        for bet, cover, label in zip(seat.bets, covers[index], labels[index], strict=True):
-            payout, clauses = _settle(rules, pocket, bet, cover)
+        if history.prison:
+            lines.extend(_release(rules, pocket, p) for p in history.prison if p.seat == index)
+        for bet, (cover, label) in zip(seat.bets, shaped[index], strict=True):
+            payout, clauses = _settle(table, pocket, bet, cover)
             prison = Prison.IMPRISONED if imprisons(rules, bet, pocket) else None
             lines.append(
                 settled(
@@ -718,9 +801,9 @@ def spin_round(
                     bet=label,
                     payout=payout,
                     clauses=clauses,
-                    rounding=rules.cite("rounding"),
+                    rounding=rounding,
                     # A pocket the bet covers is the wheel's to say; what it pays, the odds'.
-                    won_by=rules.cite("wheel") if pocket in cover else (),
+                    won_by=table.wheel if pocket in cover else (),
                     prison=prison,
                 )
             )
@@ -728,41 +811,11 @@ def spin_round(
     board = history.after(pocket, rules.history_length)
     if rules.en_prison:
         board = board.imprisoning(next_prison(rules, history.prison, pocket, seats))
-    staked = sum(line.payout.stake for line in lines)
-    returned = sum(line.payout.returned for line in lines)
-    bets = len(lines)
-    steps = (
-        Step(
-            action="bets",
-            clauses=(wheel.geometry, *rules.cite("min_bet", "max_bet")),
-            says="{} bet(s) on {} seat(s) accepted, {} staked",
-            values=(bets, len(seats), staked),
-        ),
-        Step(
-            action="spin",
-            clauses=rules.cite("wheel"),
-            says="pocket {} ({})",
-            values=(_text(pocket), colour(pocket).value),
-        ),
-        Step(
-            action="settle",
-            clauses=tuple(dict.fromkeys(c for line in lines for c in line.clauses)),
-            says="{} returned on {} staked",
-            values=(returned, staked),
-        ),
-        Step(
-            action="board",
-            clauses=rules.cite("history_length"),
-            says="table {}, oldest first: {}",
-            values=(board.table_id, board),
-        ),
-    )
     return RouletteRound(
         profile_id=rules.profile_id,
         pocket=pocket,
         seats=tuple(seats),
         settlement=tuple(lines),
-        steps=steps,
         history=board,
         rules=rules,
     )
