@@ -77,6 +77,11 @@ class BaccaratRules:
     limits: Limits
     cite: Citations
 
+    def __hash__(self) -> int:
+        # Equal rules share a profile id, so this is a valid hash, and a cheap one: rules key
+        # the table each round looks up (``_table``).
+        return hash(self.profile_id)
+
     @classmethod
     def from_profile(cls, profile: Profile) -> BaccaratRules:
         """The rules of a baccarat profile; ``ProfileError`` for a profile of another game."""
@@ -534,14 +539,14 @@ class _Table:
         self.tableau = cite("tableau")
 
 
-#: The tables of the rules met so far, by identity (rules are cached per profile).
-_TABLES: dict[int, _Table] = {}
+#: The tables of the rules met so far (rules are cached per profile, so these are few).
+_TABLES: dict[BaccaratRules, _Table] = {}
 
 
 def _table(rules: BaccaratRules) -> _Table:
-    table = _TABLES.get(id(rules))
-    if table is None or table.rules is not rules:
-        table = _TABLES[id(rules)] = _Table(rules)
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = _Table(rules)
     return table
 
 

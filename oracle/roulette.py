@@ -401,6 +401,11 @@ class RouletteRules:
     limits: Limits
     cite: Citations
 
+    def __hash__(self) -> int:
+        # Equal rules share a profile id, so this is a valid hash, and a cheap one: rules key
+        # the table each spin looks up (``_table``).
+        return hash(self.profile_id)
+
     def __post_init__(self) -> None:
         missing = [k.value for k in BetKind if k not in dict(self.odds)]
         if missing:
@@ -647,14 +652,14 @@ class _Table:
         self.covers: dict[tuple[BetKind, tuple[int, ...]], tuple[frozenset[int], str]] = {}
 
 
-#: The tables of the rules met so far, by identity (rules are cached per profile).
-_TABLES: dict[int, _Table] = {}
+#: The tables of the rules met so far (rules are cached per profile, so these are few).
+_TABLES: dict[RouletteRules, _Table] = {}
 
 
 def _table(rules: RouletteRules) -> _Table:
-    table = _TABLES.get(id(rules))
-    if table is None or table.rules is not rules:
-        table = _TABLES[id(rules)] = _Table(rules)
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = _Table(rules)
     return table
 
 

@@ -987,3 +987,84 @@ def test_property_settlement_bounded(
         assert 0 <= payout.returned <= ceiling
         assert payout.returned == r.rounding.apply(payout.returned_exact)
         assert line.clauses
+
+
+# --- the steps, worded from what the coup and the round recorded ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("shoe", "details"),
+    [
+        pytest.param(
+            "AC 2D 3H AS 5C 6D",
+            [
+                "player AC 3H = 4; banker 2D AS = 3",
+                "player draws 5C: 9",
+                "banker draws 6D: 9",
+                "player 9, banker 9: tie",
+            ],
+            id="both-draw",
+        ),
+        pytest.param(
+            "4C 2D 4H 3S 4D",
+            [
+                "player 4C 4H = 8; banker 2D 3S = 5",
+                "natural: player 8, banker 5; both stand",
+                "player 8, banker 5: player",
+            ],
+            id="natural",
+        ),
+        pytest.param(
+            "3C 4D 3H 2S",
+            [
+                "player 3C 3H = 6; banker 4D 2S = 6",
+                "player stands on 6",
+                "banker stands on 6",
+                "player 6, banker 6: tie",
+            ],
+            id="both-stand",
+        ),
+    ],
+)
+def test_coup_steps_say_the_cards_and_totals(shoe: str, details: list[str]) -> None:
+    """BAC.deal, BAC.values: the deal names the two first cards of each hand and their totals;
+    a third card and the total it makes; the outcome on the final totals."""
+    coup = play_coup(Tableau.STANDARD, parse_cards(shoe))
+    assert [s.detail for s in coup.steps] == details
+
+
+def test_round_steps_say_the_checks_and_each_settled_bet() -> None:
+    """B.limits and C.bac.decks checked, then each bet settled: 41 on the banker returns
+    41 + 41 x 0.95 = 79.95 exact, 79 paid (rounding down); the step cites the payout's rule,
+    the line also the rounding that changed it (MONEY.rounding)."""
+    rnd = play_round(
+        rules("baccarat-c"),
+        parse_cards(BANKER_WINS),
+        [seat((BetKind.TIE, 5), (BetKind.BANKER, 41)), seat((BetKind.PLAYER, 30))],
+    )
+    assert [s.detail for s in rnd.steps] == [
+        "2 seat(s), stakes within 1 to 1000000 and covered by the balances",
+        "4 card(s), no more copies of a card than 6 deck(s) hold",
+        "player 6C TH = 6; banker 7D TS = 7",
+        "player stands on 6",
+        "banker stands on 7",
+        "player 6, banker 7: banker",
+        "seat 0 tie: stake 5, returns 0 exact, 0 paid",
+        "seat 0 banker: stake 41, returns 79.95 exact, 79 paid",
+        "seat 1 player: stake 30, returns 0 exact, 0 paid",
+    ]
+    banker = rnd.steps[7]
+    assert banker.clauses == ("BAC.pay-banker", "BAC.outcome")
+    assert rnd.settlement[1].clauses == ("BAC.pay-banker", "BAC.outcome", "MONEY.rounding")
+    assert rnd.steps[0].clauses == ("TABLE.limits",)
+
+
+def test_rules_of_two_profiles_settle_by_their_own_odds() -> None:
+    """BAC.pay-tie: two tables of one profile id whose rules differ only in the tie's odds each
+    pay by their own, whichever settled first."""
+    eight = lab_rules("baccarat-c", 'tie_pays = { value = "8:1" }')
+    nine = lab_rules("baccarat-c", 'tie_pays = { value = "9:1" }')
+    assert eight.profile_id == nine.profile_id
+    for table, returned in ((eight, 90), (nine, 100), (eight, 90)):
+        rnd = play_round(table, parse_cards(ACES), [seat((BetKind.TIE, 10))])
+        assert rnd.settlement[0].payout.returned == returned

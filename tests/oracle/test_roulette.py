@@ -1058,3 +1058,59 @@ def test_zero_loses_cited_by_the_settle_step_only_when_applied() -> None:
     assert _settle_step_clauses(red, 0) == ("C.rou.zero-loses", "C.rou.wheel")
     assert _settle_step_clauses(zero, 0) == ("C.rou.wheel",)
     assert _settle_step_clauses(red, 17) == ("C.rou.wheel",)
+
+
+def test_wheel_bets_step_counts_every_bet_and_seat() -> None:
+    """C.rou.geometry: the bets step counts the bets of every seat and what they stake."""
+    seats = (
+        RouletteSeat(
+            balance=100,
+            bets=(
+                RouletteBet(kind=BetKind.RED, amount=10),
+                RouletteBet(kind=BetKind.SPLIT, numbers=(2, 1), amount=5),
+            ),
+        ),
+        RouletteSeat(balance=100, bets=(RouletteBet(kind=BetKind.DOZEN, numbers=(1,), amount=7),)),
+    )
+    rnd = spin_round(C, TableHistory.new("t"), 1, seats)
+    details = {step.action: step.detail for step in rnd.steps}
+    assert details["bets"] == "3 bet(s) on 2 seat(s) accepted, 22 staked"
+    # Red 1 returns 20, split 1-2 at 17:1 returns 90, dozen 1 at 2:1 returns 21.
+    assert details["settle"] == "131 returned on 22 staked"
+    assert [line.bet for line in rnd.settlement] == ["red", "split 1-2", "dozen 1"]
+
+
+def test_a_shape_taken_once_is_still_refused_in_another_order_when_it_is_none() -> None:
+    """C.rou.geometry: a split the layout took is taken again from another seat and in another
+    order; 3-4 is refused after it, for the seat that holds it."""
+    split = RouletteBet(kind=BetKind.SPLIT, numbers=(1, 2), amount=5)
+    turned = RouletteBet(kind=BetKind.SPLIT, numbers=(2, 1), amount=5)
+    seats = tuple(RouletteSeat(balance=10, bets=(bet,)) for bet in (split, turned))
+    rnd = spin_round(C, TableHistory.new("t"), 2, seats)
+    assert [line.payout.returned for line in rnd.settlement] == [90, 90]
+    bad = RouletteSeat(
+        balance=10, bets=(RouletteBet(kind=BetKind.SPLIT, numbers=(3, 4), amount=5),)
+    )
+    with pytest.raises(InvalidBetLayoutError, match="seat 1: split 3-4 is not a bet"):
+        spin_round(C, TableHistory.new("t"), 2, (seats[0], bad))
+
+
+def test_rules_of_one_profile_id_pay_by_their_own_odds() -> None:
+    """C.rou.wheel: two lab tables of one profile id that differ only in a straight's odds each
+    pay by their own, whichever spun first."""
+
+    def lab(odds: str) -> RouletteRules:
+        text = (
+            'id = "lab"\nextends = "roulette-c"\n\n[parameters]\n'
+            f'straight_pays = {{ value = "{odds}" }}\n'
+        )
+        return RouletteRules.from_profile(load_profile_text(text))
+
+    thirty_five, thirty = lab("35:1"), lab("30:1")
+    assert thirty_five.profile_id == thirty.profile_id
+    seat = RouletteSeat(
+        balance=10, bets=(RouletteBet(kind=BetKind.STRAIGHT, numbers=(7,), amount=1),)
+    )
+    for rules, returned in ((thirty_five, 36), (thirty, 31), (thirty_five, 36)):
+        (line,) = spin_round(rules, TableHistory.new("t"), 7, (seat,)).settlement
+        assert line.payout.returned == returned
