@@ -405,12 +405,12 @@ class BaccaratRound:
             ),
             *self.coup.steps,
         ]
-        for line, clauses in zip(self.settlement, self.why, strict=True):
+        for index, line in enumerate(self.settlement):
             payout = line.payout
             steps.append(
                 Step(
                     action="settle",
-                    clauses=clauses,
+                    clauses=self.why[index],
                     says="seat {} {}: stake {}, returns {} exact, {} paid",
                     values=(
                         line.seat,

@@ -776,28 +776,26 @@ def spin_round(
         for bet in seat.bets:
             _check_offered(rules, index, bet)
     table = _table(rules)
+    # Each seat's bets, each with the pockets it covers and its label.
     shaped = tuple(
-        tuple(_cover_and_label(table, index, bet) for bet in seat.bets)
+        tuple((bet, *_cover_and_label(table, index, bet)) for bet in seat.bets)
         for index, seat in enumerate(seats)
     )
     for index, seat in enumerate(seats):
         check_seat_stakes(
             seat=index,
             balance=seat.balance,
-            stakes=tuple(
-                (label, bet.amount)
-                for bet, (_, label) in zip(seat.bets, shaped[index], strict=True)
-            ),
+            stakes=tuple((label, bet.amount) for bet, _, label in shaped[index]),
             limits=rules.limits,
         )
 
     lines: list[SettlementLine] = []
     rounding = table.rounding
-    for index, seat in enumerate(seats):
+    for index, bets in enumerate(shaped):
         # A seat at this spin has its imprisoned bets decided first (VAR.rou.en-prison).
         if history.prison:
             lines.extend(_release(rules, pocket, p) for p in history.prison if p.seat == index)
-        for bet, (cover, label) in zip(seat.bets, shaped[index], strict=True):
+        for bet, cover, label in bets:
             payout, clauses = _settle(table, pocket, bet, cover)
             prison = Prison.IMPRISONED if imprisons(rules, bet, pocket) else None
             lines.append(
