@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import NoReturn
 
 from oracle.cards import Card, Rank
@@ -539,15 +540,10 @@ class _Table:
         self.tableau = cite("tableau")
 
 
-#: The tables of the rules met so far (rules are cached per profile, so these are few).
-_TABLES: dict[BaccaratRules, _Table] = {}
-
-
+@cache
 def _table(rules: BaccaratRules) -> _Table:
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = _Table(rules)
-    return table
+    """The rules' table, worked out on their first round (rules are cached per profile)."""
+    return _Table(rules)
 
 
 def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[str, ...]]:

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final, NoReturn
 
@@ -652,15 +653,10 @@ class _Table:
         self.covers: dict[tuple[BetKind, tuple[int, ...]], tuple[frozenset[int], str]] = {}
 
 
-#: The tables of the rules met so far (rules are cached per profile, so these are few).
-_TABLES: dict[RouletteRules, _Table] = {}
-
-
+@cache
 def _table(rules: RouletteRules) -> _Table:
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = _Table(rules)
-    return table
+    """The rules' table, worked out on their first round (rules are cached per profile)."""
+    return _Table(rules)
 
 
 def _cover_and_label(table: _Table, seat: int, bet: RouletteBet) -> tuple[frozenset[int], str]:
