@@ -33,7 +33,14 @@ from conformance.cli.common import (
     utf8_text,
 )
 from conformance.engine import EngineUnavailableError
-from conformance.explore.search import ExploreConfig, ExploreReport, Finding, Stop, explore
+from conformance.explore.search import (
+    ExploreConfig,
+    ExploreReport,
+    Finding,
+    ProfileExploration,
+    Stop,
+    explore,
+)
 from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers, read_known_failures
 from conformance.labcorpus import default_cache_dir, lab_corpus
@@ -115,6 +122,13 @@ _SHOWN = 200
     help="Keep Hypothesis' example database in this directory: a later run replays what "
     "failed before first (default: none kept).",
 )
+@click.option(
+    "--until-covered",
+    is_flag=True,
+    help="Stop a profile's search once every cell of its coverage is reached (clauses, "
+    "decisions, hand shapes, tableau cells, bet kinds, near misses, limits, refusals), or "
+    "at the budget.",
+)
 @progress_option("Print a progress line this often.")
 def explore_command(
     target: str | None,
@@ -134,14 +148,17 @@ def explore_command(
     max_findings: int,
     as_json: bool,
     database: Path | None,
+    until_covered: bool,
     progress_every: float,
 ) -> None:
     """Play rounds the engine has never seen and shrink each distinct mismatch.
 
-    Hypothesis draws rounds per profile (shaped shoes, one to three seats, odd and limit
-    stakes, decisions, every roulette bet, near-miss bet shapes, one fault now and then);
+    Rounds are drawn per profile from Hypothesis' strategies (shaped shoes, one to three
+    seats, odd and limit stakes, decisions, every roulette bet, near-miss bet shapes, one
+    fault now and then), three in four aimed at the profile's least-reached coverage cell;
     each is played on the engine and on the oracle, step by step, and compared exactly as
-    certify compares a vector. A mismatch is shrunk to the smallest round that diverges the
+    certify compares a vector. The coverage (cells reached of all, per profile, and the
+    cells never reached) ends the report; --until-covered stops once every cell is reached. A mismatch is shrunk to the smallest round that diverges the
     same way (clause, outcome and path), summed up (clause, step, path, expected, actual,
     shrunk size, the command that replays it) and appended to --out as a vector; the search
     goes on for up to --max-findings distinct ones per profile. --minutes bounds shrinking
@@ -190,6 +207,7 @@ def explore_command(
         max_findings=max_findings,
         waive=waive,
         as_json=as_json,
+        until_covered=until_covered,
     )
     if profile_ids and report.skipped:
         errors.print(
@@ -219,6 +237,7 @@ def run_exploration(
     max_findings: int = 1,
     waive: ExploreWaivers | None = None,
     as_json: bool = False,
+    until_covered: bool = False,
 ) -> ExploreReport:
     """Explore, print the report (or its JSON), append the findings to ``out``; exits 2 or 3.
 
@@ -255,6 +274,7 @@ def run_exploration(
         id_prefix=f"x{hashlib.sha256(seed.encode()).hexdigest()[:6]}",
         max_findings=max_findings,
         waive=waive or ExploreWaivers(),
+        until_covered=until_covered,
     )
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
@@ -373,6 +393,8 @@ def _print_report(report: ExploreReport, seed: str) -> None:
             highlight=False,
             soft_wrap=True,
         )
+    for done in report.profiles:
+        _print_cells(done)
     findings = report.findings
     for number, finding in enumerate(findings, start=1):
         _print_finding(finding, number, len(findings))
@@ -396,6 +418,34 @@ def _print_report(report: ExploreReport, seed: str) -> None:
         console.print(f"the engine was restarted {plural(report.restarts, 'time')}")
     if not report.findings and report.interrupted is None:
         console.print("[bold green]no mismatch found[/]")
+
+
+def _print_cells(done: ProfileExploration) -> None:
+    """A profile's coverage: cells reached of all, when the last came, the cells never reached."""
+    cells = done.cells
+    when = (
+        f", all by round {cells.covered_at}"
+        if cells.covered_at is not None
+        else f"; never reached: {', '.join(cells.unreached)}"
+    )
+    console.print(
+        f"  coverage {done.profile_id}: {cells.reached}/{len(cells.all)} cells{when}",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def coverage_json(done: ProfileExploration) -> dict[str, object]:
+    """A profile's coverage as ``--json`` and the certificate give it."""
+    cells = done.cells
+    return {
+        "reached": cells.reached,
+        "cells": len(cells.all),
+        "covered_at": cells.covered_at,
+        "unreached": list(cells.unreached),
+        "counts": {cell: cells.counts[cell] for cell in cells.all},
+    }
 
 
 def _counts(counter: dict[str, int], prefix: str) -> str:
@@ -456,6 +506,8 @@ def summary_json(report: ExploreReport, seed: str, out: Path, appended: int) -> 
                 "profile": done.profile_id,
                 "rounds": done.rounds,
                 "clauses_reached": len(done.coverage.clauses),
+                "coverage": coverage_json(done),
+                "shrink_rounds": done.shrink_rounds,
                 "findings": len(done.findings),
                 "waived": sum(w.rounds for w in done.waived),
             }

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from croupier.conformance.v1 import vector_pb2
@@ -96,6 +97,37 @@ ACROSS: dict[Game, tuple[str, ...]] = {
     Game.ROULETTE: ("round id of another profile", "table of another profile"),
 }
 
+#: The reason the contract gives each fault (engine_service.proto, DESIGN.md "Refusals"); an
+#: empty reason: the call is accepted (an id in another case is another id; a table under
+#: another profile is another board).
+REFUSAL: dict[str, str] = {
+    "stake over the balance": "INSUFFICIENT_BALANCE",
+    "stake under the minimum": "BET_OUT_OF_LIMITS",
+    "stake over the maximum": "BET_OUT_OF_LIMITS",
+    "stake in another currency": "INVALID_ROUND",
+    "currency not a currency": "INVALID_ROUND",
+    "unknown profile": "UNKNOWN_PROFILE",
+    "malformed round id": "INVALID_ROUND",
+    "reused round id": "ROUND_EXISTS",
+    "malformed card": "INVALID_CARD",
+    "card over the decks": "SHOE_NOT_IN_PROFILE",
+    "shoe cut short": "SHOE_EXHAUSTED",
+    "illegal decision": "ILLEGAL_DECISION",
+    "decision for another round": "ROUND_NOT_FOUND",
+    "settle before the end": "ROUND_NOT_COMPLETE",
+    "two bets of one kind": "INVALID_ROUND",
+    "pocket off the wheel": "INVALID_ROUND",
+    "near-miss shape": "INVALID_BET_LAYOUT",
+    "decision in a game without": "ILLEGAL_DECISION",
+    "settle twice": "ROUND_NOT_FOUND",
+    "decision after the end": "ILLEGAL_DECISION",
+    "illegal decision, play on": "ILLEGAL_DECISION",
+    "settle before the end, play on": "ROUND_NOT_COMPLETE",
+    "round id in another case": "",
+    "round id of another profile": "ROUND_EXISTS",
+    "table of another profile": "",
+}
+
 #: One vector in this many carries a fault (shrinking aims at none).
 _FAULT_EVERY = 4
 
@@ -162,10 +194,12 @@ def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
     return SeatRequest(balance=_balance(draw, staked), wagers=wagers), hand
 
 
-def _seats(draw: st.DrawFn, profile: Profile) -> tuple[list[round_pb2.Seat], list[Hand]]:
+def _seats(
+    draw: st.DrawFn, profile: Profile, *, one_seat: bool = False
+) -> tuple[list[round_pb2.Seat], list[Hand]]:
     # A list, not a count: shrinking deletes a seat with its hand, and the rest stay aligned.
-    # No more seats than the table takes (TABLE.seats).
-    most = min(3, profile.integer("max_seats"))
+    # No more seats than the table takes (TABLE.seats); one where an aim fixes the draws.
+    most = 1 if one_seat else min(3, profile.integer("max_seats"))
     drawn = draw(st.lists(_seat(profile), min_size=1, max_size=most))
     hands = [hand for _, hand in drawn if hand is not None]
     return convert.seats([request for request, _ in drawn], "EUR"), hands
@@ -226,11 +260,24 @@ _dealer_cards = st.one_of(
 _drawn_rank = st.one_of(_any_rank, _ten, st.just(_ACE), st.sampled_from(_LOW))
 
 
-def _blackjack_top(hands: Sequence[Hand]) -> st.SearchStrategy[list[Rank]]:
-    """The top of a blackjack shoe in deal order (BJ.deal-order): the seats' hands, the dealer's, draws."""
+def _blackjack_top(
+    hands: Sequence[Hand], dealer: Hand | None = None, first: Sequence[Rank] = ()
+) -> st.SearchStrategy[list[Rank]]:
+    """The top of a blackjack shoe in deal order (BJ.deal-order): the seats' hands, the dealer's, draws.
 
-    def lay(dealer: Hand, drawn: list[Rank]) -> list[Rank]:
-        return [*(h[0] for h in hands), dealer[0], *(h[1] for h in hands), dealer[1], *drawn]
+    ``dealer``, ``first``: the dealer's cards and the first cards drawn, when an aim fixes them.
+    """
+
+    def lay(up_hole: Hand, drawn: list[Rank]) -> list[Rank]:
+        up_hole = dealer or up_hole
+        return [
+            *(h[0] for h in hands),
+            up_hole[0],
+            *(h[1] for h in hands),
+            up_hole[1],
+            *first,
+            *drawn,
+        ]
 
     # Draws often match a seat's first card: a split pair meets its rank again (re-splits).
     paired = st.sampled_from([h[0] for h in hands]) if hands else _any_rank
@@ -276,19 +323,30 @@ def _palette_top() -> st.SearchStrategy[list[Rank]]:
     )
 
 
-def shoe_cards(profile: Profile, hands: Sequence[Hand] = ()) -> st.SearchStrategy[list[str]]:
+def shoe_cards(
+    profile: Profile,
+    hands: Sequence[Hand] = (),
+    *,
+    dealer: Hand | None = None,
+    drawn: Sequence[Rank] = (),
+    top: Sequence[Rank] | None = None,
+) -> st.SearchStrategy[list[str]]:
     """A full shoe of the profile's decks, as card texts: a stacked top, the rest seeded.
 
-    A blackjack top deals the seats ``hands`` (one per seat, in seat order).
+    A blackjack top deals the seats ``hands`` (one per seat, in seat order), and ``dealer``
+    and the first ``drawn`` cards if given; ``top``: a baccarat top laid as it is.
     """
     decks = profile.integer("decks")
+    tops: st.SearchStrategy[list[Rank]]
     if profile.game is Game.BLACKJACK:
-        top = _blackjack_top(hands)
+        tops = _blackjack_top(hands, dealer, drawn)
+    elif top is not None:
+        tops = st.just(list(top))
     else:
-        top = st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
+        tops = st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
     seeds = st.integers(min_value=0, max_value=2**32 - 1)
     return st.builds(
-        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], top, seeds
+        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], tops, seeds
     )
 
 
@@ -388,13 +446,23 @@ def near_miss_bet(kind: BetKind, numbers: tuple[int, ...], stake: int) -> round_
     return bet
 
 
-def _near_miss_bet(draw: st.DrawFn, wheel: Wheel, stake: int) -> round_pb2.Bet:
-    kind, numbers = draw(near_miss_shapes(wheel))
+def _near_miss_bet(
+    draw: st.DrawFn, wheel: Wheel, stake: int, kind: BetKind | None = None
+) -> round_pb2.Bet:
+    if kind is None:
+        kind, numbers = draw(near_miss_shapes(wheel))
+    else:
+        misses = near_misses(wheel)[kind]
+        numbers = misses[_index(draw, len(misses))]
     return near_miss_bet(kind, numbers, stake)
 
 
 def _fault_seats(
-    draw: st.DrawFn, profile: Profile, fault: str, seats: list[round_pb2.Seat]
+    draw: st.DrawFn,
+    profile: Profile,
+    fault: str,
+    seats: list[round_pb2.Seat],
+    near_miss: BetKind | None = None,
 ) -> None:
     """Give the first seat the fault, if it is one of a seat."""
     seat = seats[0]
@@ -414,7 +482,9 @@ def _fault_seats(
             seat.balance.minor_units += bet.stake.minor_units
         case "near-miss shape":
             seat.bets[0].CopyFrom(
-                _near_miss_bet(draw, Wheel(profile.choice("wheel")), bet.stake.minor_units)
+                _near_miss_bet(
+                    draw, Wheel(profile.choice("wheel")), bet.stake.minor_units, near_miss
+                )
             )
 
 
@@ -473,8 +543,11 @@ _STAKES_CHANGE = frozenset(_SIMPLEST[5:])
 Chooser = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
 
 
-def _chooser(draw: st.DrawFn, illegal_at: int | None) -> Chooser:
-    """Each decision drawn among the legal ones; at step ``illegal_at``, one that is not."""
+def _chooser(draw: st.DrawFn, illegal_at: int | None, prefer: Sequence[int] = ()) -> Chooser:
+    """Each decision drawn among the legal ones; at step ``illegal_at``, one that is not.
+
+    ``prefer``: kinds taken whenever legal, the first of them open (an aim's decisions).
+    """
     taken = [0]
 
     def choose(state: round_pb2.RoundState, _stream: SeededStream) -> round_pb2.Decision:
@@ -489,6 +562,11 @@ def _chooser(draw: st.DrawFn, illegal_at: int | None) -> Chooser:
                 turn = (turn[0] + 1, turn[1])
             return round_pb2.Decision(
                 seat=turn[0], hand=turn[1], kind=round_pb2.DecisionKind.ValueType(kind)
+            )
+        wanted = next((k for k in prefer if k in legal), None)
+        if wanted is not None:
+            return round_pb2.Decision(
+                seat=turn[0], hand=turn[1], kind=round_pb2.DecisionKind.ValueType(wanted)
             )
         legal.sort(key=_SIMPLEST.index)
         # One turn in three takes a decision that changes the stakes (double, split, surrender,
@@ -510,13 +588,15 @@ def _play_blackjack(
     deal: engine_service_pb2.DealRequest,
     fault: str | None,
     taken: set[str],
+    *,
+    prefer: Sequence[int] = (),
 ) -> PlayedRound:
     stream = SeededStream("explore")
     if fault == "settle before the end":
         # Play a few decisions, then stop: Settle must be refused while the round waits.
         stop = draw(st.integers(min_value=0, max_value=3))
         script: list[round_pb2.Decision] = []
-        choose = _chooser(draw, None)
+        choose = _chooser(draw, None, prefer)
         while True:
             played = play_round(profile, deal, script, None, taken=taken)
             vround = played.round
@@ -531,7 +611,7 @@ def _play_blackjack(
             deal,
             [],
             None,
-            policy=(_amounts(profile, draw, _chooser(draw, None)), stream),
+            policy=(_amounts(profile, draw, _chooser(draw, None, prefer)), stream),
             taken=taken,
         )
         if not played.round.HasField("expected_settle"):
@@ -544,7 +624,7 @@ def _play_blackjack(
         "illegal decision, play on",
         "settle before the end, play on",
     ):
-        return _play_on(draw, profile, deal, fault=fault, taken=taken, stream=stream)
+        return _play_on(draw, profile, deal, fault=fault, taken=taken, stream=stream, prefer=prefer)
     illegal_at = (
         draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
     )
@@ -553,7 +633,7 @@ def _play_blackjack(
         deal,
         [],
         None,
-        policy=(_amounts(profile, draw, _chooser(draw, illegal_at)), stream),
+        policy=(_amounts(profile, draw, _chooser(draw, illegal_at, prefer)), stream),
         taken=taken,
     )
 
@@ -571,6 +651,7 @@ def _play_on(
     fault: str,
     taken: set[str],
     stream: SeededStream,
+    prefer: Sequence[int] = (),
 ) -> PlayedRound:
     """A call refused while the round goes on: after the end, or at a drawn step of play.
 
@@ -578,7 +659,7 @@ def _play_on(
     decision to a complete round) or before a drawn step (an illegal decision, an early
     Settle), and the rest of the round is played again as before: it must not change.
     """
-    choose = _amounts(profile, draw, _chooser(draw, None))
+    choose = _amounts(profile, draw, _chooser(draw, None, prefer))
     first = play_round(profile, deal, [], None, policy=(choose, stream), taken=taken)
     steps = list(first.round.steps)
     if first.round.expected_error or not first.round.HasField("expected_settle"):
@@ -626,14 +707,219 @@ def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
     return options[_index(draw, len(options))]
 
 
+_D = round_pb2.DecisionKind
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Plan:
+    """What an aim (a coverage cell, ``conformance.explore.coverage``) fixes in a draw."""
+
+    fault: str | None = None
+    near_miss: BetKind | None = None
+    #: The first seat's first stake at a limit (``min``, ``max``), its balance the stakes.
+    stake: str | None = None
+    exact_funds: bool = False
+    one_seat: bool = False
+    #: Blackjack: the first seat's two cards, the dealer's, the first cards drawn after.
+    hand: Hand | None = None
+    dealer: Hand | None = None
+    drawn: tuple[Rank, ...] = ()
+    prefer: tuple[int, ...] = ()
+    #: Baccarat: the shoe's top; the first seat's first bet kind (baccarat or roulette).
+    top: tuple[Rank, ...] | None = None
+    bet: str | None = None
+    #: Roulette: the pocket, and how many spins.
+    pocket: int | None = None
+    spins: int | None = None
+
+
+_NO_PLAN = _Plan()
+
+
+def _of_value(draw: st.DrawFn, value: int) -> Rank:
+    """A rank worth ``value`` baccarat points (BAC.values): tens and pictures for 0."""
+    ranks = [r for r in RANKS if r.pip % 10 == value]
+    return ranks[_index(draw, len(ranks))]
+
+
+def _two_worth(draw: st.DrawFn, total: int) -> tuple[Rank, Rank]:
+    first = RANKS[_index(draw, len(RANKS))]
+    return first, _of_value(draw, (total - first.pip) % 10)
+
+
+def _baccarat_plan(draw: st.DrawFn, aim: str) -> _Plan:
+    kind, _, rest = aim.partition(":")
+    player: tuple[Rank, Rank] | None = None
+    banker: tuple[Rank, Rank] | None = None
+    third: list[Rank] = []
+    if kind == "tableau":
+        b, v = (int(x) for x in rest.split(":"))
+        player, banker = _two_worth(draw, _index(draw, 6)), _two_worth(draw, b)
+        third = [_of_value(draw, v)]
+    elif kind == "stood":
+        player, banker = _two_worth(draw, 6 + _index(draw, 2)), _two_worth(draw, int(rest))
+    elif aim == "natural":
+        player, banker = _two_worth(draw, 8 + _index(draw, 2)), _two_worth(draw, _index(draw, 10))
+    elif kind == "outcome":
+        # Naturals decide at once (BAC.natural): 9 against 0 to 7, or equal naturals.
+        win = 8 + _index(draw, 2)
+        other = win if rest == "tie" else _index(draw, 8)
+        player, banker = (_two_worth(draw, win), _two_worth(draw, other))
+        if rest == "banker":
+            player, banker = banker, player
+    elif kind == "bet":
+        return _Plan(bet=rest)
+    if player is None or banker is None:
+        return _NO_PLAN
+    top = (player[0], banker[0], player[1], banker[1], *third, RANKS[_index(draw, len(RANKS))])
+    return _Plan(top=top)
+
+
+_TEN_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+
+
+def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
+    kind, _, rest = aim.partition(":")
+    ten = _TEN_RANKS[_index(draw, 4)]
+    any_rank = RANKS[_index(draw, len(RANKS))]
+    if kind == "pair":
+        return _Plan(hand=(Rank(rest), Rank(rest)))
+    if kind == "soft":
+        # An ace and a card of the total less 11: two aces for 12, a ten for 21 (BJ.values).
+        total = int(rest)
+        second = {12: _ACE, 21: ten}.get(total) or Rank(str(total - 11))
+        return _Plan(hand=(_ACE, second))
+    if aim == "natural:player":
+        return _Plan(hand=(_ACE, ten))
+    if aim == "natural:both":
+        return _Plan(hand=(_ACE, ten), dealer=(_ACE, ten), one_seat=True)
+    if aim == "dealer:blackjack":
+        return _Plan(dealer=(_ACE, ten) if _index(draw, 2) else (ten, _ACE), one_seat=True)
+    if aim == "dealer:soft-17":
+        return _Plan(dealer=(_ACE, Rank.SIX), prefer=(_D.DECISION_KIND_STAND,), one_seat=True)
+    if aim == "dealer:bust":
+        return _Plan(
+            hand=(ten, Rank(str(7 + _index(draw, 3)))),
+            dealer=(ten, Rank(str(2 + _index(draw, 5)))),
+            drawn=(ten,),
+            prefer=(_D.DECISION_KIND_STAND,),
+            one_seat=True,
+        )
+    if aim == "insured-21":
+        # A soft 13 to 16 up an ace draws to three-card 21 (A.insurance, C.bj.insurance).
+        low = 2 + _index(draw, 4)
+        return _Plan(
+            hand=(ten, Rank(str(7 + _index(draw, 3)))),
+            dealer=(_ACE, Rank(str(low))),
+            drawn=(_OF_VALUE[10 - low],),
+            prefer=(_D.DECISION_KIND_INSURANCE, _D.DECISION_KIND_STAND),
+            one_seat=True,
+        )
+    if aim == "resplit":
+        pair = any_rank
+        return _Plan(hand=(pair, pair), drawn=(pair, pair), prefer=(_D.DECISION_KIND_SPLIT,))
+    if kind == "decision":
+        return _decision_plan(draw, rest, ten, any_rank)
+    return _NO_PLAN
+
+
+def _decision_plan(draw: st.DrawFn, kind: str, ten: Rank, any_rank: Rank) -> _Plan:
+    """A hand on which ``kind`` is open, and the chooser's preference for it."""
+    want = round_pb2.DecisionKind.Value(f"DECISION_KIND_{kind.upper().replace('-', '_')}")
+    low = Rank(str(2 + _index(draw, 5)))
+    shapes: dict[str, tuple[Hand | None, Hand | None]] = {
+        "hit": ((ten, low), None),
+        "stand": (None, None),
+        "double": ((Rank.FIVE, Rank(str(4 + _index(draw, 3)))), None),
+        "split": ((any_rank, any_rank), None),
+        "surrender": ((ten, Rank.SIX), (ten, Rank(str(7 + _index(draw, 3))))),
+        "decline-surrender": ((ten, Rank.SIX), (_ACE, Rank(str(2 + _index(draw, 4))))),
+        "insurance": ((ten, low), (_ACE, any_rank)),
+        "decline-insurance": ((ten, low), (_ACE, any_rank)),
+        "even-money": ((_ACE, ten), (_ACE, any_rank)),
+        "decline-even-money": ((_ACE, ten), (_ACE, any_rank)),
+    }
+    hand, dealer = shapes[kind]
+    return _Plan(hand=hand, dealer=dealer, prefer=(want,), one_seat=dealer is not None)
+
+
+def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str) -> _Plan:
+    kind, _, rest = aim.partition(":")
+    wheel = Wheel(profile.choice("wheel"))
+    if kind == "bet":
+        return _Plan(bet=rest)
+    if kind == "pocket":
+        return _Plan(pocket=DOUBLE_ZERO if rest == "00" else int(rest))
+    if aim == "zero:even-chance":
+        offered = profile.words("bets_offered")
+        evens = [k.value for k in BetKind if k.is_even_chance and k.value in offered]
+        zeros = sorted(wheel.zeros)
+        return _Plan(pocket=zeros[_index(draw, len(zeros))], bet=evens[_index(draw, len(evens))])
+    if aim == "history:full":
+        return _Plan(spins=profile.integer("history_length") + 1 + _index(draw, 3))
+    return _NO_PLAN
+
+
+def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[str]) -> _Plan:
+    """What ``aim`` fixes in this draw (nothing for a cell without a recipe: a clause)."""
+    if aim is None:
+        return _NO_PLAN
+    kind, _, rest = aim.partition(":")
+    if kind == "refusal":
+        options = [f for f in faults if REFUSAL[f] == rest]
+        return _Plan(fault=options[_index(draw, len(options))]) if options else _NO_PLAN
+    if kind == "near-miss":
+        return _Plan(fault="near-miss shape", near_miss=BetKind(rest))
+    if aim in ("stake:min", "stake:max"):
+        return _Plan(stake=rest)
+    if aim == "funds:exact":
+        return _Plan(exact_funds=True)
+    if profile.game is Game.BLACKJACK:
+        return _blackjack_plan(draw, aim)
+    if profile.game is Game.BACCARAT:
+        return _baccarat_plan(draw, aim)
+    return _roulette_plan(draw, profile, aim)
+
+
+def _apply_plan(
+    draw: st.DrawFn, profile: Profile, plan: _Plan, seats: list[round_pb2.Seat]
+) -> None:
+    """Give the first seat what the plan fixes: a stake at a limit, its balance, a bet kind."""
+    seat = seats[0]
+    bet = seat.bets[0]
+    if plan.stake is not None:
+        bet.stake.minor_units = profile.integer(f"{plan.stake}_bet")
+    if plan.bet is not None and profile.game is Game.BACCARAT:
+        wanted = baccarat.BaccaratBet(kind=baccarat.BetKind(plan.bet), amount=1)
+        pb_kind = convert.bet(wanted, "EUR").baccarat.kind
+        if all(b.baccarat.kind != pb_kind for b in seat.bets):
+            bet.baccarat.kind = pb_kind
+    elif plan.bet is not None:
+        wheel = Wheel(profile.choice("wheel"))
+        kind = BetKind(plan.bet)
+        options = roulette.shapes(wheel, kind)
+        numbers = options[_index(draw, len(options))]
+        wager = roulette.RouletteBet(kind=kind, numbers=numbers, amount=bet.stake.minor_units)
+        bet.CopyFrom(convert.bet(wager, "EUR"))
+    staked = sum(b.stake.minor_units for b in seat.bets)
+    if plan.exact_funds or plan.stake is not None or seat.balance.minor_units < staked:
+        seat.balance.minor_units = staked
+
+
 @st.composite
 def explored_vector(
-    draw: st.DrawFn, profile: Profile, vector_id: str, partners: Sequence[Profile] = ()
+    draw: st.DrawFn,
+    profile: Profile,
+    vector_id: str,
+    partners: Sequence[Profile] = (),
+    aim: str | None = None,
 ) -> vector_pb2.Vector:
     """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault.
 
     ``partners``: the engine's other profiles; those of the same game make the faults that span
-    profiles (``ACROSS``) possible.
+    profiles (``ACROSS``) possible. ``aim``: a coverage cell (``conformance.explore.coverage``)
+    the last round is drawn to reach (its fault, stakes, cards, bets or decisions fixed); a
+    cell without a recipe (a clause) leaves the draw as it is.
     """
     game = profile.game
     # Roulette's faults are mostly near-miss bets, one rule (C.rou.geometry) per shape: half.
@@ -642,6 +928,10 @@ def explored_vector(
     same_game = [p for p in partners if p.game is game and p.id != profile.id]
     faults = (*FAULTS[game], *(ACROSS[game] if same_game else ()))
     fault = _uniform(draw, faults) if faulty_draw else None
+    plan = _plan(draw, profile, aim, faults)
+    if plan is not _NO_PLAN:
+        # An aimed draw carries the aim's fault or none: another would hide what it aims at.
+        fault = plan.fault
     if fault in ACROSS[game]:
         return _across(draw, profile, vector_id, fault, same_game[_index(draw, len(same_game))])
     vector = vector_pb2.Vector(
@@ -656,50 +946,26 @@ def explored_vector(
         count = draw(st.one_of(st.just(1), st.integers(2, 4), st.integers(14, 16)))
     else:
         count = 1
+    count = plan.spins or count
     # A fault of ids needs a round before it.
     count = max(count, 2) if fault in ("reused round id", "round id in another case") else count
     faulty = count - 1  # the fault goes in the last round: the board before it is built
     board: roulette.TableHistory | None = None
     taken: set[str] = set()
-    wheel = Wheel(profile.choice("wheel")) if game is Game.ROULETTE else None
     for index in range(count):
-        here = fault if index == faulty else None
-        seats, hands = _seats(draw, profile)
-        if here is not None:
-            _fault_seats(draw, profile, here, seats)
-        deal = engine_service_pb2.DealRequest(
-            round_id=f"{vector_id}-r{index}",
-            profile_id=profile.id,
-            table_id=f"{vector_id}-table",
-            currency_code="EUR",
-            seats=seats,
+        last = index == faulty
+        played = _drawn_round(
+            draw,
+            profile,
+            f"{vector_id}-r{index}",
+            vector_id,
+            here=fault if last else None,
+            aimed=plan if last else _NO_PLAN,
+            board=board,
+            taken=taken,
         )
-        deal.round_id = _round_id(here, vector_id, deal.round_id)
-        if wheel is not None:
-            # The zeros often: the rules that differ between wheels and layouts meet there.
-            zeros = st.sampled_from(sorted(wheel.zeros))
-            pocket = draw(st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros))
-            deal.spin.pocket = _pocket_text(pocket)
-        else:
-            deal.shoe.cards.extend(draw(shoe_cards(profile, hands)))
-        if here is not None:
-            _fault_deal(draw, profile, here, deal)
-        if here == "decision for another round":
-            stray = vector_pb2.VectorStep(
-                decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
-                round_id=f"{deal.round_id}-none",
-            )
-            played = play_round(profile, deal, [stray], board, taken=taken)
-        elif here == "decision in a game without":
-            hit = round_pb2.Decision(kind=round_pb2.DECISION_KIND_HIT)
-            played = play_round(profile, deal, [hit], board, taken=taken)
-        elif game is Game.BLACKJACK:
-            played = _play_blackjack(draw, profile, deal, here, taken)
-        else:
-            after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []
-            played = play_round(profile, deal, [], board, taken=taken, after=after)
         board = played.history
-        taken.add(deal.round_id)
+        taken.add(played.round.deal.round_id)
         vector.rounds.append(played.round)
     if fault is not None and not _bit(vector.rounds[-1]) and fault != "round id in another case":
         # The round ended before the fault could bite (a natural before any decision).
@@ -707,6 +973,63 @@ def explored_vector(
     _trim_shoes(vector)
     finish_vector(vector)
     return vector
+
+
+def _drawn_round(
+    draw: st.DrawFn,
+    profile: Profile,
+    round_id: str,
+    vector_id: str,
+    *,
+    here: str | None,
+    aimed: _Plan,
+    board: roulette.TableHistory | None,
+    taken: set[str],
+) -> PlayedRound:
+    """One round of a drawn vector: its seats, shoe or spin, its fault, played by the oracle."""
+    game = profile.game
+    wheel = Wheel(profile.choice("wheel")) if game is Game.ROULETTE else None
+    seats, hands = _seats(draw, profile, one_seat=aimed.one_seat)
+    if aimed is not _NO_PLAN:
+        _apply_plan(draw, profile, aimed, seats)
+        if aimed.hand is not None:
+            hands[0] = aimed.hand
+    if here is not None:
+        _fault_seats(draw, profile, here, seats, aimed.near_miss)
+    deal = engine_service_pb2.DealRequest(
+        round_id=round_id,
+        profile_id=profile.id,
+        table_id=f"{vector_id}-table",
+        currency_code="EUR",
+        seats=seats,
+    )
+    deal.round_id = _round_id(here, vector_id, deal.round_id)
+    if wheel is not None:
+        # The zeros often: the rules that differ between wheels and layouts meet there.
+        zeros = st.sampled_from(sorted(wheel.zeros))
+        pocket = draw(st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros))
+        pocket = pocket if aimed.pocket is None else aimed.pocket
+        deal.spin.pocket = _pocket_text(pocket)
+    else:
+        shoe = shoe_cards(profile, hands, dealer=aimed.dealer, drawn=aimed.drawn, top=aimed.top)
+        deal.shoe.cards.extend(draw(shoe))
+    if here is not None:
+        _fault_deal(draw, profile, here, deal)
+    if here == "decision for another round":
+        stray = vector_pb2.VectorStep(
+            decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
+            round_id=f"{deal.round_id}-none",
+        )
+        played = play_round(profile, deal, [stray], board, taken=taken)
+    elif here == "decision in a game without":
+        hit = round_pb2.Decision(kind=round_pb2.DECISION_KIND_HIT)
+        played = play_round(profile, deal, [hit], board, taken=taken)
+    elif game is Game.BLACKJACK:
+        played = _play_blackjack(draw, profile, deal, here, taken, prefer=aimed.prefer)
+    else:
+        after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []
+        played = play_round(profile, deal, [], board, taken=taken, after=after)
+    return played
 
 
 def _round_id(fault: str | None, vector_id: str, round_id: str) -> str:

@@ -11,16 +11,16 @@ finding did, or the way a known failure waives (``waive``), counts as no mismatc
 
 Reproducible: the same seed, budget and engine draw the same rounds (the search runs in
 chunks, each seeded from the seed, the profile and its index). Bounded: by rounds per
-profile, or by a time budget checked before each round, shrinking included: a mismatch
-whose shrinking the budget cuts short is a finding as shrunk so far (``Finding.shrunk``).
+profile, or by a time budget checked before each round (a shrink under way is finished).
 Hypothesis keeps no example database unless ``database`` names a directory for one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
+import random
+import re
 import secrets
 import time
 from collections import Counter
@@ -33,26 +33,35 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.control import BuildContext
+from hypothesis.database import (
+    DirectoryBasedExampleDatabase,
+    InMemoryExampleDatabase,
+    choices_from_bytes,
+    choices_to_bytes,
+)
+from hypothesis.internal.conjecture.data import ConjectureData
 
 from conformance.engine import (
+    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
     describe,
     open_channel,
 )
+from conformance.explore.coverage import CellCoverage, reached
 from conformance.explore.rounds import explored_vector
-from conformance.known import ExploreWaivers
 from conformance.report import plural
-from conformance.results import BAD, Result, signature
+from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
-from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
 from oracle.profile import Profile
 
-#: Rounds Hypothesis draws per chunk (each chunk has its own seed, from the run's).
-CHUNK = 200
+#: The most vectors drawn before their results are read (batches grow to it from 8).
+CHUNK = 256
+#: Vectors in flight on the engine at once.
+CONCURRENCY = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,9 +93,10 @@ class ExploreConfig:
     id_prefix: str = "x"
     #: Distinct findings per profile before its search stops (each one shrunk).
     max_findings: int = 1
-    #: The known failures that waive a drawn vector's mismatch: the listed corpus vectors are
-    #: played first (``ExploreWaivers.learn``), before the budget starts.
-    waive: ExploreWaivers = field(default_factory=ExploreWaivers)
+    #: The known failure that waives a drawn vector's mismatch, if one does.
+    waive: Callable[[vector_pb2.Vector, Result], KnownFailure | None] = lambda _v, _r: None
+    #: Stop a profile's search once every cell of its coverage is reached (or at the budget).
+    until_covered: bool = False
 
 
 class Stop:
@@ -167,9 +177,6 @@ class Finding:
     result: Result
     #: Rounds played in the profile when this mismatch first showed, before it was shrunk.
     found_after: int
-    #: False when the search ended (its time budget spent, a stop, the engine gone) before
-    #: Hypothesis finished shrinking it: the round is the smallest so far that diverges so.
-    shrunk: bool = True
 
     @property
     def size(self) -> str:
@@ -209,8 +216,12 @@ class ProfileExploration:
     rounds: int
     seconds: float
     coverage: Coverage
+    #: The profile's cells (``conformance.explore.coverage``): how often each was reached.
+    cells: CellCoverage
     findings: tuple[Finding, ...] = ()
     waived: tuple[Waived, ...] = ()
+    #: Rounds played on the engine while shrinking the findings (not in ``rounds``).
+    shrink_rounds: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -225,8 +236,6 @@ class ExploreReport:
     interrupted: int | None = None
     #: The profiles asked for that the engine does not claim (``Describe``): not explored.
     skipped: tuple[str, ...] = ()
-    #: The known failures as the search applied them (the listed vectors played).
-    waive: ExploreWaivers = field(default_factory=ExploreWaivers)
 
     @property
     def rounds(self) -> int:
@@ -259,10 +268,6 @@ class _Stopped(KeyboardInterrupt):
 
 class _BudgetSpent(KeyboardInterrupt):
     """The time budget ran out before any mismatch."""
-
-
-class _ShrinkCut(KeyboardInterrupt):
-    """The time budget ran out while a mismatch was being shrunk."""
 
 
 class _EngineGone(KeyboardInterrupt):
@@ -328,13 +333,42 @@ async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.Des
     return live, info
 
 
+#: A seat's, hand's or line's index in a field path: findings differing only there are one.
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def signature(result: Result) -> tuple[str, str, str]:
+    """What makes a finding distinct: its clause, outcome and path (indexes aside)."""
+    return (result.clause, result.outcome.value, _INDEX.sub("[]", result.path))
+
+
 def _chunk_seed(base: str, profile_id: str, chunk: int) -> int:
     digest = hashlib.sha256(f"{base}/{profile_id}/{chunk}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
+@dataclass(frozen=True, slots=True)
+class _Draw:
+    """One drawn vector: its aim, the choices that draw it again, and where it came."""
+
+    vector: vector_pb2.Vector
+    aim: str | None
+    choices: tuple[Any, ...]
+    #: Rounds drawn in the profile once this vector was drawn.
+    drawn: int
+
+
 class _Search:
-    """One profile's search: draw, judge, and keep each distinct mismatch Hypothesis shrinks."""
+    """One profile's search: draw in bulk, judge concurrently, shrink each distinct mismatch.
+
+    Rounds are drawn from the explorer's strategies (``explored_vector``) by a seeded source
+    of Hypothesis' own choices (``_draw_once``), each aimed at the profile's least-reached
+    coverage cell (``next_aim``), and played on the engine ``CONCURRENCY`` at a time. A
+    mismatch is handed to Hypothesis with the choices that drew it: Hypothesis replays and
+    shrinks it. What is drawn depends on the seed and on the oracle's answers alone, never on
+    the engine or the timing: the same seed draws the same rounds, and a mismatch is found at
+    the same round.
+    """
 
     def __init__(
         self,
@@ -348,114 +382,216 @@ class _Search:
         self.profile = profile
         #: The engine's other profiles explored with this one (the faults that span profiles).
         self.partners = tuple(partners)
-        #: Rounds played on the engine (shrinking included) and vectors drawn (ids).
+        #: Rounds drawn (a round is a deal: a blackjack hand, a coup, a spin), vectors drawn,
+        #: and rounds played while shrinking.
         self.drawn = 0
         self.ids = 0
-        self.first_at = 0
-        #: The signature of the mismatch being shrunk: shrinking keeps to the same one.
-        self.target: tuple[str, str, str] | None = None
-        self.last: tuple[vector_pb2.Vector, Result] | None = None
+        self.shrink_rounds = 0
         self.found: list[Finding] = []
         self.seen: set[tuple[str, str, str]] = set()
         self.waived: Counter[tuple[str, str, str]] = Counter()
         self.coverage = Coverage()
+        self.cells = CellCoverage.of(profile)
+        #: The cells an aimed draw may take (a clause has no recipe: it comes by the way),
+        #: in an order fixed by the seed.
+        order = [c for c in self.cells.all if not c.startswith("clause:")]
+        random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle(order)  # noqa: S311
+        self.aimable = order
         self.began = time.monotonic()
         self.seconds = 0.0
         self.until: float | None = None
+        config = live.config
+        self.database = (
+            # One directory per profile: a finding is replayed for its own profile alone.
+            DirectoryBasedExampleDatabase(str(config.database / profile.id))
+            if config.database is not None
+            else None
+        )
 
-    def out_of_time(self) -> bool:
-        """Whether the profile's time budget is spent (never, without one)."""
-        return self.until is not None and time.monotonic() >= self.until
+    # --- drawing -------------------------------------------------------------------------
 
-    def judge(self, data: st.DataObject) -> None:
-        """Hypothesis' test: draw a vector, play it, fail on the mismatch being shrunk."""
-        if self.target is not None:
-            # The budget holds while shrinking too: what is shrunk so far is the finding.
-            if self.out_of_time():
-                raise _ShrinkCut
-        elif self.drawn >= self.live.config.rounds or self.out_of_time():
-            # A mismatch being shrunk is finished; a search for one stops here.
-            raise _BudgetSpent
+    def until_covered(self) -> bool:
+        """Whether the search stops because every cell is reached (``--until-covered``)."""
+        return self.live.config.until_covered and not self.cells.unreached
+
+    def next_aim(self) -> str | None:
+        """The cell the next draw aims at: the least reached; every fourth draw aims at none.
+
+        Aims depend on what earlier draws reached (the oracle's answers), never on the engine.
+        """
+        if self.ids % 4 == 0:
+            return None
+        counts = self.cells.counts
+        return min(self.aimable, key=lambda cell: counts[cell], default=None)
+
+    def budget_left(self) -> bool:
+        """Whether another vector may be drawn: rounds, time, coverage, findings."""
+        config = self.live.config
+        return (
+            self.drawn < config.rounds
+            and (self.until is None or time.monotonic() < self.until)
+            and not self.until_covered()
+            and len(self.found) < config.max_findings
+        )
+
+    def vector_id(self) -> str:
         self.ids += 1
-        vector_id = f"{self.live.config.id_prefix}-{self.profile.id}-{self.ids:06d}"
-        vector = data.draw(explored_vector(self.profile, vector_id, self.partners), label="vector")
-        # A round is a deal (a blackjack hand, a coup, a spin): a roulette draw holds several.
+        return f"{self.live.config.id_prefix}-{self.profile.id}-{self.ids:06d}"
+
+    def draw(self, replay: tuple[Any, ...] | None = None) -> _Draw:
+        """Draw the next vector (or the one of a stored finding), and count what it reached."""
+        vector_id = self.vector_id()
+        if replay is not None:
+            aim, choices = (replay[0] or None), replay[1:]
+        else:
+            aim, choices = self.next_aim(), None
+        source = _chunk_seed(self.live.config.seed, self.profile.id, self.ids)
+        strategy = explored_vector(self.profile, vector_id, self.partners, aim)
+        vector, drawn_choices = _draw_once(strategy, source, choices)
         self.drawn += len(vector.rounds)
         self.coverage.add(vector)
+        self.cells.add(reached(self.profile, vector), self.drawn)
+        return _Draw(vector=vector, aim=aim, choices=drawn_choices, drawn=self.drawn)
+
+    # --- judging -------------------------------------------------------------------------
+
+    async def _batch(self, size: int, replays: list[tuple[Any, ...]]) -> list[tuple[_Draw, Result]]:
+        """Draw up to ``size`` vectors and play them, ``CONCURRENCY`` at once, in draw order."""
+        tasks: list[tuple[_Draw, asyncio.Task[Result]]] = []
+        try:
+            while len(tasks) < size and (replays or self.budget_left()):
+                drawn = self.draw(replays.pop(0) if replays else None)
+                tasks.append((drawn, asyncio.ensure_future(self.live.judge(drawn.vector))))
+                running = [t for _, t in tasks if not t.done()]
+                if len(running) >= CONCURRENCY:
+                    await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                else:
+                    await asyncio.sleep(0)
+            return [(drawn, await task) for drawn, task in tasks]
+        finally:
+            for _, task in tasks:
+                task.cancel()
+
+    def play(self, work: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``work`` on the loop where a stop request can cancel it; map its endings."""
         stop = self.live.config.stop
         try:
             if stop is None:
-                result = self.runner.run(self.live.judge(vector))
-            elif stop.signum is not None:
+                return self.runner.run(work)
+            if stop.signum is not None:
+                work.close()
                 raise _Stopped
-            else:
-                result = self.runner.run(stop.guard(self.live.judge(vector)))
+            return self.runner.run(stop.guard(work))
         except EngineUnavailableError as exc:
             raise _EngineGone(exc) from None
         except asyncio.CancelledError:
             if stop is not None and stop.signum is not None:
                 raise _Stopped from None
             raise
-        progress = self.live.config.progress
-        if progress is not None:
-            progress(self.profile.id, self.drawn)
-        if result.outcome not in BAD:
-            return
-        found = signature(result)
-        if self.target is None:
-            if found in self.seen:
-                return  # an earlier finding's: no new mismatch
-            entry = self.live.config.waive(vector, result)
-            if entry is not None:
-                self.waived[(entry.pattern, entry.reason, result.clause)] += 1
-                return
-            self.target, self.first_at = found, self.drawn
-        if found == self.target:
-            self.last = (vector, result)
-            raise _Mismatch(result.clause)
 
     def run(self, config: ExploreConfig, until: float | None) -> None:
-        """Search in chunks until ``max_findings`` mismatches are shrunk or the budget is spent."""
+        """Search until ``max_findings`` mismatches are shrunk or the budget is spent."""
         self.until = until
-        chunk = 0
+        replays = self.stored()
+        size = 8
         try:
-            while len(self.found) < config.max_findings:
-                left = config.rounds - self.drawn
-                if left <= 0 or (until is not None and time.monotonic() >= until):
-                    break
-                try:
-                    self.run_chunk(config, chunk, min(CHUNK, left))
-                except _BudgetSpent:
-                    break
-                except _ShrinkCut:
-                    self.keep(shrunk=False)
-                    break
-                except (_Stopped, _EngineGone):
-                    # A stop or a gone engine cuts a shrink short too.
-                    self.keep(shrunk=False)
-                    raise
-                finally:
-                    # A mismatch shrunk, even one a stop or a gone engine cut short, is kept.
-                    self.keep()
-                chunk += 1
+            while replays or self.budget_left():
+                batch = self.play(self._batch(size, replays))
+                # Bigger batches once the search runs long: fewer waits between them.
+                size = min(size * 2, CHUNK)
+                for drawn, result in batch:
+                    progress = config.progress
+                    if progress is not None:
+                        progress(self.profile.id, drawn.drawn)
+                    if len(self.found) < config.max_findings:
+                        self.judged(drawn, result)
         finally:
             self.seconds = time.monotonic() - self.began
 
-    def keep(self, *, shrunk: bool = True) -> None:
-        """Record the mismatch just shrunk (or shrunk so far) as a finding; search for others."""
-        if self.last is not None and self.target is not None:
-            vector, result = self.last
-            vector.description = (
-                f"{vector.description.removesuffix('.')}; diverged at {result.step} "
-                f"({result.clause}) {result.path}: expected {result.expected}, "
-                f"got {result.actual}"
-                + ("." if shrunk else " (shrunk so far: the search ended before shrinking did).")
+    def judged(self, drawn: _Draw, result: Result) -> None:
+        """A vector's result: a new mismatch is shrunk and kept; a known one, or waived, not."""
+        if result.outcome not in BAD:
+            return
+        found = signature(result)
+        if found in self.seen:
+            return  # an earlier finding's: no new mismatch
+        entry = self.live.config.waive(drawn.vector, result)
+        if entry is not None:
+            self.waived[(entry.pattern, entry.reason, result.clause)] += 1
+            return
+        vector, shrunk = self.shrink(drawn, result, found)
+        self.keep(vector, shrunk, found, drawn.drawn)
+        if self.database is not None:
+            self.database.save(_DB_KEY, choices_to_bytes((drawn.aim or "", *drawn.choices)))
+
+    def stored(self) -> list[tuple[Any, ...]]:
+        """The draws of earlier findings kept in ``--database``: replayed first."""
+        if self.database is None:
+            return []
+        kept = [choices_from_bytes(entry) for entry in self.database.fetch(_DB_KEY)]
+        return sorted(k for k in kept if k and isinstance(k[0], str))
+
+    # --- shrinking -----------------------------------------------------------------------
+
+    def shrink(
+        self, drawn: _Draw, result: Result, target: tuple[str, str, str]
+    ) -> tuple[vector_pb2.Vector, Result]:
+        """Hypothesis' smallest round drawn like ``drawn`` that diverges the same way."""
+        last = [(drawn.vector, result)]
+
+        def judge(data: st.DataObject) -> None:
+            vector = data.draw(
+                explored_vector(self.profile, self.vector_id(), self.partners, drawn.aim),
+                label="vector",
             )
-            self.found.append(
-                Finding(vector=vector, result=result, found_after=self.first_at, shrunk=shrunk)
-            )
-            self.seen.add(self.target)
-        self.target, self.last = None, None
+            self.shrink_rounds += len(vector.rounds)
+            shrunk = self.play(self.live.judge(vector))
+            if shrunk.outcome in BAD and signature(shrunk) == target:
+                last.append((vector, shrunk))
+                raise _Mismatch(shrunk.clause)
+
+        database = InMemoryExampleDatabase()
+        # Under the secondary key: what Hypothesis replays first and then shrinks (an entry
+        # under the primary key it takes as shrunk already).
+        database.save(_DB_KEY + b".secondary", choices_to_bytes(drawn.choices))
+        test = settings(
+            # Shrinking's budget grows with it; nothing new is generated.
+            max_examples=CHUNK,
+            deadline=None,
+            database=database,
+            phases=(Phase.reuse, Phase.shrink),
+            suppress_health_check=list(HealthCheck),
+            verbosity=Verbosity.quiet,
+            report_multiple_bugs=False,
+            print_blob=False,
+        )(seed(drawn.drawn)(given(st.data())(judge)))
+        test._hypothesis_internal_database_key = _DB_KEY  # type: ignore[attr-defined]  # noqa: SLF001
+        try:
+            test()
+        except _Mismatch:
+            pass
+        except (_Stopped, _EngineGone):
+            raise
+        except Exception:  # noqa: BLE001, S110 - a mismatch that did not come back when replayed
+            # (Hypothesis calls it flaky): the last round that diverged is still the finding.
+            pass
+        return last[-1]
+
+    def keep(
+        self,
+        vector: vector_pb2.Vector,
+        result: Result,
+        target: tuple[str, str, str],
+        found_after: int,
+    ) -> None:
+        """Record a shrunk mismatch as a finding; the search looks for others."""
+        vector.description = (
+            f"{vector.description.removesuffix('.')}; diverged at {result.step} "
+            f"({result.clause}) {result.path}: expected {result.expected}, "
+            f"got {result.actual}."
+        )
+        self.found.append(Finding(vector=vector, result=result, found_after=found_after))
+        self.seen.add(target)
 
     def outcome(self) -> ProfileExploration:
         """What this profile's search covered, its findings and what was waived."""
@@ -464,46 +600,40 @@ class _Search:
             rounds=self.drawn,
             seconds=self.seconds or time.monotonic() - self.began,
             coverage=self.coverage,
+            cells=self.cells,
             findings=tuple(self.found),
             waived=tuple(
                 Waived(pattern=pattern, reason=reason, clause=clause, rounds=count)
                 for (pattern, reason, clause), count in sorted(self.waived.items())
             ),
+            shrink_rounds=self.shrink_rounds,
         )
 
-    def run_chunk(self, config: ExploreConfig, chunk: int, examples: int) -> bool:
-        """Draw up to ``examples`` rounds; True when a mismatch was found (and shrunk)."""
 
-        def judge(data: st.DataObject) -> None:
-            self.judge(data)
+#: The key of a draw's choices in an example database (the shrinker's, and ``--database``).
+_DB_KEY = b"croupier-explore"
 
-        reuse = (Phase.reuse,) if config.database is not None else ()
-        test = settings(
-            max_examples=examples,
-            deadline=None,
-            database=(
-                # One directory per profile: a finding is replayed for its own profile alone.
-                DirectoryBasedExampleDatabase(str(config.database / self.profile.id))
-                if config.database is not None
-                else None
-            ),
-            phases=(*reuse, Phase.generate, Phase.shrink),
-            suppress_health_check=list(HealthCheck),
-            verbosity=Verbosity.quiet,
-            report_multiple_bugs=False,
-            print_blob=False,
-        )(seed(_chunk_seed(config.seed, self.profile.id, chunk))(given(st.data())(judge)))
-        try:
-            test()
-        except _Mismatch:
-            return True
-        except Exception:
-            # A mismatch that did not come back when replayed (Hypothesis calls it flaky): the
-            # last round that diverged is still the finding.
-            if self.last is not None:
-                return True
-            raise
-        return False
+
+def _draw_once(
+    strategy: st.SearchStrategy[vector_pb2.Vector], source: int, choices: tuple[Any, ...] | None
+) -> tuple[vector_pb2.Vector, tuple[Any, ...]]:
+    """Draw from ``strategy`` as Hypothesis generates, from ``source`` (or replay ``choices``).
+
+    The same source of choices as Hypothesis' generation phase, without its engine: no
+    bookkeeping per example, and the choices recorded, so that Hypothesis can replay and
+    shrink the draw (``_Search.shrink``).
+    """
+    if choices is None:
+        data = ConjectureData(random=random.Random(source), max_choices=_MAX_CHOICES)  # noqa: S311
+    else:
+        data = ConjectureData.for_choices(choices)
+    with BuildContext(data, wrapped_test=_draw_once):
+        vector = data.draw(strategy)
+    return vector, tuple(data.choices)
+
+
+#: Choices one draw may make (Hypothesis' own bound is of the same order).
+_MAX_CHOICES = 10_000
 
 
 def explore(config: ExploreConfig) -> ExploreReport:
@@ -517,14 +647,10 @@ def explore(config: ExploreConfig) -> ExploreReport:
     interrupted = None
     with asyncio.Runner() as runner:
         live, info = runner.run(_connect(config))
-        claimed = set(info.profile_ids)
+        # The time budget is the search's: it starts once the engine is up.
+        deadline = None if config.seconds is None else time.monotonic() + config.seconds
         try:
-            if config.waive.listed:
-                # How the listed vectors fail on this engine is what they waive.
-                waive = runner.run(config.waive.learn(live.judge, claimed))
-                config = live.config = dataclasses.replace(config, waive=waive)
-            # The time budget is the search's: it starts once the engine is up.
-            deadline = None if config.seconds is None else time.monotonic() + config.seconds
+            claimed = set(info.profile_ids)
             chosen = [p for p in config.profiles if p.id in claimed]
             for index, profile in enumerate(chosen):
                 until = None
@@ -546,5 +672,4 @@ def explore(config: ExploreConfig) -> ExploreReport:
         restarts=live.engine.restarts if live.engine else 0,
         interrupted=interrupted,
         skipped=tuple(p.id for p in config.profiles if p.id not in info.profile_ids),
-        waive=config.waive,
     )
