@@ -14,6 +14,9 @@ One line per figure: name, value, anchor, ratio, goal, pass or short (``bench.fi
   speed-up, records a minute and peak RSS (goals 1.8x, 1,000,000/min, main under 200 MB).
 - ``dask``: the same log on a 2-worker Dask ``LocalCluster`` against the local pool (goal:
   within 25%).
+- ``explore``, ``explore-zoo``: explore's rounds/s beside certify's on the demo engine, the
+  rounds ``--until-covered`` takes per profile, and the rounds until found against the zoo
+  (``bench.explore``).
 - ``corpus``: seconds to load the shipped corpus in a fresh process on one core, against the
   same vectors as JSON Lines (goal under 2 s), and the size of 1,000 campaign vectors of a
   lab profile, binary against JSON Lines (goal under 2 MB).
@@ -43,6 +46,7 @@ from typing import IO, Any
 from croupier.v1 import engine_service_pb2, round_pb2
 
 from bench import echo, gym_anchor
+from bench.explore import bench_explore, bench_zoo
 from bench.figures import Figure, Goal, against, header, repeated
 from bench.plugin import bench_plugin
 from clients.audit import AuditWriter
@@ -62,7 +66,17 @@ from oracle.roulette import TableHistory
 from oracle.rounds import RoundRequest, apply_decision, start_round
 from oracle.service import convert
 
-NAMES = ("blackjack", "oracle", "runner", "audit", "dask", "corpus", "plugin")
+NAMES = (
+    "blackjack",
+    "oracle",
+    "runner",
+    "audit",
+    "dask",
+    "corpus",
+    "plugin",
+    "explore",
+    "explore-zoo",
+)
 #: The runner's default: vectors in flight at once (``croupier certify --concurrency``).
 CONCURRENCY = 16
 #: The runner's round ids carry a run prefix of this shape (``run-`` and 8 hex digits).
@@ -481,7 +495,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="interleaved repetitions (default 5 for blackjack, 3 for the runner)",
     )
     args = parser.parse_args(argv)
-    chosen = args.only or list(NAMES)
+    # The zoo's hundred engines take a quarter of an hour: a quick run names it to run it.
+    chosen = args.only or [n for n in NAMES if not (args.quick and n == "explore-zoo")]
     sizes = _sizes(args)
     print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count()}))
     print(header())
@@ -491,6 +506,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "runner": lambda: bench_runner(sizes),
         "corpus": lambda: bench_corpus(sizes),
         "plugin": lambda: _plugin(sizes, quick=args.quick),
+        "explore": lambda: bench_explore(quick=args.quick, show=show, note=note),
+        "explore-zoo": lambda: bench_zoo(2, show, note),
     }
     for name, part in parts.items():
         if name in chosen:

@@ -238,6 +238,10 @@ class JsonlReport:
         """One finished vector."""
         self._write(_result_dict(result))
 
+    def coverage(self, data: Mapping[str, object]) -> None:
+        """One explored profile's coverage (``certify --explore``): an ``explore_coverage`` line."""
+        self._write({"explore_coverage": dict(data)})
+
     def finish(self, report: RunReport, *, stopped: str = "") -> None:
         """The trailer, then close. ``stopped`` says why a run ended early (it is then partial)."""
         if not self._headed:

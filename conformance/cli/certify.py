@@ -32,7 +32,7 @@ from conformance.cli.common import (
     start_engine_log,
     verdict,
 )
-from conformance.cli.explore import explored_results, run_exploration
+from conformance.cli.explore import coverage_json, explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
@@ -512,6 +512,11 @@ def _explore_after(
     results = explored_results(explored)
     for result in results:
         recorder.add(result)
+    if recorder.stream is not None:
+        for done in explored.profiles:
+            recorder.stream.coverage(
+                {"profile": done.profile_id, "rounds": done.rounds, **coverage_json(done)}
+            )
     report = replace(
         corpus,
         results=(*corpus.results, *results),

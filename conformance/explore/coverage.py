@@ -9,7 +9,7 @@ A cell is one thing a rule decides that a round can show, named by a short text:
   split again, where the profile allows it), ``insured-21`` (insurance taken, then a dealer
   21 of three cards or more: the insurance loses), ``dealer:bust``, ``dealer:blackjack``,
   ``dealer:soft-17``, ``natural:player`` (a blackjack), ``natural:both`` (against a
-  dealer's);
+  dealer's), ``natural:vs-21`` (against a dealer's 21 of three cards or more);
 - baccarat: ``tableau:B:V`` (the banker's two-card total B, 0 to 7, by the player's third
   card V, 0 to 9: every cell of the profile's drawing tableau), ``stood:B`` (the player
   stood, the banker holds B), ``natural``, ``outcome:player|banker|tie``, ``bet:KIND``;
@@ -19,7 +19,9 @@ A cell is one thing a rule decides that a round can show, named by a short text:
   than the history shows);
 - any game: ``stake:min`` and ``stake:max`` (a stake at each table limit, accepted),
   ``funds:exact`` (a seat staking its whole balance, accepted), ``refusal:REASON`` (each
-  reason the contract gives the faults explore draws).
+  reason the contract gives the faults explore draws), ``fault:NAME`` (each fault drawn where
+  it bites, ``rounds.FAULTS``, and those across profiles when a partner of the same game is
+  explored too).
 
 ``cells(profile)`` lists a profile's cells; ``reached(profile, vector)`` those a drawn
 vector hits. A cell no draw can reach is a bug of the generator: the tests draw every one.
@@ -27,8 +29,9 @@ vector hits. A cell no draw can reach is a bug of the generator: the tests draw 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from croupier.conformance.v1 import vector_pb2
@@ -40,6 +43,8 @@ from oracle.cards import Card, Rank
 from oracle.clauses import CLAUSES, Game
 from oracle.profile import Profile
 from oracle.roulette import BetKind, Wheel
+
+_FAULT_NAMED = re.compile(r"Explored \((.+?)(?:, with [^)]*)?\):")
 
 #: The contract's clauses the drawn faults are refused with (oracle/clauses.py CONTRACT).
 _CONTRACT_CITED = (
@@ -102,8 +107,12 @@ def _offered_kinds(profile: Profile) -> list[BetKind]:
     return [k for k in BetKind if roulette.shapes(wheel, k) and k.value in offered]
 
 
-def cells(profile: Profile) -> tuple[str, ...]:
-    """Every cell of ``profile``, in a fixed order (see the module's docstring)."""
+def cells(profile: Profile, partners: Sequence[Profile] = ()) -> tuple[str, ...]:
+    """Every cell of ``profile``, in a fixed order (see the module's docstring).
+
+    ``partners``: the other profiles explored with it; one of the same game makes the faults
+    across profiles (``rounds.ACROSS``) cells too.
+    """
     found = [f"clause:{c}" for c in _clauses(profile)]
     game = profile.game
     if game is Game.BLACKJACK:
@@ -115,7 +124,7 @@ def cells(profile: Profile) -> tuple[str, ...]:
         if profile.flag("insurance"):
             found.append("insured-21")
         found += ["dealer:bust", "dealer:blackjack", "dealer:soft-17"]
-        found += ["natural:player", "natural:both"]
+        found += ["natural:player", "natural:both", "natural:vs-21"]
     elif game is Game.BACCARAT:
         found += [f"tableau:{b}:{v}" for b in range(8) for v in range(10)]
         found += [f"stood:{b}" for b in range(8)]
@@ -130,6 +139,8 @@ def cells(profile: Profile) -> tuple[str, ...]:
     found += ["stake:min", "stake:max", "funds:exact"]
     reasons = sorted({REFUSAL[f] for f in _faults(game)} - {""})
     found += [f"refusal:{r}" for r in reasons]
+    across = any(p.game is game and p.id != profile.id for p in partners)
+    found += [f"fault:{f}" for f in (*FAULTS[game], *(ACROSS[game] if across else ()))]
     return tuple(dict.fromkeys(found))
 
 
@@ -216,6 +227,8 @@ def _blackjack(vround: vector_pb2.VectorRound) -> set[str]:
             hit.add("dealer:bust")
         if total == 21 and len(dealer) >= 3 and insured:
             hit.add("insured-21")
+        if total == 21 and len(dealer) >= 3 and "natural:player" in hit:
+            hit.add("natural:vs-21")
         for end in range(2, len(dealer) + 1):
             if _blackjack_total(dealer[:end]) == (17, True):
                 hit.add("dealer:soft-17")
@@ -297,6 +310,10 @@ def _table(profile: Profile, vround: vector_pb2.VectorRound) -> set[str]:
 def reached(profile: Profile, vector: vector_pb2.Vector) -> set[str]:
     """The cells of ``profile`` the rounds of ``vector`` under it reach."""
     hit: set[str] = set()
+    # A drawn vector names its fault once the fault bit (``rounds.explored_vector``).
+    named = _FAULT_NAMED.match(vector.description)
+    if named:
+        hit.add(f"fault:{named[1]}")
     if not vector.other_profile_ids:
         # What the rounds share, kept once per vector (``finish_vector``): all this profile's.
         hit.update(f"clause:{c}" for c in vector.clauses)
@@ -330,9 +347,9 @@ class CellCoverage:
     covered_at: int | None = None
 
     @classmethod
-    def of(cls, profile: Profile) -> CellCoverage:
-        """An empty record of ``profile``'s cells."""
-        return cls(all=cells(profile))
+    def of(cls, profile: Profile, partners: Sequence[Profile] = ()) -> CellCoverage:
+        """An empty record of ``profile``'s cells (``cells``)."""
+        return cls(all=cells(profile, partners))
 
     def add(self, hit: Iterable[str], rounds: int) -> None:
         """Count the cells one vector reached; ``rounds``: rounds drawn so far."""
@@ -350,3 +367,32 @@ class CellCoverage:
     def reached(self) -> int:
         """How many cells were reached."""
         return len(self.all) - len(self.unreached)
+
+
+#: What an aimed draw tries first, tier by tier (``aim_order``): the contract's faults and the
+#: table's limits, then the decisions, dealer shapes, bets and near misses, then the hand
+#: shapes and tableau cells.
+_TIERS = (
+    ("fault:", "refusal:", "stake:", "funds:", "near-miss:"),
+    ("decision:", "natural:", "dealer:", "insured-21", "resplit", "bet:"),
+    ("pocket:", "zero:", "history:", "natural", "outcome:"),
+    ("pair:", "soft:", "tableau:", "stood:"),
+)
+
+
+def aim_order(
+    all_cells: Sequence[str], shuffle: Callable[[list[str]], None]
+) -> tuple[list[str], list[str]]:
+    """The cells a draw may aim at (a clause has no recipe), tier by tier, each tier shuffled.
+
+    Two groups: the first tier (the contract's faults, the limits, the near misses: a few
+    cells, each a rule of its own), and the rest (the game's shapes, many cells).
+    """
+    groups: list[list[str]] = []
+    taken: set[str] = set()
+    for tier in _TIERS:
+        cells_here = [c for c in all_cells if c.startswith(tier) and c not in taken]
+        taken.update(cells_here)
+        shuffle(cells_here)
+        groups.append(cells_here)
+    return groups[0], [c for group in groups[1:] for c in group]

@@ -23,7 +23,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from functools import cache
+from typing import Final, TypeVar
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
@@ -135,6 +136,7 @@ _FAULT_EVERY = 4
 _JUNK_CARDS = ("10H", "th", "1S", "XX", "", "AS ", "KZ")
 
 
+@cache
 def _stakes(profile: Profile) -> st.SearchStrategy[int]:
     low, high = profile.integer("min_bet"), profile.integer("max_bet")
     # Where exact arithmetic and floats part: multiples of 20 (a commission of 0.95 on 60 in
@@ -147,13 +149,22 @@ def _stakes(profile: Profile) -> st.SearchStrategy[int]:
     )
 
 
+_T = TypeVar("_T")
+_COIN = st.integers(min_value=0, max_value=1)
+_BETS = st.integers(min_value=1, max_value=4)
+_FOUR = st.integers(min_value=0, max_value=3)
+_SPAN = st.integers(min_value=0, max_value=2**31 - 1)
+
+
 def _balance(draw: st.DrawFn, staked: int) -> int:
-    return draw(
-        st.one_of(
-            st.integers(min_value=staked, max_value=3 * staked + 50),
-            st.sampled_from((staked, staked + staked // 2, 2 * staked, 3 * staked)),
-        )
-    )
+    """A balance from the bare stake to about three times it, or one of its round multiples.
+
+    Drawn from strategies built once (building one a draw is most of a draw's cost); shrinks
+    to the bare stake.
+    """
+    if draw(_COIN):
+        return (staked, staked + staked // 2, 2 * staked, 3 * staked)[draw(_FOUR)]
+    return staked + draw(_SPAN) % (2 * staked + 51)
 
 
 def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
@@ -162,24 +173,36 @@ def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
         case Game.BLACKJACK:
             return (BlackjackWager(amount=draw(stakes)),)
         case Game.BACCARAT:
-            kinds = draw(
-                st.lists(st.sampled_from(baccarat.BetKind), min_size=1, max_size=3, unique=True)
-            )
-            return tuple(baccarat.BaccaratBet(kind=k, amount=draw(stakes)) for k in kinds)
+            chosen = draw(_BACCARAT_KINDS)
+            return tuple(baccarat.BaccaratBet(kind=k, amount=draw(stakes)) for k in chosen)
         case Game.ROULETTE:
-            wheel = Wheel(profile.choice("wheel"))
-            # The kinds of the layout the table offers (VAR.rou.bets-offered); a kind it does
-            # not offer is a fault, drawn apart.
-            offered = profile.words("bets_offered")
-            kinds = [k for k in BetKind if roulette.shapes(wheel, k) and k.value in offered]
-            count = draw(st.integers(min_value=1, max_value=4))
+            kinds, shapes = _layout(profile)
+            count = draw(_BETS)
             bets: list[Wager] = []
             for _ in range(count):
-                kind = draw(st.sampled_from(kinds))
-                numbers = draw(st.sampled_from(roulette.shapes(wheel, kind)))
+                kind = draw(kinds)
+                numbers = draw(shapes[kind])
                 bets.append(roulette.RouletteBet(kind=kind, numbers=numbers, amount=draw(stakes)))
             return tuple(bets)
     raise AssertionError(profile.game)
+
+
+_BACCARAT_KINDS = st.lists(st.sampled_from(baccarat.BetKind), min_size=1, max_size=3, unique=True)
+
+
+@cache
+def _layout(
+    profile: Profile,
+) -> tuple[st.SearchStrategy[BetKind], dict[BetKind, st.SearchStrategy[tuple[int, ...]]]]:
+    """The kinds of the layout the table offers (VAR.rou.bets-offered), and each one's shapes.
+
+    A kind it does not offer is a fault, drawn apart. Built once a profile: the layout's
+    shapes are sorted anew at each call of ``roulette.shapes``.
+    """
+    wheel = Wheel(profile.choice("wheel"))
+    offered = profile.words("bets_offered")
+    kinds = [k for k in BetKind if roulette.shapes(wheel, k) and k.value in offered]
+    return st.sampled_from(kinds), {k: st.sampled_from(roulette.shapes(wheel, k)) for k in kinds}
 
 
 Hand = tuple[Rank, Rank]
@@ -194,13 +217,24 @@ def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
     return SeatRequest(balance=_balance(draw, staked), wagers=wagers), hand
 
 
+@cache
+def _seat_lists(
+    profile: Profile, least: int, most: int
+) -> st.SearchStrategy[list[tuple[SeatRequest, Hand | None]]]:
+    return st.lists(_seat(profile), min_size=least, max_size=most)
+
+
 def _seats(
-    draw: st.DrawFn, profile: Profile, *, one_seat: bool = False
+    draw: st.DrawFn, profile: Profile, *, one_seat: bool = False, two: bool = False
 ) -> tuple[list[round_pb2.Seat], list[Hand]]:
     # A list, not a count: shrinking deletes a seat with its hand, and the rest stay aligned.
-    # No more seats than the table takes (TABLE.seats); one where an aim fixes the draws.
+    # No more seats than the table takes (TABLE.seats); one or two where an aim fixes the
+    # draws.
     most = 1 if one_seat else min(3, profile.integer("max_seats"))
-    drawn = draw(st.lists(_seat(profile), min_size=1, max_size=most))
+    least = 1
+    if two and profile.integer("max_seats") >= 2:
+        least = most = 2
+    drawn = draw(_seat_lists(profile, least, most))
     hands = [hand for _, hand in drawn if hand is not None]
     return convert.seats([request for request, _ in drawn], "EUR"), hands
 
@@ -279,9 +313,14 @@ def _blackjack_top(
             *drawn,
         ]
 
-    # Draws often match a seat's first card: a split pair meets its rank again (re-splits).
-    paired = st.sampled_from([h[0] for h in hands]) if hands else _any_rank
-    return st.builds(lay, _dealer_cards, st.lists(st.one_of(_drawn_rank, paired), max_size=12))
+    return st.builds(lay, _dealer_cards, _draws(tuple(h[0] for h in hands)))
+
+
+@cache
+def _draws(firsts: tuple[Rank, ...]) -> st.SearchStrategy[list[Rank]]:
+    """Cards drawn after the deal, often a seat's first: a split pair meets its rank again."""
+    paired = st.sampled_from(firsts) if firsts else _any_rank
+    return st.lists(st.one_of(_drawn_rank, paired), max_size=12)
 
 
 #: Baccarat point values (BAC.values): a rank of each value, tens for 0.
@@ -343,11 +382,25 @@ def shoe_cards(
     elif top is not None:
         tops = st.just(list(top))
     else:
-        tops = st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
-    seeds = st.integers(min_value=0, max_value=2**32 - 1)
+        tops = _baccarat_tops()
     return st.builds(
-        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], tops, seeds
+        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], tops, _SEEDS
     )
+
+
+_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@cache
+def _baccarat_tops() -> st.SearchStrategy[list[Rank]]:
+    return st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
+
+
+@cache
+def _pockets(wheel: Wheel) -> st.SearchStrategy[int]:
+    """A pocket of ``wheel``, the zeros often (where the wheels' and layouts' rules differ)."""
+    zeros = st.sampled_from(sorted(wheel.zeros))
+    return st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros)
 
 
 def _pocket_text(pocket: int) -> str:
@@ -408,6 +461,7 @@ def _boundaries() -> dict[BetKind, list[tuple[int, ...]]]:
     }
 
 
+@cache
 def near_misses(wheel: Wheel) -> dict[BetKind, tuple[tuple[int, ...], ...]]:
     """Every near miss explore tries on ``wheel``, per kind (C.rou.geometry, US.rou.geometry).
 
@@ -426,6 +480,7 @@ def near_misses(wheel: Wheel) -> dict[BetKind, tuple[tuple[int, ...], ...]]:
     return found
 
 
+@cache
 def near_miss_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
     """A kind, then one of its near misses (``near_misses``): a bet that is no shape of it."""
     misses = near_misses(wheel)
@@ -447,14 +502,24 @@ def near_miss_bet(kind: BetKind, numbers: tuple[int, ...], stake: int) -> round_
 
 
 def _near_miss_bet(
-    draw: st.DrawFn, wheel: Wheel, stake: int, kind: BetKind | None = None
+    draw: st.DrawFn,
+    wheel: Wheel,
+    stake: int,
+    kind: BetKind | None = None,
+    variant: int | None = None,
 ) -> round_pb2.Bet:
     if kind is None:
         kind, numbers = draw(near_miss_shapes(wheel))
     else:
-        misses = near_misses(wheel)[kind]
-        numbers = misses[_index(draw, len(misses))]
+        numbers = _pick(draw, near_misses(wheel)[kind], variant)
     return near_miss_bet(kind, numbers, stake)
+
+
+def _pick(draw: st.DrawFn, options: Sequence[_T], variant: int | None) -> _T:
+    """One of ``options``: drawn, or the ``variant``-th (an aim's visits take each in turn)."""
+    if variant is None:
+        return draw(st.sampled_from(options))
+    return options[variant % len(options)]
 
 
 def _fault_seats(
@@ -462,9 +527,11 @@ def _fault_seats(
     profile: Profile,
     fault: str,
     seats: list[round_pb2.Seat],
+    *,
     near_miss: BetKind | None = None,
+    variant: int | None = None,
 ) -> None:
-    """Give the first seat the fault, if it is one of a seat."""
+    """Give the first seat the fault, if it is one of a seat (``variant``: ``_pick``)."""
     seat = seats[0]
     bet = seat.bets[0]
     match fault:
@@ -476,37 +543,45 @@ def _fault_seats(
             bet.stake.minor_units = profile.integer("max_bet") + 1
             seat.balance.minor_units = sum(b.stake.minor_units for b in seat.bets)
         case "stake in another currency":
-            bet.stake.currency_code = draw(st.sampled_from(("USD", "GBP", "CHF")))
+            bet.stake.currency_code = _pick(draw, ("USD", "GBP", "CHF"), variant)
         case "two bets of one kind":
             seat.bets.append(seat.bets[0])
             seat.balance.minor_units += bet.stake.minor_units
         case "near-miss shape":
             seat.bets[0].CopyFrom(
                 _near_miss_bet(
-                    draw, Wheel(profile.choice("wheel")), bet.stake.minor_units, near_miss
+                    draw, Wheel(profile.choice("wheel")), bet.stake.minor_units, near_miss, variant
                 )
             )
 
 
 def _fault_deal(
-    draw: st.DrawFn, profile: Profile, fault: str, deal: engine_service_pb2.DealRequest
+    draw: st.DrawFn,
+    profile: Profile,
+    fault: str,
+    deal: engine_service_pb2.DealRequest,
+    variant: int | None = None,
 ) -> None:
-    """Give the deal the fault, if it is one of the deal's own fields or its outcome."""
+    """Give the deal the fault, if it is one of the deal's own fields or its outcome.
+
+    ``variant``: which of the fault's forms, when an aim's visits take each in turn (``_pick``).
+    """
     match fault:
         case "unknown profile":
-            deal.profile_id = draw(st.sampled_from(("blackjack-z", "no-such-profile", "lab")))
+            deal.profile_id = _pick(draw, ("blackjack-z", "no-such-profile", "lab"), variant)
         case "malformed round id":
-            deal.round_id = draw(st.sampled_from(("bad id", "r" * 129, "é/round")))
+            deal.round_id = _pick(draw, ("bad id", "r" * 129, "é/round"), variant)
         case "malformed card":
             index = draw(st.integers(min_value=0, max_value=5))
-            deal.shoe.cards[index] = draw(st.sampled_from(_JUNK_CARDS))
+            deal.shoe.cards[index] = _pick(draw, _JUNK_CARDS, variant)
         case "card over the decks":
             # One copy too many (a shoe of one deck more would hold it), or twice the decks.
             decks = profile.integer("decks")
-            extra = draw(st.sampled_from((1, decks)))
+            extra = _pick(draw, (1, decks), variant)
             deal.shoe.cards.extend([deal.shoe.cards[0]] * extra)
         case "currency not a currency":
-            code = _uniform(draw, ("XYZ", "eur", "EURO", "XXX", ""))
+            codes = ("XYZ", "eur", "EURO", "XXX", "")
+            code = _uniform(draw, codes) if variant is None else _pick(draw, codes, variant)
             deal.currency_code = code
             for seat in deal.seats:
                 seat.balance.currency_code = code
@@ -518,9 +593,8 @@ def _fault_deal(
             del deal.shoe.cards[draw(st.integers(min_value=1, max_value=needed - 1)) :]
         case "pocket off the wheel":
             wheel = Wheel(profile.choice("wheel"))
-            deal.spin.pocket = draw(
-                st.sampled_from(("37", "38", "-1") if wheel is Wheel.AMERICAN else ("00", "37"))
-            )
+            off = ("37", "38", "-1") if wheel is Wheel.AMERICAN else ("00", "37")
+            deal.spin.pocket = _pick(draw, off, variant)
 
 
 #: Decision kinds from the one that ends a turn soonest: shrinking aims at the first legal one.
@@ -698,8 +772,11 @@ def _index(draw: st.DrawFn, count: int) -> int:
     """
     # Hypothesis draws small and boundary values often even from a wide range: a multiplicative
     # hash (Knuth's) spreads them over every residue, and keeps 0 at 0 for shrinking.
-    drawn = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    drawn = draw(_WORD)
     return (drawn * 2654435761 % 2**32) % count
+
+
+_WORD = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
@@ -720,8 +797,10 @@ class _Plan:
     stake: str | None = None
     exact_funds: bool = False
     one_seat: bool = False
-    #: Blackjack: the first seat's two cards, the dealer's, the first cards drawn after.
+    #: Blackjack: the first seat's two cards (and a second seat's, the only other one), the
+    #: dealer's, the first cards drawn after.
     hand: Hand | None = None
+    other: Hand | None = None
     dealer: Hand | None = None
     drawn: tuple[Rank, ...] = ()
     prefer: tuple[int, ...] = ()
@@ -731,6 +810,8 @@ class _Plan:
     #: Roulette: the pocket, and how many spins.
     pocket: int | None = None
     spins: int | None = None
+    #: Which form of the fault or near miss (``_pick``); None: drawn.
+    variant: int | None = None
 
 
 _NO_PLAN = _Plan()
@@ -783,7 +864,10 @@ def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
     ten = _TEN_RANKS[_index(draw, 4)]
     any_rank = RANKS[_index(draw, len(RANKS))]
     if kind == "pair":
-        return _Plan(hand=(Rank(rest), Rank(rest)))
+        # Split when the rules let it, and a ten to the first split hand: a pair's rules (the
+        # pairs that split, split aces, a split 21 that is no blackjack) meet there.
+        pair = Rank(rest)
+        return _Plan(hand=(pair, pair), drawn=(ten,), prefer=(_D.DECISION_KIND_SPLIT,))
     if kind == "soft":
         # An ace and a card of the total less 11: two aces for 12, a ten for 21 (BJ.values).
         total = int(rest)
@@ -791,6 +875,17 @@ def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
         return _Plan(hand=(_ACE, second))
     if aim == "natural:player":
         return _Plan(hand=(_ACE, ten))
+    if aim == "natural:vs-21":
+        # A blackjack beside a seat that stands: the dealer's ten and a low card draw to a
+        # three-card 21, which is no blackjack (BJ.nat-pays, BJ.natural).
+        low = 2 + _index(draw, 5)
+        return _Plan(
+            hand=(_ACE, ten),
+            other=(ten, Rank(str(7 + _index(draw, 3)))),
+            dealer=(ten, Rank(str(low))),
+            drawn=(_OF_VALUE[11 - low],),
+            prefer=(_D.DECISION_KIND_STAND,),
+        )
     if aim == "natural:both":
         return _Plan(hand=(_ACE, ten), dealer=(_ACE, ten), one_seat=True)
     if aim == "dealer:blackjack":
@@ -864,12 +959,17 @@ def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[s
     """What ``aim`` fixes in this draw (nothing for a cell without a recipe: a clause)."""
     if aim is None:
         return _NO_PLAN
+    # ``CELL#N``: the cell's N-th aimed draw; a fault's forms are taken in turn.
+    aim, _, visit = aim.partition("#")
+    variant = int(visit) if visit else None
     kind, _, rest = aim.partition(":")
+    if kind == "fault":
+        return _Plan(fault=rest, variant=variant)
     if kind == "refusal":
         options = [f for f in faults if REFUSAL[f] == rest]
         return _Plan(fault=options[_index(draw, len(options))]) if options else _NO_PLAN
     if kind == "near-miss":
-        return _Plan(fault="near-miss shape", near_miss=BetKind(rest))
+        return _Plan(fault="near-miss shape", near_miss=BetKind(rest), variant=variant)
     if aim in ("stake:min", "stake:max"):
         return _Plan(stake=rest)
     if aim == "funds:exact":
@@ -946,7 +1046,9 @@ def explored_vector(
         count = draw(st.one_of(st.just(1), st.integers(2, 4), st.integers(14, 16)))
     else:
         count = 1
-    count = plan.spins or count
+    if plan is not _NO_PLAN and game is Game.ROULETTE:
+        # An aimed spin is one spin, or the board the aim needs.
+        count = plan.spins or 1
     # A fault of ids needs a round before it.
     count = max(count, 2) if fault in ("reused round id", "round id in another case") else count
     faulty = count - 1  # the fault goes in the last round: the board before it is built
@@ -989,13 +1091,15 @@ def _drawn_round(
     """One round of a drawn vector: its seats, shoe or spin, its fault, played by the oracle."""
     game = profile.game
     wheel = Wheel(profile.choice("wheel")) if game is Game.ROULETTE else None
-    seats, hands = _seats(draw, profile, one_seat=aimed.one_seat)
+    seats, hands = _seats(draw, profile, one_seat=aimed.one_seat, two=aimed.other is not None)
     if aimed is not _NO_PLAN:
         _apply_plan(draw, profile, aimed, seats)
         if aimed.hand is not None:
             hands[0] = aimed.hand
+        if aimed.other is not None:
+            hands[1] = aimed.other
     if here is not None:
-        _fault_seats(draw, profile, here, seats, aimed.near_miss)
+        _fault_seats(draw, profile, here, seats, near_miss=aimed.near_miss, variant=aimed.variant)
     deal = engine_service_pb2.DealRequest(
         round_id=round_id,
         profile_id=profile.id,
@@ -1005,16 +1109,14 @@ def _drawn_round(
     )
     deal.round_id = _round_id(here, vector_id, deal.round_id)
     if wheel is not None:
-        # The zeros often: the rules that differ between wheels and layouts meet there.
-        zeros = st.sampled_from(sorted(wheel.zeros))
-        pocket = draw(st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros))
+        pocket = draw(_pockets(wheel))
         pocket = pocket if aimed.pocket is None else aimed.pocket
         deal.spin.pocket = _pocket_text(pocket)
     else:
         shoe = shoe_cards(profile, hands, dealer=aimed.dealer, drawn=aimed.drawn, top=aimed.top)
         deal.shoe.cards.extend(draw(shoe))
     if here is not None:
-        _fault_deal(draw, profile, here, deal)
+        _fault_deal(draw, profile, here, deal, aimed.variant)
     if here == "decision for another round":
         stray = vector_pb2.VectorStep(
             decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),

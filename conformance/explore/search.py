@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
@@ -50,7 +50,7 @@ from conformance.engine import (
     describe,
     open_channel,
 )
-from conformance.explore.coverage import CellCoverage, reached
+from conformance.explore.coverage import CellCoverage, aim_order, reached
 from conformance.explore.rounds import explored_vector
 from conformance.report import plural
 from conformance.results import BAD, KnownFailure, Result
@@ -97,6 +97,11 @@ class ExploreConfig:
     waive: Callable[[vector_pb2.Vector, Result], KnownFailure | None] = lambda _v, _r: None
     #: Stop a profile's search once every cell of its coverage is reached (or at the budget).
     until_covered: bool = False
+    #: False: a mismatch is kept as drawn, not shrunk (what measures rounds until found).
+    shrink: bool = True
+
+
+_R = TypeVar("_R")
 
 
 class Stop:
@@ -108,7 +113,7 @@ class Stop:
 
     def __init__(self) -> None:
         self.signum: int | None = None
-        self._task: asyncio.Task[Result] | None = None
+        self._task: asyncio.Task[Any] | None = None
 
     def request(self, signum: int) -> None:
         """Stop: the first request counts, later ones change nothing."""
@@ -120,11 +125,12 @@ class Stop:
             # From a signal handler: wake the loop safely, cancel there.
             task.get_loop().call_soon_threadsafe(task.cancel)
 
-    async def guard(self, work: Coroutine[Any, Any, Result]) -> Result:
-        """Run one round where a request can cancel it."""
-        self._task = asyncio.ensure_future(work)
+    async def guard(self, work: Coroutine[Any, Any, _R]) -> _R:
+        """Run ``work`` (a batch of rounds, or one) where a request can cancel it."""
+        task = asyncio.ensure_future(work)
+        self._task = task
         try:
-            return await self._task
+            return await task
         finally:
             self._task = None
 
@@ -391,12 +397,13 @@ class _Search:
         self.seen: set[tuple[str, str, str]] = set()
         self.waived: Counter[tuple[str, str, str]] = Counter()
         self.coverage = Coverage()
-        self.cells = CellCoverage.of(profile)
-        #: The cells an aimed draw may take (a clause has no recipe: it comes by the way),
-        #: in an order fixed by the seed.
-        order = [c for c in self.cells.all if not c.startswith("clause:")]
-        random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle(order)  # noqa: S311
-        self.aimable = order
+        self.cells = CellCoverage.of(profile, self.partners)
+        #: The cells an aimed draw may take, in the order aims go round (``next_aim``); a
+        #: refusal's reason is aimed at only until reached (its faults are cells of their own).
+        shuffle = random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle  # noqa: S311
+        self.groups = aim_order(self.cells.all, shuffle)
+        self.turns = [0, 0]
+        self.visits: Counter[str] = Counter()
         self.began = time.monotonic()
         self.seconds = 0.0
         self.until: float | None = None
@@ -415,14 +422,35 @@ class _Search:
         return self.live.config.until_covered and not self.cells.unreached
 
     def next_aim(self) -> str | None:
-        """The cell the next draw aims at: the least reached; every fourth draw aims at none.
+        """The cell the next draw aims at; every fourth draw aims at none.
 
-        Aims depend on what earlier draws reached (the oracle's answers), never on the engine.
+        Aimed draws take the two groups of ``aim_order`` in turn (the few cells of the
+        contract's faults and limits as often as the many of the game's shapes); in a group,
+        the first cell not yet reached, and once all are, each cell in turn (a reason refused
+        is aimed at only until reached: its faults are cells of their own). Aims depend on
+        what earlier draws reached (the oracle's answers), never on the engine.
         """
+        cell = self._next_cell()
+        if cell is None:
+            return None
+        self.visits[cell] += 1
+        # The cell's visit: a fault or near miss of several forms takes each in turn.
+        return f"{cell}#{self.visits[cell] - 1}"
+
+    def _next_cell(self) -> str | None:
         if self.ids % 4 == 0:
             return None
         counts = self.cells.counts
-        return min(self.aimable, key=lambda cell: counts[cell], default=None)
+        which = self.ids % 2
+        group = self.groups[which] or self.groups[1 - which]
+        unreached = next((c for c in group if not counts[c]), None)
+        if unreached is not None:
+            return unreached
+        again = [c for c in group if not c.startswith("refusal:")]
+        if not again:
+            return None
+        self.turns[which] += 1
+        return again[(self.turns[which] - 1) % len(again)]
 
     def budget_left(self) -> bool:
         """Whether another vector may be drawn: rounds, time, coverage, findings."""
@@ -493,7 +521,7 @@ class _Search:
         """Search until ``max_findings`` mismatches are shrunk or the budget is spent."""
         self.until = until
         replays = self.stored()
-        size = 8
+        size = min(8, CHUNK)
         try:
             while replays or self.budget_left():
                 batch = self.play(self._batch(size, replays))
@@ -519,7 +547,9 @@ class _Search:
         if entry is not None:
             self.waived[(entry.pattern, entry.reason, result.clause)] += 1
             return
-        vector, shrunk = self.shrink(drawn, result, found)
+        vector, shrunk = (
+            self.shrink(drawn, result, found) if self.live.config.shrink else (drawn.vector, result)
+        )
         self.keep(vector, shrunk, found, drawn.drawn)
         if self.database is not None:
             self.database.save(_DB_KEY, choices_to_bytes((drawn.aim or "", *drawn.choices)))

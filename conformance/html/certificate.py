@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.html.clause_text import clause_html
+from conformance.html.coverage import coverage_section
 from conformance.html.page import anchor, esc, page
 from conformance.inputs import amount_of, currency_of
 from conformance.results import ClauseFailures, by_clause
@@ -67,6 +68,8 @@ class RunRecords:
     results: tuple[Record, ...]
     #: None when the run never wrote its last line (killed outright).
     trailer: Record | None
+    #: ``certify --explore``: each explored profile's coverage (``explore_coverage`` lines).
+    coverage: tuple[Record, ...] = ()
 
 
 @dataclass(slots=True)
@@ -82,6 +85,7 @@ def parse_records(lines: Iterable[str]) -> RunRecords:
     header: Record = {}
     results: list[Record] = []
     trailer: Record | None = None
+    coverage: list[Record] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -97,11 +101,15 @@ def parse_records(lines: Iterable[str]) -> RunRecords:
             trailer = data
         elif "id" in data and "outcome" in data:
             results.append(data)
+        elif "explore_coverage" in data:
+            coverage.append(data)
         else:
             raise ReportFileError(f"line {number}: neither header, vector nor trailer")
     if not header and not results:
         raise ReportFileError("no run report: no header and no vector line")
-    return RunRecords(header=header, results=tuple(results), trailer=trailer)
+    return RunRecords(
+        header=header, results=tuple(results), trailer=trailer, coverage=tuple(coverage)
+    )
 
 
 def read_records(path: Path) -> RunRecords:
@@ -157,6 +165,7 @@ def render(run: RunRecords) -> str:
         _LEGEND,
         _matrix(_cells(results), {g.clause for g in groups}),
         _cell_lists(_cells(results), {g.clause for g in groups}),
+        coverage_section(run.coverage),
     ]
     return page(
         title=f"Croupier certification: {name or 'unnamed engine'}: {word}",

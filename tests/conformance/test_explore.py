@@ -25,6 +25,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from conformance.cli import main
+from conformance.explore import search
+from conformance.explore.coverage import cells
 from conformance.explore.search import ExploreConfig, explore
 from conformance.vectors import campaign, read_vectors, write_vectors
 from conformance.zoo import launch_command
@@ -253,12 +255,18 @@ def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
             p.coverage.decisions,
             p.coverage.bets,
             p.coverage.refusals,
+            p.cells.counts,
         )
     )
 
 
-def test_the_same_seed_draws_the_same_rounds_and_another_seed_others() -> None:
+def test_the_same_seed_draws_the_same_rounds_and_another_seed_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     first = _explored("same", 60)
+    # One vector at a time, results read after each: the same rounds all the same.
+    monkeypatch.setattr(search, "CONCURRENCY", 1)
+    monkeypatch.setattr(search, "CHUNK", 1)
     assert _explored("same", 60) == first
     assert _explored("other", 60) != first
 
@@ -384,11 +392,21 @@ def test_certify_explore_adds_explored_rounds_to_the_verdict_and_the_report(
     args = ["certify", "--vectors", str(corpus), "--explore", "300", "--explore-out", str(found)]
     runner = CliRunner()
 
-    clean = runner.invoke(main, [*args, "--launch", DEMO, "--report", str(tmp_path / "demo.jsonl")])
+    page = tmp_path / "demo.html"
+    demo = [*args, "--launch", DEMO, "--report", str(tmp_path / "demo.jsonl"), "--html", str(page)]
+    clean = runner.invoke(main, demo)
     assert clean.exit_code == 0, clean.output
     lines = [json.loads(ln) for ln in (tmp_path / "demo.jsonl").read_text().splitlines()]
     explored = [ln for ln in lines if ln.get("id") == "explore/blackjack-a"]
     assert [ln["outcome"] for ln in explored] == ["PASS"]
+    # The explored profile's coverage: a line of the report and a section of the certificate.
+    (coverage,) = [ln["explore_coverage"] for ln in lines if "explore_coverage" in ln]
+    assert (coverage["profile"], coverage["rounds"]) == ("blackjack-a", 300)
+    assert coverage["cells"] == len(cells(shipped_profile("blackjack-a")))
+    assert coverage["reached"] + len(coverage["unreached"]) == coverage["cells"]
+    html = page.read_text()
+    assert '<section id="explore-coverage">' in html
+    assert f"{coverage['reached']} / {coverage['cells']}" in html
     # Passed, but on a vector file of its own: not the corpus, so never conformant.
     assert (lines[-1]["passed"], lines[-1]["conformant"]) == (True, False)
 

@@ -1,0 +1,142 @@
+"""``croupier explore`` at scale: its speed beside certify's, its coverage, its zoo.
+
+- ``explore``: explore's rounds/s against the demo engine beside certify's rounds/s on the
+  same engine, each launching its own (goal: at least half); then ``--until-covered`` on every
+  shipped profile, the rounds each took to reach every cell (no goal: a count).
+- ``explore-zoo``: against every mutant of the zoo, the rounds explore plays on the mutant's
+  profile, seed ``croupier`` and the default budget, before the first mismatch (not shrunk:
+  the rounds until found do not depend on it); median and worst (goals 16 and 300).
+
+Nothing here asserts: figures are printed (``bench.figures``).
+"""
+
+from __future__ import annotations
+
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from bench.figures import Figure, Goal, against
+from clients.mutants import MUTANTS
+from conformance.explore.search import ExploreConfig, explore
+from conformance.runner import RunConfig, run
+from conformance.vectors import LoadedVector, load_corpus
+from conformance.zoo import launch_command
+from oracle.profile import shipped_profile, shipped_profiles
+
+DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+SPEED_GOAL = Goal(at_least=0.5, text=">= 0.50x")
+MEDIAN_GOAL = Goal(below=16.5, on="value", text="<= 16")
+WORST_GOAL = Goal(below=300.5, on="value", text="<= 300")
+#: The budget and seed of the zoo's rule: ``croupier explore``'s defaults.
+ZOO_ROUNDS = 2000
+ZOO_SEED = "croupier"
+
+
+def certify_rate(vectors: Sequence[LoadedVector]) -> tuple[float, int]:
+    """Rounds/s of the runner playing ``vectors`` on a launched demo engine, once it is up."""
+    import asyncio  # noqa: PLC0415 - only this figure runs a loop here
+
+    began: list[float] = []
+    config = RunConfig(
+        vectors=vectors, launch=DEMO, on_start=lambda _info: began.append(time.monotonic())
+    )
+    asyncio.run(run(config))
+    seconds = time.monotonic() - began[0]
+    rounds = sum(len(v.vector.rounds) for v in vectors)
+    return rounds / seconds, rounds
+
+
+def explore_rate(rounds: int) -> tuple[float, int]:
+    """Rounds/s of explore on every shipped profile of a launched demo engine."""
+    report = explore(
+        ExploreConfig(profiles=shipped_profiles(), launch=DEMO, rounds=rounds, seed="bench")
+    )
+    seconds = sum(p.seconds for p in report.profiles)
+    return report.rounds / seconds, report.rounds
+
+
+def bench_explore(
+    *, quick: bool, show: Callable[[Figure], None], note: Callable[[str], None]
+) -> None:
+    """Explore's rounds/s beside certify's; the rounds ``--until-covered`` takes per profile."""
+    corpus = load_corpus()
+    vectors = [v for v in corpus if ".hand." in v.path.name] if quick else corpus
+    certify, certified = certify_rate(vectors)
+    explored_rate, explored = explore_rate(200 if quick else 1500)
+    note(
+        f"explore: {explored:,} rounds drawn over the 7 shipped profiles against the demo "
+        f"engine, beside certify's {certified:,} rounds of "
+        f"{'the hand-written vectors' if quick else 'the shipped corpus'} on the same engine "
+        "(each launches its own; seconds counted from the engine's Describe)"
+    )
+    show(against("explore rounds/s vs certify", explored_rate, ("certify", certify), SPEED_GOAL))
+    report = explore(
+        ExploreConfig(profiles=shipped_profiles(), launch=DEMO, rounds=10_000, until_covered=True)
+    )
+    for done in report.profiles:
+        cells = done.cells
+        note(
+            f"explore --until-covered {done.profile_id}: {cells.reached}/{len(cells.all)} cells"
+            + (f" in {cells.covered_at} rounds" if cells.covered_at else f", {done.rounds} rounds")
+        )
+        show(
+            Figure(
+                name=f"rounds to cover {done.profile_id}",
+                value=cells.covered_at or done.rounds,
+                unit="rounds",
+                note=f"{cells.reached}/{len(cells.all)} cells",
+            )
+        )
+
+
+def _found_after(name: str) -> tuple[str, int | None, str]:
+    mutant = MUTANTS[name]
+    report = explore(
+        ExploreConfig(
+            profiles=[shipped_profile(mutant.profile)],
+            launch=launch_command(name),
+            rounds=ZOO_ROUNDS,
+            seed=ZOO_SEED,
+            max_findings=1,
+            shrink=False,
+        )
+    )
+    if not report.findings:
+        return name, None, ""
+    return name, report.findings[0].found_after, report.findings[0].result.clause
+
+
+def bench_zoo(jobs: int, show: Callable[[Figure], None], note: Callable[[str], None]) -> None:
+    """Rounds until found against every mutant of the zoo: median and worst."""
+    counts: list[int] = []
+    missed: list[str] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for name, after, clause in pool.map(_found_after, sorted(MUTANTS)):
+            note(f"explore-zoo {name}: " + (f"{after} ({clause})" if after else "not found"))
+            if after is None:
+                missed.append(name)
+            else:
+                counts.append(after)
+    note(
+        f"explore-zoo: {len(counts)} of {len(MUTANTS)} mutants found within {ZOO_ROUNDS} rounds "
+        f"of their profile, seed {ZOO_SEED!r}"
+        + (f"; not found: {', '.join(missed)}" if missed else "")
+    )
+    worst = max(counts, default=0) if not missed else ZOO_ROUNDS
+    show(
+        Figure(
+            name="explore zoo median rounds until found",
+            value=statistics.median(counts or [0]),
+            unit="rounds",
+            goal=MEDIAN_GOAL,
+        )
+    )
+    show(
+        Figure(
+            name="explore zoo worst rounds until found", value=worst, unit="rounds", goal=WORST_GOAL
+        )
+    )
