@@ -1,18 +1,22 @@
 """Differential exploration: drawn rounds played on the engine, judged like vectors, shrunk.
 
-For each profile the engine claims, Hypothesis draws vectors (``conformance.explore.rounds``)
-that the oracle has already answered, and the runner plays each on the engine with the same
-comparison, clause map and outcomes as a corpus vector (``conformance.runner.run_vector``).
-Each mismatch is shrunk by Hypothesis to the smallest round that still diverges with the
-same clause, outcome and path (seat and line indexes aside); that round is a finding, written
-out as a vector a lab can add to its corpus. The search then goes on, up to
-``max_findings`` distinct findings per profile: a round that diverges the way an earlier
-finding did, or the way a known failure waives (``waive``), counts as no mismatch.
+For each profile the engine claims, vectors are drawn from the explorer's strategies
+(``conformance.explore.rounds``), answered by the oracle as they are drawn, three in four
+aimed at a coverage cell of the profile (``conformance.explore.coverage``), and the runner
+plays each on the engine with the same comparison, clause map and outcomes as a corpus
+vector (``conformance.runner.run_vector``), several at once. Each mismatch is shrunk by
+Hypothesis to the smallest round that still diverges with the same clause, outcome and path
+(seat and line indexes aside); that round is a finding, written out as a vector a lab can add
+to its corpus. The search then goes on, up to ``max_findings`` distinct findings per
+profile: a round that diverges the way an earlier finding did, or the way a known failure
+waives (``waive``), counts as no mismatch.
 
-Reproducible: the same seed, budget and engine draw the same rounds (the search runs in
-chunks, each seeded from the seed, the profile and its index). Bounded: by rounds per
-profile, or by a time budget checked before each round (a shrink under way is finished).
-Hypothesis keeps no example database unless ``database`` names a directory for one.
+Reproducible: the same seed and engine draw the same rounds, whatever the concurrency (each
+draw is seeded from the seed, the profile and its number; aims follow what the oracle's
+answers reached). Bounded: by rounds per profile, by coverage (``until_covered``), or by a
+time budget checked before each round, shrinking included: a mismatch whose shrinking the
+budget cuts short is a finding as shrunk so far (``Finding.shrunk``). Hypothesis keeps no
+example database unless ``database`` names a directory for one.
 """
 
 from __future__ import annotations
@@ -43,7 +47,6 @@ from hypothesis.database import (
 from hypothesis.internal.conjecture.data import ConjectureData
 
 from conformance.engine import (
-    READY_TIMEOUT,
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
@@ -55,6 +58,7 @@ from conformance.explore.rounds import explored_vector
 from conformance.report import plural
 from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
+from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
 from oracle.profile import Profile
 
@@ -183,6 +187,9 @@ class Finding:
     result: Result
     #: Rounds played in the profile when this mismatch first showed, before it was shrunk.
     found_after: int
+    #: False when the search ended (its time budget spent, a stop, the engine gone) before
+    #: Hypothesis finished shrinking it: the round is the smallest so far that diverges so.
+    shrunk: bool = True
 
     @property
     def size(self) -> str:
@@ -276,6 +283,10 @@ class _BudgetSpent(KeyboardInterrupt):
     """The time budget ran out before any mismatch."""
 
 
+class _ShrinkCut(KeyboardInterrupt):
+    """The time budget ran out while a mismatch was being shrunk."""
+
+
 class _EngineGone(KeyboardInterrupt):
     """The engine went away: the search ends."""
 
@@ -362,6 +373,8 @@ class _Draw:
     choices: tuple[Any, ...]
     #: Rounds drawn in the profile once this vector was drawn.
     drawn: int
+    #: The coverage cells it reaches.
+    hit: frozenset[str]
 
 
 class _Search:
@@ -393,11 +406,17 @@ class _Search:
         self.drawn = 0
         self.ids = 0
         self.shrink_rounds = 0
+        #: Rounds whose results were read, in draw order (the search may draw a few more).
+        self.played = 0
+        #: The signature of the mismatch being shrunk, if one is.
+        self.target: tuple[str, str, str] | None = None
         self.found: list[Finding] = []
         self.seen: set[tuple[str, str, str]] = set()
         self.waived: Counter[tuple[str, str, str]] = Counter()
         self.coverage = Coverage()
+        #: What the rounds read reached (reported), and what the rounds drawn did (steering).
         self.cells = CellCoverage.of(profile, self.partners)
+        self.steer = CellCoverage.of(profile, self.partners)
         #: The cells an aimed draw may take, in the order aims go round (``next_aim``); a
         #: refusal's reason is aimed at only until reached (its faults are cells of their own).
         shuffle = random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle  # noqa: S311
@@ -419,7 +438,7 @@ class _Search:
 
     def until_covered(self) -> bool:
         """Whether the search stops because every cell is reached (``--until-covered``)."""
-        return self.live.config.until_covered and not self.cells.unreached
+        return self.live.config.until_covered and not self.steer.unreached
 
     def next_aim(self) -> str | None:
         """The cell the next draw aims at; every fourth draw aims at none.
@@ -440,7 +459,7 @@ class _Search:
     def _next_cell(self) -> str | None:
         if self.ids % 4 == 0:
             return None
-        counts = self.cells.counts
+        counts = self.steer.counts
         which = self.ids % 2
         group = self.groups[which] or self.groups[1 - which]
         unreached = next((c for c in group if not counts[c]), None)
@@ -457,7 +476,7 @@ class _Search:
         config = self.live.config
         return (
             self.drawn < config.rounds
-            and (self.until is None or time.monotonic() < self.until)
+            and not self.out_of_time()
             and not self.until_covered()
             and len(self.found) < config.max_findings
         )
@@ -467,7 +486,7 @@ class _Search:
         return f"{self.live.config.id_prefix}-{self.profile.id}-{self.ids:06d}"
 
     def draw(self, replay: tuple[Any, ...] | None = None) -> _Draw:
-        """Draw the next vector (or the one of a stored finding), and count what it reached."""
+        """Draw the next vector (or the one of a stored finding); what it reaches steers."""
         vector_id = self.vector_id()
         if replay is not None:
             aim, choices = (replay[0] or None), replay[1:]
@@ -477,9 +496,9 @@ class _Search:
         strategy = explored_vector(self.profile, vector_id, self.partners, aim)
         vector, drawn_choices = _draw_once(strategy, source, choices)
         self.drawn += len(vector.rounds)
-        self.coverage.add(vector)
-        self.cells.add(reached(self.profile, vector), self.drawn)
-        return _Draw(vector=vector, aim=aim, choices=drawn_choices, drawn=self.drawn)
+        hit = frozenset(reached(self.profile, vector))
+        self.steer.add(hit, self.drawn)
+        return _Draw(vector=vector, aim=aim, choices=drawn_choices, drawn=self.drawn, hit=hit)
 
     # --- judging -------------------------------------------------------------------------
 
@@ -528,11 +547,18 @@ class _Search:
                 # Bigger batches once the search runs long: fewer waits between them.
                 size = min(size * 2, CHUNK)
                 for drawn, result in batch:
+                    # Read in draw order, up to the end of the search: what is reported.
+                    if len(self.found) >= config.max_findings:
+                        break
+                    self.played = drawn.drawn
+                    self.coverage.add(drawn.vector)
+                    self.cells.add(drawn.hit, self.played)
                     progress = config.progress
                     if progress is not None:
-                        progress(self.profile.id, drawn.drawn)
-                    if len(self.found) < config.max_findings:
-                        self.judged(drawn, result)
+                        progress(self.profile.id, self.played)
+                    self.judged(drawn, result)
+        except _ShrinkCut:
+            pass  # the budget ended a shrink: the finding is kept, the search ends
         finally:
             self.seconds = time.monotonic() - self.began
 
@@ -547,12 +573,22 @@ class _Search:
         if entry is not None:
             self.waived[(entry.pattern, entry.reason, result.clause)] += 1
             return
-        vector, shrunk = (
-            self.shrink(drawn, result, found) if self.live.config.shrink else (drawn.vector, result)
-        )
-        self.keep(vector, shrunk, found, drawn.drawn)
         if self.database is not None:
             self.database.save(_DB_KEY, choices_to_bytes((drawn.aim or "", *drawn.choices)))
+        if not self.live.config.shrink:
+            self.keep(drawn.vector, result, found, drawn.drawn)
+            return
+        self.target = found
+        last = [(drawn.vector, result)]
+        try:
+            self.shrink(drawn, found, last)
+        except (_ShrinkCut, _Stopped, _EngineGone):
+            # Time is up, a stop, or the engine gone: the finding is what is shrunk so far.
+            self.keep(*last[-1], found, drawn.drawn, shrunk=False)
+            raise
+        finally:
+            self.target = None
+        self.keep(*last[-1], found, drawn.drawn)
 
     def stored(self) -> list[tuple[Any, ...]]:
         """The draws of earlier findings kept in ``--database``: replayed first."""
@@ -563,13 +599,25 @@ class _Search:
 
     # --- shrinking -----------------------------------------------------------------------
 
+    def out_of_time(self) -> bool:
+        """Whether the profile's time budget is spent (never, without one)."""
+        return self.until is not None and time.monotonic() >= self.until
+
     def shrink(
-        self, drawn: _Draw, result: Result, target: tuple[str, str, str]
-    ) -> tuple[vector_pb2.Vector, Result]:
-        """Hypothesis' smallest round drawn like ``drawn`` that diverges the same way."""
-        last = [(drawn.vector, result)]
+        self,
+        drawn: _Draw,
+        target: tuple[str, str, str],
+        last: list[tuple[vector_pb2.Vector, Result]],
+    ) -> None:
+        """Append to ``last`` Hypothesis' smallest round drawn like ``drawn`` diverging alike.
+
+        ``_ShrinkCut`` when the time budget ends the shrink first.
+        """
 
         def judge(data: st.DataObject) -> None:
+            if self.out_of_time():
+                # The budget holds while shrinking too: what is shrunk so far is the finding.
+                raise _ShrinkCut
             vector = data.draw(
                 explored_vector(self.profile, self.vector_id(), self.partners, drawn.aim),
                 label="vector",
@@ -600,12 +648,9 @@ class _Search:
             test()
         except _Mismatch:
             pass
-        except (_Stopped, _EngineGone):
-            raise
         except Exception:  # noqa: BLE001, S110 - a mismatch that did not come back when replayed
             # (Hypothesis calls it flaky): the last round that diverged is still the finding.
             pass
-        return last[-1]
 
     def keep(
         self,
@@ -613,21 +658,26 @@ class _Search:
         result: Result,
         target: tuple[str, str, str],
         found_after: int,
+        *,
+        shrunk: bool = True,
     ) -> None:
-        """Record a shrunk mismatch as a finding; the search looks for others."""
+        """Record a shrunk (or shrunk so far) mismatch as a finding; search for others."""
         vector.description = (
             f"{vector.description.removesuffix('.')}; diverged at {result.step} "
             f"({result.clause}) {result.path}: expected {result.expected}, "
-            f"got {result.actual}."
+            f"got {result.actual}"
+            + ("." if shrunk else " (shrunk so far: the search ended before shrinking did).")
         )
-        self.found.append(Finding(vector=vector, result=result, found_after=found_after))
+        self.found.append(
+            Finding(vector=vector, result=result, found_after=found_after, shrunk=shrunk)
+        )
         self.seen.add(target)
 
     def outcome(self) -> ProfileExploration:
         """What this profile's search covered, its findings and what was waived."""
         return ProfileExploration(
             profile_id=self.profile.id,
-            rounds=self.drawn,
+            rounds=self.played,
             seconds=self.seconds or time.monotonic() - self.began,
             coverage=self.coverage,
             cells=self.cells,
