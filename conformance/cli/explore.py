@@ -155,10 +155,11 @@ def explore_command(
 
     Rounds are drawn per profile from Hypothesis' strategies (shaped shoes, one to three
     seats, odd and limit stakes, decisions, every roulette bet, near-miss bet shapes, one
-    fault now and then), three in four aimed at the profile's least-reached coverage cell;
-    each is played on the engine and on the oracle, step by step, and compared exactly as
-    certify compares a vector. The coverage (cells reached of all, per profile, and the
-    cells never reached) ends the report; --until-covered stops once every cell is reached. A mismatch is shrunk to the smallest round that diverges the
+    fault now and then), seven in eight aimed at a coverage cell of the profile (those not
+    yet reached first); each is played on the engine and on the oracle, step by step, and
+    compared exactly as certify compares a vector. The coverage (cells reached of all, per
+    profile, and the cells never reached) ends the report; --until-covered stops once every
+    cell is reached. A mismatch is shrunk to the smallest round that diverges the
     same way (clause, outcome and path), summed up (clause, step, path, expected, actual,
     shrunk size, the command that replays it) and appended to --out as a vector; the search
     goes on for up to --max-findings distinct ones per profile. --minutes bounds shrinking

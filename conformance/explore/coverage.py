@@ -373,7 +373,8 @@ class CellCoverage:
 #: table's limits, then the decisions, dealer shapes, bets and near misses, then the hand
 #: shapes and tableau cells.
 _TIERS = (
-    ("fault:", "refusal:", "stake:", "funds:", "near-miss:"),
+    # A refusal's reason is no aim of its own: each of its faults is one.
+    ("fault:", "stake:", "funds:", "near-miss:"),
     ("decision:", "natural:", "dealer:", "insured-21", "resplit", "bet:"),
     ("pocket:", "zero:", "history:", "natural", "outcome:"),
     ("pair:", "soft:", "tableau:", "stood:"),
@@ -383,7 +384,7 @@ _TIERS = (
 def aim_order(
     all_cells: Sequence[str], shuffle: Callable[[list[str]], None]
 ) -> tuple[list[str], list[str]]:
-    """The cells a draw may aim at (a clause has no recipe), tier by tier, each tier shuffled.
+    """The cells a draw may aim at (no clause, no refusal's reason), tier by tier, shuffled.
 
     Two groups: the first tier (the contract's faults, the limits, the near misses: a few
     cells, each a rule of its own), and the rest (the game's shapes, many cells).

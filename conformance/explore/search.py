@@ -1,7 +1,7 @@
 """Differential exploration: drawn rounds played on the engine, judged like vectors, shrunk.
 
 For each profile the engine claims, vectors are drawn from the explorer's strategies
-(``conformance.explore.rounds``), answered by the oracle as they are drawn, three in four
+(``conformance.explore.rounds``), answered by the oracle as they are drawn, seven in eight
 aimed at a coverage cell of the profile (``conformance.explore.coverage``), and the runner
 plays each on the engine with the same comparison, clause map and outcomes as a corpus
 vector (``conformance.runner.run_vector``), several at once. Each mismatch is shrunk by
@@ -66,6 +66,8 @@ from oracle.profile import Profile
 CHUNK = 256
 #: Vectors in flight on the engine at once.
 CONCURRENCY = 8
+#: One draw in this many aims at no cell: the strategies' own mix, shapes the aims never ask.
+PLAIN_EVERY = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -417,11 +419,11 @@ class _Search:
         #: What the rounds read reached (reported), and what the rounds drawn did (steering).
         self.cells = CellCoverage.of(profile, self.partners)
         self.steer = CellCoverage.of(profile, self.partners)
-        #: The cells an aimed draw may take, in the order aims go round (``next_aim``); a
-        #: refusal's reason is aimed at only until reached (its faults are cells of their own).
+        #: The cells an aimed draw may take, in the order aims go round (``next_aim``).
         shuffle = random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle  # noqa: S311
         self.groups = aim_order(self.cells.all, shuffle)
         self.turns = [0, 0]
+        self.aimed = 0
         self.visits: Counter[str] = Counter()
         self.began = time.monotonic()
         self.seconds = 0.0
@@ -441,13 +443,12 @@ class _Search:
         return self.live.config.until_covered and not self.steer.unreached
 
     def next_aim(self) -> str | None:
-        """The cell the next draw aims at; every fourth draw aims at none.
+        """The cell the next draw aims at; one draw in ``PLAIN_EVERY`` aims at none.
 
         Aimed draws take the two groups of ``aim_order`` in turn (the few cells of the
-        contract's faults and limits as often as the many of the game's shapes); in a group,
-        the first cell not yet reached, and once all are, each cell in turn (a reason refused
-        is aimed at only until reached: its faults are cells of their own). Aims depend on
-        what earlier draws reached (the oracle's answers), never on the engine.
+        contract's faults, limits and near misses as often as the many of the game's shapes);
+        in a group, the first cell not yet reached, and once all are, each cell in turn. Aims
+        depend on what earlier draws reached (the oracle's answers), never on the engine.
         """
         cell = self._next_cell()
         if cell is None:
@@ -457,19 +458,17 @@ class _Search:
         return f"{cell}#{self.visits[cell] - 1}"
 
     def _next_cell(self) -> str | None:
-        if self.ids % 4 == 0:
+        if self.ids % PLAIN_EVERY == 0:
             return None
-        counts = self.steer.counts
-        which = self.ids % 2
+        self.aimed += 1
+        which = self.aimed % 2
         group = self.groups[which] or self.groups[1 - which]
+        counts = self.steer.counts
         unreached = next((c for c in group if not counts[c]), None)
-        if unreached is not None:
+        if unreached is not None or not group:
             return unreached
-        again = [c for c in group if not c.startswith("refusal:")]
-        if not again:
-            return None
         self.turns[which] += 1
-        return again[(self.turns[which] - 1) % len(again)]
+        return group[(self.turns[which] - 1) % len(group)]
 
     def budget_left(self) -> bool:
         """Whether another vector may be drawn: rounds, time, coverage, findings."""
