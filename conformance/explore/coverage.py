@@ -8,7 +8,8 @@ A cell is one thing a rule decides that a round can show, named by a short text:
   of each rank dealt), ``soft:T`` (a soft total 12 to 21 held), ``resplit`` (a split hand
   split again, where the profile allows it), ``insured-21`` (insurance taken, then a dealer
   21 of three cards or more: the insurance loses), ``dealer:bust``, ``dealer:blackjack``,
-  ``dealer:soft-17``, ``natural:player`` (a blackjack), ``natural:both`` (against a
+  ``dealer:soft-17``, ``dealer:late-blackjack`` (a blackjack seen only at the end, where the
+  dealer does not look under every card, after a double or a split), ``natural:player`` (a blackjack), ``natural:both`` (against a
   dealer's), ``natural:vs-21`` (against a dealer's 21 of three cards or more);
 - baccarat: ``tableau:B:V`` (the banker's two-card total B, 0 to 7, by the player's third
   card V, 0 to 9: every cell of the profile's drawing tableau), ``stood:B`` (the player
@@ -124,6 +125,8 @@ def cells(profile: Profile, partners: Sequence[Profile] = ()) -> tuple[str, ...]
         if profile.flag("insurance"):
             found.append("insured-21")
         found += ["dealer:bust", "dealer:blackjack", "dealer:soft-17"]
+        if profile.choice("peek") != "ace-or-ten":
+            found.append("dealer:late-blackjack")
         found += ["natural:player", "natural:both", "natural:vs-21"]
     elif game is Game.BACCARAT:
         found += [f"tableau:{b}:{v}" for b in range(8) for v in range(10)]
@@ -221,6 +224,8 @@ def _blackjack(vround: vector_pb2.VectorRound) -> set[str]:
         natural = len(dealer) == 2 and total == 21
         if natural:
             hit.add("dealer:blackjack")
+            if {"decision:double", "decision:split"} & hit:
+                hit.add("dealer:late-blackjack")
             if "natural:player" in hit:
                 hit.add("natural:both")
         if total > 21:

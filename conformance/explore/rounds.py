@@ -796,6 +796,9 @@ class _Plan:
     #: The first seat's first stake at a limit (``min``, ``max``), its balance the stakes.
     stake: str | None = None
     exact_funds: bool = False
+    #: The first seat's balance four times its stakes: a double, a split or insurance the
+    #: funds rule (BJ.funds) does not withhold.
+    rich: bool = False
     one_seat: bool = False
     #: Blackjack: the first seat's two cards (and a second seat's, the only other one), the
     #: dealer's, the first cards drawn after.
@@ -859,15 +862,17 @@ def _baccarat_plan(draw: st.DrawFn, aim: str) -> _Plan:
 _TEN_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
 
 
-def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
+def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
     kind, _, rest = aim.partition(":")
     ten = _TEN_RANKS[_index(draw, 4)]
     any_rank = RANKS[_index(draw, len(RANKS))]
     if kind == "pair":
-        # Split when the rules let it, and a ten to the first split hand: a pair's rules (the
-        # pairs that split, split aces, a split 21 that is no blackjack) meet there.
+        # Split when the rules let it, and to the first split hand a ten (the pairs that
+        # split, split aces, a split 21 that is no blackjack) or, every other visit, the
+        # pair's rank again (a re-split offered or withheld, VAR.bj.resplit).
         pair = Rank(rest)
-        return _Plan(hand=(pair, pair), drawn=(ten,), prefer=(_D.DECISION_KIND_SPLIT,))
+        again = ten if variant % 2 == 0 else pair
+        return _Plan(hand=(pair, pair), drawn=(again,), prefer=(_D.DECISION_KIND_SPLIT,), rich=True)
     if kind == "soft":
         # An ace and a card of the total less 11: two aces for 12, a ten for 21 (BJ.values).
         total = int(rest)
@@ -890,6 +895,16 @@ def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
         return _Plan(hand=(_ACE, ten), dealer=(_ACE, ten), one_seat=True)
     if aim == "dealer:blackjack":
         return _Plan(dealer=(_ACE, ten) if _index(draw, 2) else (ten, _ACE), one_seat=True)
+    if aim == "dealer:late-blackjack":
+        # A ten up and an ace in the hole: no look under a ten (C.bj.peek), the blackjack
+        # shows at the end and takes the doubled stake too.
+        return _Plan(
+            hand=(Rank.FIVE, Rank(str(4 + _index(draw, 3)))),
+            dealer=(ten, _ACE),
+            prefer=(_D.DECISION_KIND_DOUBLE,),
+            one_seat=True,
+            rich=True,
+        )
     if aim == "dealer:soft-17":
         return _Plan(dealer=(_ACE, Rank.SIX), prefer=(_D.DECISION_KIND_STAND,), one_seat=True)
     if aim == "dealer:bust":
@@ -909,10 +924,13 @@ def _blackjack_plan(draw: st.DrawFn, aim: str) -> _Plan:
             drawn=(_OF_VALUE[10 - low],),
             prefer=(_D.DECISION_KIND_INSURANCE, _D.DECISION_KIND_STAND),
             one_seat=True,
+            rich=True,
         )
     if aim == "resplit":
         pair = any_rank
-        return _Plan(hand=(pair, pair), drawn=(pair, pair), prefer=(_D.DECISION_KIND_SPLIT,))
+        return _Plan(
+            hand=(pair, pair), drawn=(pair, pair), prefer=(_D.DECISION_KIND_SPLIT,), rich=True
+        )
     if kind == "decision":
         return _decision_plan(draw, rest, ten, any_rank)
     return _NO_PLAN
@@ -935,7 +953,7 @@ def _decision_plan(draw: st.DrawFn, kind: str, ten: Rank, any_rank: Rank) -> _Pl
         "decline-even-money": ((_ACE, ten), (_ACE, any_rank)),
     }
     hand, dealer = shapes[kind]
-    return _Plan(hand=hand, dealer=dealer, prefer=(want,), one_seat=dealer is not None)
+    return _Plan(hand=hand, dealer=dealer, prefer=(want,), one_seat=dealer is not None, rich=True)
 
 
 def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str) -> _Plan:
@@ -975,7 +993,7 @@ def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[s
     if aim == "funds:exact":
         return _Plan(exact_funds=True)
     if profile.game is Game.BLACKJACK:
-        return _blackjack_plan(draw, aim)
+        return _blackjack_plan(draw, aim, variant or 0)
     if profile.game is Game.BACCARAT:
         return _baccarat_plan(draw, aim)
     return _roulette_plan(draw, profile, aim)
@@ -1002,7 +1020,9 @@ def _apply_plan(
         wager = roulette.RouletteBet(kind=kind, numbers=numbers, amount=bet.stake.minor_units)
         bet.CopyFrom(convert.bet(wager, "EUR"))
     staked = sum(b.stake.minor_units for b in seat.bets)
-    if plan.exact_funds or plan.stake is not None or seat.balance.minor_units < staked:
+    if plan.rich:
+        seat.balance.minor_units = 4 * staked
+    elif plan.exact_funds or plan.stake is not None or seat.balance.minor_units < staked:
         seat.balance.minor_units = staked
 
 
