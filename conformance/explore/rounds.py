@@ -879,7 +879,9 @@ def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
         second = {12: _ACE, 21: ten}.get(total) or Rank(str(total - 11))
         return _Plan(hand=(_ACE, second))
     if aim == "natural:player":
-        return _Plan(hand=(_ACE, ten))
+        # Against a 2 to 9 up: where a blackjack is paid at once or at the end, by profile
+        # (A.nat-immediate, C.bj.peek); the ace and ten up have aims of their own.
+        return _Plan(hand=(_ACE, ten), dealer=(Rank(str(2 + _index(draw, 8))), any_rank))
     if aim == "natural:vs-21":
         # A blackjack beside a seat that stands: the dealer's ten and a low card draw to a
         # three-card 21, which is no blackjack (BJ.nat-pays, BJ.natural).
@@ -906,7 +908,15 @@ def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
             rich=True,
         )
     if aim == "dealer:soft-17":
-        return _Plan(dealer=(_ACE, Rank.SIX), prefer=(_D.DECISION_KIND_STAND,), one_seat=True)
+        # Two cards, or every other visit three (an ace and a 2 draw a 4: A.dealer-draw and
+        # C.bj.dealer-draw say how a soft 17 of any size stands or draws).
+        two = variant % 2 == 0
+        return _Plan(
+            dealer=(_ACE, Rank.SIX if two else Rank.TWO),
+            drawn=() if two else (Rank.FOUR,),
+            prefer=(_D.DECISION_KIND_STAND,),
+            one_seat=True,
+        )
     if aim == "dealer:bust":
         return _Plan(
             hand=(ten, Rank(str(7 + _index(draw, 3)))),
