@@ -19,6 +19,7 @@ The test suite draws from these strategies too (``tests/strategies.py``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -516,10 +517,23 @@ def _near_miss_bet(
 
 
 def _pick(draw: st.DrawFn, options: Sequence[_T], variant: int | None) -> _T:
-    """One of ``options``: drawn, or the ``variant``-th (an aim's visits take each in turn)."""
+    """One of ``options``: drawn, or the ``variant``-th (an aim's visits take each in turn).
+
+    Visits step through the options by about 0.618 of their number (a step prime to it):
+    every option comes once in as many visits, and neighbours in the list, often of one
+    family (the other layout's shapes, a row's ends), come far apart.
+    """
     if variant is None:
         return draw(st.sampled_from(options))
-    return options[variant % len(options)]
+    return options[(variant * _golden_step(len(options))) % len(options)]
+
+
+@cache
+def _golden_step(count: int) -> int:
+    step = max(1, round(count * 0.618))
+    while math.gcd(step, count) != 1:
+        step -= 1
+    return step
 
 
 def _fault_seats(
