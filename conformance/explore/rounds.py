@@ -980,11 +980,12 @@ def _decision_plan(draw: st.DrawFn, kind: str, ten: Rank, any_rank: Rank) -> _Pl
     return _Plan(hand=hand, dealer=dealer, prefer=(want,), one_seat=dealer is not None, rich=True)
 
 
-def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str) -> _Plan:
+def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str, variant: int | None) -> _Plan:
     kind, _, rest = aim.partition(":")
     wheel = Wheel(profile.choice("wheel"))
     if kind == "bet":
-        return _Plan(bet=rest)
+        # The kind's shapes in turn, visit by visit (a zero's splits, a row's end...).
+        return _Plan(bet=rest, variant=variant)
     if kind == "pocket":
         return _Plan(pocket=DOUBLE_ZERO if rest == "00" else int(rest))
     if aim == "zero:even-chance":
@@ -1020,7 +1021,7 @@ def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[s
         return _blackjack_plan(draw, aim, variant or 0)
     if profile.game is Game.BACCARAT:
         return _baccarat_plan(draw, aim)
-    return _roulette_plan(draw, profile, aim)
+    return _roulette_plan(draw, profile, aim, variant)
 
 
 def _apply_plan(
@@ -1040,7 +1041,11 @@ def _apply_plan(
         wheel = Wheel(profile.choice("wheel"))
         kind = BetKind(plan.bet)
         options = roulette.shapes(wheel, kind)
-        numbers = options[_index(draw, len(options))]
+        numbers = (
+            options[_index(draw, len(options))]
+            if plan.variant is None
+            else _pick(draw, options, plan.variant)
+        )
         wager = roulette.RouletteBet(kind=kind, numbers=numbers, amount=bet.stake.minor_units)
         bet.CopyFrom(convert.bet(wager, "EUR"))
     staked = sum(b.stake.minor_units for b in seat.bets)
