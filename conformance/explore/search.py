@@ -60,7 +60,7 @@ from conformance.results import BAD, KnownFailure, Result
 from conformance.runner import Context, run_vector
 from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
-from oracle.profile import Profile
+from oracle.profile import Profile, shipped_profiles
 
 #: The most vectors drawn before their results are read (batches grow to it from 8).
 CHUNK = 256
@@ -731,12 +731,19 @@ def explore(config: ExploreConfig) -> ExploreReport:
         try:
             claimed = set(info.profile_ids)
             chosen = [p for p in config.profiles if p.id in claimed]
+            # The faults across profiles may use any profile the engine claims, explored or
+            # not: a round id or a table under a shipped profile beside the one explored.
+            ids = {p.id for p in chosen}
+            partners = [
+                *chosen,
+                *(p for p in shipped_profiles() if p.id in claimed and p.id not in ids),
+            ]
             for index, profile in enumerate(chosen):
                 until = None
                 if deadline is not None:
                     # What is left, shared by the profiles not yet explored.
                     until = time.monotonic() + (deadline - time.monotonic()) / (len(chosen) - index)
-                searches.append(_Search(runner, live, profile, chosen))
+                searches.append(_Search(runner, live, profile, partners))
                 searches[-1].run(config, until)
         except _Stopped:
             interrupted = config.stop.signum if config.stop else None
