@@ -374,31 +374,35 @@ class CellCoverage:
         return len(self.all) - len(self.unreached)
 
 
-#: What an aimed draw tries first, tier by tier (``aim_order``): the contract's faults and the
-#: table's limits, then the decisions, dealer shapes, bets and near misses, then the hand
-#: shapes and tableau cells.
-_TIERS = (
+#: The groups aims go round (``aim_order``): the contract's faults, the table's limits and the
+#: near misses (few cells, each a rule of its own); the decisions, dealer shapes, naturals,
+#: bets and zeros; the hand shapes and tableau cells (many cells, each a case of a rule).
+_GROUPS = (
     # A refusal's reason is no aim of its own: each of its faults is one.
     ("fault:", "stake:", "funds:", "near-miss:"),
-    ("decision:", "natural:", "dealer:", "insured-21", "resplit", "bet:"),
-    ("pocket:", "zero:", "history:", "natural", "outcome:"),
+    (
+        "decision:",
+        "natural",
+        "dealer:",
+        "insured-21",
+        "resplit",
+        "bet:",
+        "pocket:",
+        "zero:",
+        "history:",
+        "outcome:",
+    ),
     ("pair:", "soft:", "tableau:", "stood:"),
 )
 
 
 def aim_order(
     all_cells: Sequence[str], shuffle: Callable[[list[str]], None]
-) -> tuple[list[str], list[str]]:
-    """The cells a draw may aim at (no clause, no refusal's reason), tier by tier, shuffled.
-
-    Two groups: the first tier (the contract's faults, the limits, the near misses: a few
-    cells, each a rule of its own), and the rest (the game's shapes, many cells).
-    """
+) -> tuple[list[str], ...]:
+    """The cells a draw may aim at (no clause, no refusal's reason), by group, shuffled."""
     groups: list[list[str]] = []
-    taken: set[str] = set()
-    for tier in _TIERS:
-        cells_here = [c for c in all_cells if c.startswith(tier) and c not in taken]
-        taken.update(cells_here)
+    for prefixes in _GROUPS:
+        cells_here = [c for c in all_cells if c.startswith(prefixes)]
         shuffle(cells_here)
         groups.append(cells_here)
-    return groups[0], [c for group in groups[1:] for c in group]
+    return tuple(groups)

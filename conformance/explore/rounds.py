@@ -678,6 +678,7 @@ def _play_blackjack(
     taken: set[str],
     *,
     prefer: Sequence[int] = (),
+    variant: int | None = None,
 ) -> PlayedRound:
     stream = SeededStream("explore")
     if fault == "settle before the end":
@@ -712,7 +713,16 @@ def _play_blackjack(
         "illegal decision, play on",
         "settle before the end, play on",
     ):
-        return _play_on(draw, profile, deal, fault=fault, taken=taken, stream=stream, prefer=prefer)
+        return _play_on(
+            draw,
+            profile,
+            deal,
+            fault=fault,
+            taken=taken,
+            stream=stream,
+            prefer=prefer,
+            variant=variant,
+        )
     illegal_at = (
         draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
     )
@@ -740,6 +750,7 @@ def _play_on(
     taken: set[str],
     stream: SeededStream,
     prefer: Sequence[int] = (),
+    variant: int | None = None,
 ) -> PlayedRound:
     """A call refused while the round goes on: after the end, or at a drawn step of play.
 
@@ -770,7 +781,11 @@ def _play_on(
         turn = (state.turn.seat, state.turn.hand)
         if not others:  # every kind is open: address a hand that is not the turn's
             turn, others = (turn[0] + 1, turn[1]), [round_pb2.DECISION_KIND_STAND]
-        kind = round_pb2.DecisionKind.ValueType(others[_index(draw, len(others))])
+        # An aim's visits take the illegal kinds in turn (a refused double, split, hit...).
+        pick = (
+            others[_index(draw, len(others))] if variant is None else _pick(draw, others, variant)
+        )
+        kind = round_pb2.DecisionKind.ValueType(pick)
         wrong = round_pb2.Decision(seat=turn[0], hand=turn[1], kind=kind)
         refused = vector_pb2.VectorStep(decision=wrong, expected_error="refused")
     script = [*decisions[:at], refused, *decisions[at:]]
@@ -1176,7 +1191,9 @@ def _drawn_round(
         hit = round_pb2.Decision(kind=round_pb2.DECISION_KIND_HIT)
         played = play_round(profile, deal, [hit], board, taken=taken)
     elif game is Game.BLACKJACK:
-        played = _play_blackjack(draw, profile, deal, here, taken, prefer=aimed.prefer)
+        played = _play_blackjack(
+            draw, profile, deal, here, taken, prefer=aimed.prefer, variant=aimed.variant
+        )
     else:
         after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []
         played = play_round(profile, deal, [], board, taken=taken, after=after)

@@ -68,6 +68,9 @@ CHUNK = 256
 CONCURRENCY = 8
 #: One draw in this many aims at no cell: the strategies' own mix, shapes the aims never ask.
 PLAIN_EVERY = 8
+#: The groups of ``coverage.aim_order`` aimed draws take in turn: the faults, limits and near
+#: misses half the time, the game's decisions and dealer shapes and its hand shapes a quarter.
+_ROTATION = (0, 1, 0, 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -422,7 +425,7 @@ class _Search:
         #: The cells an aimed draw may take, in the order aims go round (``next_aim``).
         shuffle = random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle  # noqa: S311
         self.groups = aim_order(self.cells.all, shuffle)
-        self.turns = [0, 0]
+        self.turns = [0] * len(self.groups)
         self.aimed = 0
         self.visits: Counter[str] = Counter()
         self.began = time.monotonic()
@@ -445,10 +448,9 @@ class _Search:
     def next_aim(self) -> str | None:
         """The cell the next draw aims at; one draw in ``PLAIN_EVERY`` aims at none.
 
-        Aimed draws take the two groups of ``aim_order`` in turn (the few cells of the
-        contract's faults, limits and near misses as often as the many of the game's shapes);
-        in a group, the first cell not yet reached, and once all are, each cell in turn. Aims
-        depend on what earlier draws reached (the oracle's answers), never on the engine.
+        Aimed draws take the groups of ``aim_order`` in turn (``_ROTATION``); in a group,
+        the first cell not yet reached, and once all are, each cell in turn. Aims depend on
+        what earlier draws reached (the oracle's answers), never on the engine.
         """
         cell = self._next_cell()
         if cell is None:
@@ -461,8 +463,8 @@ class _Search:
         if self.ids % PLAIN_EVERY == 0:
             return None
         self.aimed += 1
-        which = self.aimed % 2
-        group = self.groups[which] or self.groups[1 - which]
+        which = _ROTATION[self.aimed % len(_ROTATION)]
+        group = self.groups[which] or next((g for g in self.groups if g), [])
         counts = self.steer.counts
         unreached = next((c for c in group if not counts[c]), None)
         if unreached is not None or not group:
