@@ -764,6 +764,8 @@ def _play_on(
     if first.round.expected_error or not first.round.HasField("expected_settle"):
         return first
     decisions: list[round_pb2.Decision | vector_pb2.VectorStep] = [s.decision for s in steps]
+    if not steps and fault == "settle before the end, play on":
+        return first  # nothing waited: a Settle cannot come before the end
     if fault == "decision after the end" or not steps:
         kinds = [k for k in round_pb2.DecisionKind.values() if k]
         kind = round_pb2.DecisionKind.ValueType(kinds[_index(draw, len(kinds))])
@@ -1013,6 +1015,16 @@ def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str, variant: int | N
     return _NO_PLAN
 
 
+_WAITING_FAULTS = frozenset(
+    (
+        "illegal decision",
+        "settle before the end",
+        "illegal decision, play on",
+        "settle before the end, play on",
+    )
+)
+
+
 def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[str]) -> _Plan:
     """What ``aim`` fixes in this draw (nothing for a cell without a recipe: a clause)."""
     if aim is None:
@@ -1022,7 +1034,9 @@ def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[s
     variant = int(visit) if visit else None
     kind, _, rest = aim.partition(":")
     if kind == "fault":
-        return _Plan(fault=rest, variant=variant)
+        # A fault of play needs a hand that waits for a decision: a stiff 16 (BJ.compare).
+        waits = profile.game is Game.BLACKJACK and rest in _WAITING_FAULTS
+        return _Plan(fault=rest, variant=variant, hand=(Rank.TEN, Rank.SIX) if waits else None)
     if kind == "refusal":
         options = [f for f in faults if REFUSAL[f] == rest]
         return _Plan(fault=options[_index(draw, len(options))]) if options else _NO_PLAN
