@@ -152,6 +152,7 @@ def _stakes(profile: Profile) -> st.SearchStrategy[int]:
 
 _T = TypeVar("_T")
 _COIN = st.integers(min_value=0, max_value=1)
+_AIMED = st.booleans()
 _BETS = st.integers(min_value=1, max_value=4)
 _FOUR = st.integers(min_value=0, max_value=3)
 _SPAN = st.integers(min_value=0, max_value=2**31 - 1)
@@ -941,9 +942,10 @@ def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
     if aim == "dealer:soft-17":
         # Two cards, or every other visit three (an ace and a 2 draw a 4: A.dealer-draw and
         # C.bj.dealer-draw say how a soft 17 of any size stands or draws).
+        # The ace in the hole: no offers before play, one decision is enough.
         two = variant % 2 == 0
         return _Plan(
-            dealer=(_ACE, Rank.SIX if two else Rank.TWO),
+            dealer=(Rank.SIX if two else Rank.TWO, _ACE),
             drawn=() if two else (Rank.FOUR,),
             prefer=(_D.DECISION_KIND_STAND,),
             one_seat=True,
@@ -1100,6 +1102,10 @@ def explored_vector(
     cell without a recipe (a clause) leaves the draw as it is.
     """
     game = profile.game
+    if aim is not None and not draw(_AIMED):
+        # The aim is a choice like any other: explore draws it true, and shrinking may drop
+        # it, when the round still diverges the same way drawn plainly.
+        aim = None
     # Roulette's faults are mostly near-miss bets, one rule (C.rou.geometry) per shape: half.
     every = 2 if game is Game.ROULETTE else _FAULT_EVERY
     faulty_draw = draw(st.integers(min_value=0, max_value=every - 1)) == every - 1

@@ -705,7 +705,12 @@ def _draw_once(
     shrink the draw (``_Search.shrink``).
     """
     if choices is None:
-        data = ConjectureData(random=random.Random(source), max_choices=_MAX_CHOICES)  # noqa: S311
+        # The first choice, whether the draw takes its aim (``explored_vector``): it does.
+        data = ConjectureData(
+            random=random.Random(source),  # noqa: S311
+            prefix=(True,),
+            max_choices=_MAX_CHOICES,
+        )
     else:
         data = ConjectureData.for_choices(choices)
     with BuildContext(data, wrapped_test=_draw_once):

@@ -171,7 +171,11 @@ def test_explore_until_covered_stops_once_every_cell_is_reached(tmp_path: Path) 
     (done,) = summary["profiles"]
     coverage = done["coverage"]
     assert coverage["unreached"] == []
-    assert coverage["reached"] == coverage["cells"] == len(cells(shipped_profile("blackjack-c")))
+    assert (
+        coverage["reached"]
+        == coverage["cells"]
+        == len(cells(shipped_profile("blackjack-c"), PROFILES))
+    )
     # It stopped at the round that reached the last cell, far short of the budget.
     assert done["rounds"] == coverage["covered_at"] < 2000
     assert all(count > 0 for count in coverage["counts"].values())
