@@ -22,9 +22,9 @@ example database unless ``database`` names a directory for one.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import random
-import re
 import secrets
 import time
 from collections import Counter
@@ -55,8 +55,9 @@ from conformance.engine import (
 )
 from conformance.explore.coverage import CellCoverage, aim_order, reached
 from conformance.explore.rounds import explored_vector
+from conformance.known import ExploreWaivers
 from conformance.report import plural
-from conformance.results import BAD, KnownFailure, Result
+from conformance.results import BAD, Result, signature
 from conformance.runner import Context, run_vector
 from conformance.timeouts import READY_TIMEOUT
 from conformance.vectors import LoadedVector
@@ -102,8 +103,9 @@ class ExploreConfig:
     id_prefix: str = "x"
     #: Distinct findings per profile before its search stops (each one shrunk).
     max_findings: int = 1
-    #: The known failure that waives a drawn vector's mismatch, if one does.
-    waive: Callable[[vector_pb2.Vector, Result], KnownFailure | None] = lambda _v, _r: None
+    #: The known failures that waive a drawn vector's mismatch: the listed corpus vectors are
+    #: played first (``ExploreWaivers.learn``), before the budget starts.
+    waive: ExploreWaivers = field(default_factory=ExploreWaivers)
     #: Stop a profile's search once every cell of its coverage is reached (or at the budget).
     until_covered: bool = False
     #: False: a mismatch is kept as drawn, not shrunk (what measures rounds until found).
@@ -254,6 +256,8 @@ class ExploreReport:
     interrupted: int | None = None
     #: The profiles asked for that the engine does not claim (``Describe``): not explored.
     skipped: tuple[str, ...] = ()
+    #: The known failures as the search applied them (the listed vectors played).
+    waive: ExploreWaivers = field(default_factory=ExploreWaivers)
 
     @property
     def rounds(self) -> int:
@@ -353,15 +357,6 @@ async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.Des
         await live.close()
         raise
     return live, info
-
-
-#: A seat's, hand's or line's index in a field path: findings differing only there are one.
-_INDEX = re.compile(r"\[\d+\]")
-
-
-def signature(result: Result) -> tuple[str, str, str]:
-    """What makes a finding distinct: its clause, outcome and path (indexes aside)."""
-    return (result.clause, result.outcome.value, _INDEX.sub("[]", result.path))
 
 
 def _chunk_seed(base: str, profile_id: str, chunk: int) -> int:
@@ -733,10 +728,14 @@ def explore(config: ExploreConfig) -> ExploreReport:
     interrupted = None
     with asyncio.Runner() as runner:
         live, info = runner.run(_connect(config))
-        # The time budget is the search's: it starts once the engine is up.
-        deadline = None if config.seconds is None else time.monotonic() + config.seconds
+        claimed = set(info.profile_ids)
         try:
-            claimed = set(info.profile_ids)
+            if config.waive.listed:
+                # How the listed vectors fail on this engine is what they waive.
+                waive = runner.run(config.waive.learn(live.judge, claimed))
+                config = live.config = dataclasses.replace(config, waive=waive)
+            # The time budget is the search's: it starts once the engine is up.
+            deadline = None if config.seconds is None else time.monotonic() + config.seconds
             chosen = [p for p in config.profiles if p.id in claimed]
             # The faults across profiles may use any profile the engine claims, explored or
             # not: a round id or a table under a shipped profile beside the one explored.
@@ -765,4 +764,5 @@ def explore(config: ExploreConfig) -> ExploreReport:
         restarts=live.engine.restarts if live.engine else 0,
         interrupted=interrupted,
         skipped=tuple(p.id for p in config.profiles if p.id not in info.profile_ids),
+        waive=config.waive,
     )
