@@ -314,9 +314,10 @@ def _print_sections(summary: AuditSummary) -> None:
             console.print(f"  ... and {count - len(first)} more (--report lists them all)")
     recall = (summary.report.get("options") or {}).get("recall")
     if recall and _count(summary, "discrepancies"):
-        # The page gives each finding its own; the console says how to make one.
+        # The page gives each finding its own; the console says how to make one. Not indented:
+        # it is no item of the last list.
         console.print(
-            f"  a round as recorded: {recall} --round ROUND", markup=False, highlight=False
+            f"To see a round as recorded: {recall} --round ROUND", markup=False, highlight=False
         )
 
 
