@@ -27,7 +27,7 @@ from croupier.v1 import (
     round_pb2,
 )
 from grpc_health.v1 import health, health_pb2
-from grpc_reflection.v1alpha import _async as reflection_aio
+from grpc_reflection.v1alpha import reflection
 
 import oracle
 from clients import listen
@@ -334,7 +334,11 @@ class OracleServer:
         listen.add_health_and_reflection(
             self.server,
             self.health,
-            reflection_aio.ReflectionServicer((*SERVICE_NAMES, *listen.AUXILIARY)),
+            # reflection.aio is the package's public asyncio servicer (in its __all__, behind
+            # a Python version test that mypy does not evaluate).
+            reflection.aio.ReflectionServicer(  # type: ignore[attr-defined]
+                (*SERVICE_NAMES, *listen.AUXILIARY)
+            ),
         )
         address = f"{config.host}:{config.port}"
         credentials = config.tls.credentials() if config.tls is not None else None

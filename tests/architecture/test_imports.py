@@ -7,6 +7,7 @@ contract: a contract that a bad import cannot break checks nothing.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -107,3 +108,51 @@ def test_a_bad_import_breaks_a_contract(
     _, _, broken = result.stdout.partition("Broken contracts")
     assert contract in broken, result.stdout
     assert "(l.1)" in broken, result.stdout  # the planted line is the one named
+
+
+#: The project's own packages: their private modules are theirs to use.
+OWN = frozenset({"oracle", "clients", "conformance", "croupier", "tests", "bench"})
+#: Private imports with no public spelling: pytest's plugin keys (``xml_key``, the
+#: --junitxml writer's stash key) live only in ``_pytest``.
+WAIVED = frozenset({"_pytest.junitxml", "_pytest.junitxml.xml_key"})
+
+
+def _private_imports(source: str) -> list[str]:
+    """What a source imports from another package whose dotted name has a part starting ``_``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.extend(
+            name
+            for name in names
+            if name.split(".")[0] not in OWN
+            and name not in WAIVED
+            and any(part.startswith("_") and part != "__future__" for part in name.split("."))
+        )
+    return found
+
+
+def test_no_module_imports_a_private_module_of_a_package() -> None:
+    # A private module (grpc_reflection's _async...) may change or go in any release.
+    found = {
+        str(path.relative_to(ROOT)): names
+        for package in ("oracle", "clients", "conformance")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if (names := _private_imports(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_a_private_import_is_seen() -> None:
+    assert _private_imports("from grpc_reflection.v1alpha import _async as aio\n") == [
+        "grpc_reflection.v1alpha._async"
+    ]
+    assert _private_imports("import grpc._cython\nfrom __future__ import annotations\n") == [
+        "grpc._cython"
+    ]
+    assert _private_imports("from conformance.handwritten import _table\n") == []
