@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import oracle
 from clients.audit import Entry, checkpoint_error, detect_format, key_id, link, read_log
+from clients.words import plural
 from conformance.fairness import (
     BAND,
     P_THRESHOLD,
@@ -382,7 +383,7 @@ class _Order:
                         kind="sequence-gap",
                         message=(
                             f"sequence {sequence} follows sequence {self.high}: "
-                            f"{missing} record(s) missing before it"
+                            f"{plural(missing, 'record')} missing before it"
                         ),
                     ),
                     first=self.high + 1,
@@ -618,7 +619,7 @@ class _Seals:
                 problem(
                     kind="restart-mismatch",
                     message=(
-                        f"the checkpoint counts {checkpoint.restarts} restart(s) of the log's "
+                        f"the checkpoint counts {plural(checkpoint.restarts, 'restart')} of the log's "
                         f"writer before it, and the log shows {shown}: a closing checkpoint "
                         "was removed from the log, or copied into it"
                     ),
@@ -638,8 +639,10 @@ class _Seals:
                     round_id="",
                     kind="unsealed",
                     message=(
-                        f"{self.unsealed} record(s) from record {self.first_unsealed} on come "
-                        "after the last valid checkpoint: nothing proves they are as written"
+                        f"{plural(self.unsealed, 'record')} from record {self.first_unsealed} "
+                        f"on {'comes' if self.unsealed == 1 else 'come'} after the last valid "
+                        "checkpoint: nothing proves "
+                        f"{'it is' if self.unsealed == 1 else 'they are'} as written"
                     ),
                 )
             )
@@ -931,7 +934,7 @@ class _Spins:
         if len(shown) != min(length, place):
             found.append(
                 problem(
-                    message=f"table {name}: the board shows {len(shown)} result(s); after "
+                    message=f"table {name}: the board shows {plural(len(shown), 'result')}; after "
                     f"round {place} of the table it shows {min(length, place)}"
                 )
             )
@@ -1160,21 +1163,20 @@ UNSIGNED = (
     "records off the end of the log: re-chaining and truncation cannot be detected without a key."
 )
 NOT_CHECKED = (
-    "not checked: the log holds {checkpoints} signed checkpoint(s), but no public key was "
+    "not checked: the log holds {checkpoints}, but no public key was "
     "given (--public-key): re-chaining and truncation cannot be detected without a key."
 )
-CHECKED = "checked: {checkpoints} checkpoint(s), {valid} valid under key(s) {keys}."
+CHECKED = "checked: {checkpoints}, {valid} valid under {keys}."
 SEALED = (
-    "sealed: every record is sealed by a checkpoint signed with key(s) {keys}, and the log "
+    "sealed: every record is sealed by a checkpoint signed with {keys}, and the log "
     "ends with its closing checkpoint: no record was changed, added, removed, re-chained or "
     "cut off the end since it was signed."
 )
 RESTARTS = (
-    "restarts: the log's writer restarted {count} time(s) on it, each after a closing "
-    "checkpoint: {where}."
+    "restarts: the log's writer restarted {count} on it, each after a closing checkpoint: {where}."
 )
 LEGACY = (
-    "legacy: {count} record(s) carry no sequence number or no time (an older writer): their "
+    "legacy: {count} no sequence number or no time (an older writer): their "
     "order and completeness rest on the hash chain alone."
 )
 
@@ -1217,7 +1219,7 @@ class AuditSummary:
 
 def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
     seals, order = checks.seals, checks.order
-    keys = ", ".join(key_ids)
+    keys = f"{'key' if len(key_ids) == 1 else 'keys'} {', '.join(key_ids)}"
     if key_ids:
         # Sealed means every record is as written: no entry unreadable, no link or order off.
         spools = checks.spools
@@ -1225,12 +1227,14 @@ def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
             spools.chain.count or spools.log.count or spools.malformed.count
         )
         signing = (
-            CHECKED.format(checkpoints=seals.checkpoints, valid=seals.valid, keys=keys)
+            CHECKED.format(
+                checkpoints=plural(seals.checkpoints, "checkpoint"), valid=seals.valid, keys=keys
+            )
             if problems
             else SEALED.format(keys=keys)
         )
     elif seals.checkpoints:
-        signing = NOT_CHECKED.format(checkpoints=seals.checkpoints)
+        signing = NOT_CHECKED.format(checkpoints=plural(seals.checkpoints, "signed checkpoint"))
     else:
         signing = UNSIGNED
     legacy = max(order.unnumbered, order.untimed)
@@ -1240,8 +1244,10 @@ def _statements(checks: _LogChecks, key_ids: Sequence[str]) -> tuple[str, ...]:
             f"after sequence {r['after_sequence']} (record {r['record']})"
             for r in seals.restarts[:5]
         ) + (", ..." if seals.restart_count > 5 else "")
-        restarts = (RESTARTS.format(count=seals.restart_count, where=where),)
-    return (signing, *restarts) + ((LEGACY.format(count=legacy),) if legacy else ())
+        restarts = (RESTARTS.format(count=plural(seals.restart_count, "time"), where=where),)
+    carry = "carries" if legacy == 1 else "carry"
+    legacies = (LEGACY.format(count=f"{plural(legacy, 'record')} {carry}"),) if legacy else ()
+    return (signing, *restarts, *legacies)
 
 
 def audit_log(

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from croupier.v1 import round_pb2
 
+from clients.words import plural
 from oracle.basic_strategy import StrategyReturn, strategy_return
 from oracle.cards import DECK
 from oracle.clauses import Game
@@ -379,7 +380,7 @@ def chi_square_test(
             p=0.0,
             flagged=True,
             note="dealt values the table does not hold",
-            worst=f"{strays} value(s) off the table's cells",
+            worst=f"{plural(strays, 'value')} off the table's cells",
         )
     if not total or min(float(share) * total for _, share in shares) < MIN_EXPECTED:
         return row(statistic=None, p=None, flagged=False, note="too few rounds for a verdict")

@@ -14,22 +14,13 @@ from croupier.v1 import engine_service_pb2
 from google.protobuf import json_format
 
 import oracle
+from clients.words import plural
 from conformance.inputs import inputs_lines
 from conformance.results import BAD, Result, RunReport, VectorOutcome, by_clause, failure_order
 from conformance.since import newer, parse_version
 
 #: The suite's version, written in every report's first line: Croupier's one version.
 SUITE_VERSION = oracle.__version__
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``count`` and ``noun``, with an s unless there is one: "1 vector", "2 vectors".
-
-    ``many`` is the plural when an s does not make it ("discrepancy", "discrepancies").
-    """
-    if count == 1:
-        return f"{count} {noun}"
-    return f"{count} {many or noun + 's'}"
 
 
 def summary_line(report: RunReport) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clients.adapter import EngineError
+from clients.words import plural
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -37,7 +38,8 @@ def check_composition(cards: Sequence[str], decks: int) -> None:
         if count > decks:
             raise EngineError(
                 "SHOE_NOT_IN_PROFILE",
-                f"the shoe holds {count} copies of {card}; {decks} deck(s) hold {decks}",
+                f"the shoe holds {count} copies of {card}; "
+                f"{plural(decks, 'deck')} {'holds' if decks == 1 else 'hold'} {decks}",
                 card=card,
                 count=count,
                 decks=decks,

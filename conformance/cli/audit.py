@@ -18,6 +18,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from clients.audit import AuditLogError, generate_key_pair, load_public_key
+from clients.words import plural
 from conformance.audit import AuditSummary, audit_log, brief, recall
 from conformance.cli.common import (
     Finite,
@@ -38,7 +39,6 @@ from conformance.html.shape import ShapeError
 from conformance.invocation import croupier_command
 from conformance.packaged import document
 from conformance.recall import describe_record
-from conformance.report import plural
 from oracle.money import money_text
 from oracle.returns import percent
 

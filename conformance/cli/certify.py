@@ -19,6 +19,7 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
 
 import oracle
+from clients.words import plural
 from conformance.cli.common import (
     EngineChoice,
     check_writable,
@@ -42,7 +43,6 @@ from conformance.report import (
     JsonlReport,
     baseline_line,
     failing_clauses_line,
-    plural,
     summary_line,
     write_junit,
 )

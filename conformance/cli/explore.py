@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from clients.words import plural
 from conformance.cli.common import (
     EngineChoice,
     Finite,
@@ -44,7 +45,6 @@ from conformance.explore.search import (
 from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers, read_known_failures
 from conformance.labcorpus import default_cache_dir, lab_corpus
-from conformance.report import plural
 from conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
 from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
 from oracle.errors import OracleError

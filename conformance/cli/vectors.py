@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 import oracle
+from clients.words import plural
 from conformance.cli.common import (
     console,
     errors,
@@ -26,7 +27,6 @@ from conformance.corpus import build_corpus
 from conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
 from conformance.packaged import checkout
 from conformance.recovery import RECOVERY_DIR
-from conformance.report import plural
 from conformance.since import freeze
 from conformance.vectors import (
     CORPUS_DIR,

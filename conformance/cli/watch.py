@@ -17,8 +17,8 @@ from typing import Any, Self, TypeVar
 from croupier.v1 import engine_service_pb2
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from clients.words import plural
 from conformance.cli.common import console, errors
-from conformance.report import plural
 from conformance.results import Result
 
 _T = TypeVar("_T")

@@ -46,6 +46,7 @@ from hypothesis.database import (
 )
 from hypothesis.internal.conjecture.data import ConjectureData
 
+from clients.words import plural
 from conformance.engine import (
     EngineProcess,
     EngineUnavailableError,
@@ -56,7 +57,6 @@ from conformance.engine import (
 from conformance.explore.coverage import CellCoverage, aim_order, reached
 from conformance.explore.rounds import explored_vector
 from conformance.known import ExploreWaivers
-from conformance.report import plural
 from conformance.results import BAD, Result, signature
 from conformance.runner import Context, run_vector
 from conformance.timeouts import READY_TIMEOUT

@@ -20,11 +20,11 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, Final
 
+from clients.words import plural
 from conformance.html.clause_text import clause_html
 from conformance.html.page import anchor, esc, page
 from conformance.html.shape import ANY, BOOL, FRACTION, INT, NUMBER, TEXT, MapOf, Optional, check
 from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
-from conformance.report import plural
 from oracle.money import money_text
 from oracle.returns import percent
 

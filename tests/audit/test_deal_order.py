@@ -100,5 +100,5 @@ def test_a_board_too_short_for_its_place_is_found(tmp_path: Path) -> None:
     (board,) = [p for p in report["log_problems"] if p["kind"] == "board"]
     assert board["record"] == 1
     assert board["message"] == (
-        "table t3: the board shows 2 result(s); after round 5 of the table it shows 5"
+        "table t3: the board shows 2 results; after round 5 of the table it shows 5"
     )

@@ -236,7 +236,7 @@ def test_a_record_removed_and_the_rest_rechained(
     # The record after the gap carries the number of the one after it in the played log.
     assert found["round_id"] == audit_logs.rounds[number].round_id
     assert found["message"] == (
-        f"sequence {number + 1} follows sequence {number - 1}: 1 record(s) missing before it"
+        f"sequence {number + 1} follows sequence {number - 1}: 1 record missing before it"
     )
     assert report["rounds"] == CASE_RECORDS - 1
 
@@ -271,7 +271,7 @@ def test_a_log_of_an_older_writer_says_what_rests_on_the_chain_alone(
     assert report["statements"] == [
         report["signing"]["statement"],
         (
-            f"legacy: {CASE_RECORDS} record(s) carry no sequence number or no time (an older "
+            f"legacy: {CASE_RECORDS} records carry no sequence number or no time (an older "
             "writer): their order and completeness rest on the hash chain alone."
         ),
     ]

@@ -207,7 +207,7 @@ def test_a_closing_checkpoint_removed_from_the_middle_is_a_hidden_restart(
         assert stop(engine, tmp_path / "second.err") == 0
     result = invoke("audit", "verify", log, "--public-key", directory / "operator.pub")
     assert result.exit_code == 0, result.output
-    assert "restarted 1 time(s) on it" in " ".join(result.output.split())
+    assert "restarted 1 time on it" in " ".join(result.output.split())
     lines = read_lines(log)
     index = len(closed) - 1
     assert b'"closing":true' in lines[index]
@@ -215,7 +215,7 @@ def test_a_closing_checkpoint_removed_from_the_middle_is_a_hidden_restart(
     output = " ".join(_not_clean(directory, hidden).split())
     assert "restart-mismatch" in output
     assert (
-        "the checkpoint counts 1 restart(s) of the log's writer before it, and the log shows 0"
+        "the checkpoint counts 1 restart of the log's writer before it, and the log shows 0"
         in output
     )
 

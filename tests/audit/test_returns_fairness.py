@@ -240,5 +240,11 @@ def test_a_value_off_the_table_is_flagged_without_a_chi_square() -> None:
     assert row.flagged
     assert row.p == 0.0
     assert row.statistic is None
-    assert row.worst == "1 value(s) off the table's cells"
+    assert row.worst == "1 value off the table's cells"
     json.dumps(row.as_json(), allow_nan=False)
+
+
+def test_values_off_the_table_are_counted_in_the_plural() -> None:
+    shares = [("player", Fraction(1, 2)), ("banker", Fraction(1, 2))]
+    row = chi_square_test("p", "outcomes", Counter(player=3, dragon=1, tiger=1), shares, 0.001)
+    assert row.worst == "2 values off the table's cells"

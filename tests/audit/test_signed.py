@@ -84,7 +84,7 @@ def test_a_tail_cut_off_between_checkpoints(
     assert (unsealed["kind"], truncated["kind"]) == ("unsealed", "truncated")
     # Cut 10 records after a checkpoint: those 10 are unsealed, from the first of them on.
     assert unsealed["message"].startswith(
-        f"10 record(s) from record {unsealed['record']} on come after the last valid checkpoint"
+        f"10 records from record {unsealed['record']} on come after the last valid checkpoint"
     )
     assert truncated["record"] == unsealed["record"] + 9
     assert report["rounds"] == 12 * signed_log.checkpoint_every + 10

@@ -248,7 +248,7 @@ def test_a_record_deleted(
     assert (gap["record"], gap["round_id"], gap["kind"]) == (index + 1, after, "sequence-gap")
     assert (
         gap["message"]
-        == f"sequence {index + 2} follows sequence {index}: 1 record(s) missing before it"
+        == f"sequence {index + 2} follows sequence {index}: 1 record missing before it"
     )
     _no_replay_problem(report)
     assert report["records"] == report["rounds"] == len(audit_logs.rounds) - 1

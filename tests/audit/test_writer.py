@@ -70,7 +70,7 @@ def test_restarting_the_demo_engine_continues_its_signed_log(tmp_path: Path) -> 
     assert "5 records, 5 rounds (baccarat-c: 5), 4 checkpoints\n" in result.output
     # The first run closed its log at record 3 and checkpoint 5 (every 2): record 6 restarts.
     assert (
-        "restarts: the log's writer restarted 1 time(s) on it, each after a closing "
+        "restarts: the log's writer restarted 1 time on it, each after a closing "
         "checkpoint: after sequence 3 (record 6)." in " ".join(result.output.split())
     )
 

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from clients.adapter import EngineError
+from clients.demo_engine.cards import check_composition
 from conformance.runner import RunConfig, VectorOutcome, run
 from conformance.vectors import load_corpus
 
@@ -38,3 +40,18 @@ def test_the_demo_engine_certifies_conformant_on_the_shipped_corpus() -> None:
     assert report.conformant
     assert report.count(VectorOutcome.PASS) == len(corpus)
     assert report.describe.name == "croupier-demo-engine"
+
+
+@pytest.mark.parametrize(
+    ("cards", "decks", "said"),
+    [
+        (["AS", "AS"], 1, "the shoe holds 2 copies of AS; 1 deck holds 1"),
+        (["KD", "KD", "KD"], 2, "the shoe holds 3 copies of KD; 2 decks hold 2"),
+    ],
+)
+def test_a_shoe_with_too_many_copies_counts_its_decks_in_english(
+    cards: list[str], decks: int, said: str
+) -> None:
+    with pytest.raises(EngineError) as raised:
+        check_composition(cards, decks)
+    assert said in str(raised.value)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from clients.words import plural
 from conformance.cli import main
-from conformance.report import plural
 from conformance.vectors import campaign, write_vectors
 from oracle.profile import Status, shipped_profile, shipped_profiles
 from tests.conformance.support import Vectors
