@@ -21,6 +21,7 @@ from clients.audit import AuditLogError, generate_key_pair, load_public_key
 from clients.words import plural
 from conformance.audit import AuditSummary, audit_log, brief, recall
 from conformance.cli.common import (
+    MAX_SHOWN,
     Finite,
     check_outputs_apart,
     check_writable,
@@ -64,6 +65,10 @@ def audit_guide() -> None:
 
 #: Most worker processes a verify forks: more only queue shards behind one another.
 MAX_WORKERS = 256
+#: Most records a shard holds: a worker holds its shard's findings in memory.
+MAX_SHARD = 10_000_000
+#: The widest band a return is flagged beyond, in standard deviations: beyond it nothing is.
+MAX_BAND = 1000.0
 
 #: The console's sections: the report's list, and its title.
 _SECTIONS = (
@@ -107,7 +112,7 @@ _SECTIONS = (
     "--show",
     default=20,
     show_default=True,
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_SHOWN),
     help="Findings listed per section on the console (the report lists them all).",
 )
 @click.option(
@@ -127,14 +132,14 @@ _SECTIONS = (
     "--shard-size",
     default=2000,
     show_default=True,
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_SHARD),
     help="Records per shard.",
 )
 @click.option(
     "--band",
     default=BAND,
     show_default=True,
-    type=Finite(0, min_open=True),
+    type=Finite(0, MAX_BAND, min_open=True),
     metavar="Z",
     help="Flag an actual return whose z-score against the theoretical one is beyond +-Z.",
 )
@@ -491,7 +496,11 @@ def audit_keygen(name: Path) -> None:
     help="One round's id: its record (a finding's round, as the audit page names it).",
 )
 @click.option(
-    "--last", default=10, show_default=True, type=click.IntRange(1), help="How many rounds."
+    "--last",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, MAX_SHOWN),
+    help="How many rounds.",
 )
 @log_format_option
 def audit_recall(

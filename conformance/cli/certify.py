@@ -21,6 +21,8 @@ from croupier.v1 import engine_service_pb2
 import oracle
 from clients.words import plural
 from conformance.cli.common import (
+    MAX_COUNT,
+    MAX_SHOWN,
     EngineChoice,
     check_writable,
     console,
@@ -149,7 +151,7 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     "explore_rounds",
     default=0,
     show_default=True,
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_COUNT),
     metavar="N",
     help="After the corpus, N rounds per profile drawn by croupier explore (seed 'certify'); "
     "each profile's mismatch, shrunk, fails the run and is appended to --explore-out.",
@@ -187,7 +189,7 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     "--show",
     default=10,
     show_default=True,
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_SHOWN),
     help="Failures to show in detail.",
 )
 def certify(

@@ -56,6 +56,15 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 #: The shortest call deadline an engine is given, in seconds.
 MIN_TIMEOUT = 0.01
 
+#: The longest duration any option takes, in seconds (a week): a longer one is a slip of the
+#: keyboard, and a thread's wait on a huge one overflows the platform's time.
+MAX_SECONDS = 7 * 24 * 3600
+#: The most rounds, vectors or spins a count option makes: a campaign of more would not fit
+#: on a disk or in a day.
+MAX_COUNT = 10_000_000
+#: The most findings or failures a listing option shows: more than a console is read for.
+MAX_SHOWN = 1_000_000
+
 
 def verdict(text: str, **options: Any) -> None:
     """Print a command's verdict line (``console.print``'s options): what ``--quiet`` keeps."""
@@ -195,14 +204,14 @@ def engine_options(command: _F) -> _F:
             "--timeout",
             default=DEFAULT_TIMEOUT,
             show_default=True,
-            type=Finite(MIN_TIMEOUT),
+            type=Finite(MIN_TIMEOUT, MAX_SECONDS),
             help="Deadline of every call, in seconds.",
         ),
         click.option(
             "--ready-timeout",
             default=READY_TIMEOUT,
             show_default=True,
-            type=Finite(MIN_TIMEOUT),
+            type=Finite(MIN_TIMEOUT, MAX_SECONDS),
             metavar="SECONDS",
             help="How long a --launch engine is given to print its ready line.",
         ),
@@ -351,7 +360,7 @@ def progress_option(purpose: str) -> Callable[[_F], _F]:
         "--progress-every",
         default=10.0,
         show_default=True,
-        type=Finite(0.1),
+        type=Finite(0.1, MAX_SECONDS),
         metavar="SECONDS",
         help=purpose,
     )

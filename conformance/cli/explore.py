@@ -20,6 +20,9 @@ from rich.table import Table
 
 from clients.words import plural
 from conformance.cli.common import (
+    MAX_COUNT,
+    MAX_SECONDS,
+    MAX_SHOWN,
     EngineChoice,
     Finite,
     check_writable,
@@ -77,14 +80,14 @@ _SHOWN = 200
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_COUNT),
     help=f"Rounds played per profile (a hand, a coup, a spin), shrinking aside (default "
     f"{DEFAULT_ROUNDS} unless "
     "--minutes is given).",
 )
 @click.option(
     "--minutes",
-    type=Finite(0, min_open=True),
+    type=Finite(0, MAX_SECONDS / 60, min_open=True),
     help="Time budget of the whole run, shared by the profiles.",
 )
 @click.option(
@@ -104,7 +107,7 @@ _SHOWN = 200
 )
 @click.option(
     "--max-findings",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_SHOWN),
     default=DEFAULT_FINDINGS,
     show_default=True,
     metavar="N",

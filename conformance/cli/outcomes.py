@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import click
 
-from conformance.cli.common import utf8_text
-from oracle.cards import format_cards
+from conformance.cli.common import MAX_COUNT, utf8_text
+from oracle.cards import DECK, format_cards
 from oracle.roulette import DOUBLE_ZERO, pocket_text
 from oracle.shoe import seeded_shoe, seeded_spins
+
+#: The most decks a seeded shoe holds (DESIGN.md's portable shoe: one to eight).
+MAX_DECKS = 8
 
 
 @click.command()
@@ -15,9 +18,17 @@ from oracle.shoe import seeded_shoe, seeded_spins
     "--seed", required=True, callback=utf8_text, help="The seed, any UTF-8 text (may be empty)."
 )
 @click.option(
-    "--decks", default=1, show_default=True, type=click.IntRange(1, 8), help="Decks in the shoe."
+    "--decks",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, MAX_DECKS),
+    help="Decks in the shoe.",
 )
-@click.option("--count", type=click.IntRange(1), help="Print only the first COUNT cards.")
+@click.option(
+    "--count",
+    type=click.IntRange(1, MAX_DECKS * len(DECK)),
+    help="Print only the first COUNT cards.",
+)
 def shoe(seed: str, decks: int, count: int | None) -> None:
     """Print the portable seeded shoe of SEED in text form, first card dealt first."""
     cards = seeded_shoe(seed, decks)
@@ -29,7 +40,11 @@ def shoe(seed: str, decks: int, count: int | None) -> None:
     "--seed", required=True, callback=utf8_text, help="The seed, any UTF-8 text (may be empty)."
 )
 @click.option(
-    "--count", default=13, show_default=True, type=click.IntRange(1), help="How many spins."
+    "--count",
+    default=13,
+    show_default=True,
+    type=click.IntRange(1, MAX_COUNT),
+    help="How many spins.",
 )
 @click.option(
     "--wheel", type=click.Choice(["european", "american"]), default="european", show_default=True

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import Finite, fail, resolver
+from conformance.cli.common import MAX_COUNT, MAX_SECONDS, Finite, fail, resolver
 from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 
 
@@ -40,21 +40,21 @@ from oracle.service.server import OracleServer, ServerConfig, TlsFiles
     "--max-open-rounds",
     default=10_000,
     show_default=True,
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_COUNT),
     help="Open rounds held at once; more get RESOURCE_EXHAUSTED.",
 )
 @click.option(
     "--round-ttl",
     default=900.0,
     show_default=True,
-    type=Finite(1),
+    type=Finite(1, MAX_SECONDS),
     help="Seconds before an untouched round expires.",
 )
 @click.option(
     "--grace",
     default=5.0,
     show_default=True,
-    type=Finite(0),
+    type=Finite(0, MAX_SECONDS),
     help="Seconds in-flight calls get on shutdown.",
 )
 @click.option(

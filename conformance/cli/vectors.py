@@ -13,6 +13,7 @@ import click
 import oracle
 from clients.words import plural
 from conformance.cli.common import (
+    MAX_COUNT,
     console,
     errors,
     fail,
@@ -61,7 +62,7 @@ def vectors() -> None:
 @click.option(
     "--count",
     default=None,
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_COUNT),
     help=f"Campaign rounds to generate [default: 1000; a lab profile: {LAB_ROUNDS}].",
 )
 @click.option("--prefix", default=None, help="Campaign vector id prefix (default: the profile id).")

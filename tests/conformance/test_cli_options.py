@@ -76,6 +76,36 @@ def test_a_numeric_option_takes_a_finite_number_in_range_or_is_bad_usage(
         assert taken is None or math.isfinite(taken), (path, option, value, taken)
 
 
+def _parse(path: tuple[str, ...], option: str, value: str) -> object:
+    """What parsing ``option`` of the command at ``path`` makes of ``value`` (the command never runs)."""
+    command = _command(path)
+    param = next(p for p in command.params if isinstance(p, click.Option) and option in p.opts)
+    return param.process_value(click.Context(command, info_name="croupier"), value)
+
+
+@pytest.mark.parametrize("value", ["1" * 40, "1e300", str(2**63)])
+@pytest.mark.parametrize("where", NUMERIC, ids=lambda w: f"{' '.join(w[0])} {w[1]}")
+def test_a_huge_number_is_bad_usage_naming_its_bound(
+    where: tuple[tuple[str, ...], str], value: str
+) -> None:
+    # A count of 10**40 rounds, or a deadline past the platform's time, is refused at once.
+    path, option = where
+    with pytest.raises(click.BadParameter) as refused:
+        _parse(path, option, value)
+    assert refused.value.param is not None
+    assert option in refused.value.param.opts
+
+
+def test_a_huge_count_is_refused_with_its_range() -> None:
+    result = invoke("spins", "--seed", "s", "--count", "1" * 40)
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--count'" in result.output
+    assert "1<=x<=10000000" in result.output
+    result = invoke("explore", "--target", "127.0.0.1:9", "--minutes", "1e40")
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--minutes'" in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
