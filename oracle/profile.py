@@ -323,6 +323,9 @@ def _all_problems(origin: str, problems: Sequence[ProfileError]) -> ProfileError
 
 def _load(path: Path, origin: str, depth: int) -> Profile:
     try:
+        if path.exists() and not path.is_file():
+            # A FIFO would block the read until a writer came; a directory cannot be read.
+            raise ProfileError(f"{origin}: not a regular file", file=origin)
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ProfileError(f"{origin}: cannot read: {exc.strerror}", file=origin) from None
@@ -440,9 +443,17 @@ def resolve_profile(id_or_path: str) -> Profile:
     """A shipped profile by id, or a profile file by path."""
     if id_or_path in SHIPPED_IDS:
         return shipped_profile(id_or_path)
-    if id_or_path.endswith(".toml") or Path(id_or_path).is_file():
+    if id_or_path.endswith(".toml") or _is_file(id_or_path):
         return load_profile_file(id_or_path)
     return shipped_profile(id_or_path)
+
+
+def _is_file(name: str) -> bool:
+    """Whether ``name`` is a file; a name the system cannot look up (too long...) is not."""
+    try:
+        return Path(name).is_file()
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)

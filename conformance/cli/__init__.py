@@ -8,6 +8,7 @@ One module per command group: ``serve``, ``profiles``, ``outcomes`` (shoe, spins
 from __future__ import annotations
 
 import os
+import sys
 
 # gRPC's core logs a failed TLS handshake on stderr at INFO; the command says it better.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
@@ -43,6 +44,13 @@ def main(quiet: bool) -> None:
     """
     # Set each time: CliRunner runs many commands in one process.
     common.console.quiet = quiet
+    for stream in (sys.stdout, sys.stderr):
+        # A file name that is not UTF-8 (its bytes reach Python as lone surrogates) is
+        # printed with its odd bytes escaped, not raised as UnicodeEncodeError.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    common.console.file = None  # type: ignore[assignment]  # stdout again (rich's default)
 
 
 @main.command("completion")

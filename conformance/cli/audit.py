@@ -22,16 +22,21 @@ from clients.words import plural
 from conformance.audit import AuditSummary, audit_log, brief, recall
 from conformance.cli.common import (
     MAX_SHOWN,
+    STDOUT,
     Finite,
-    check_outputs_apart,
-    check_writable,
+    InputFile,
+    OutputFile,
     console,
     errors,
     fail,
     load_profile,
     log_format_option,
+    names_a_file,
+    output_name,
+    prepare_outputs,
     profile_files_option,
     resolver,
+    unwritable,
 )
 from conformance.cli.common import verdict as print_verdict
 from conformance.fairness import BAND, P_THRESHOLD, Assessment
@@ -81,24 +86,32 @@ _SECTIONS = (
 
 
 @audit.command("verify")
-@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("log", type=InputFile())
 @click.option(
     "--report",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the full report as JSON.",
+    type=OutputFile(),
+    help="Write the full report as JSON (- for standard output).",
 )
 @click.option(
     "--html",
     "html",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     metavar="FILE",
-    help="Write the report as one HTML page: no script, nothing fetched, printable.",
+    help="Write the report as one HTML page: no script, nothing fetched, printable (- for "
+    "standard output).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the summary as JSON on standard output (verdict, counts, totals, statements, "
+    "statistics and the first findings of each list) instead of the console's tables.",
 )
 @click.option(
     "--public-key",
     "public_keys",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     metavar="FILE",
     help="The operator's Ed25519 public key (PEM, from 'croupier audit keygen'): check every "
     "signed checkpoint, and that nothing is unsealed or cut off (repeatable).",
@@ -157,6 +170,7 @@ def audit_verify(
     log: Path,
     report: Path | None,
     html: Path | None,
+    as_json: bool,
     public_keys: tuple[Path, ...],
     allow_empty: bool,
     show: int,
@@ -186,7 +200,6 @@ def audit_verify(
     Exit codes: 0 clean; 1 findings; 2 bad usage, an unreadable log, not a Croupier audit
     log, or a log with no round record (0 with --allow-empty).
     """
-    check_regular(log)
     for path in profile_files:
         load_profile(path)
     # The one registry, as serve builds it: a lab file taking a shipped id is refused here,
@@ -195,11 +208,12 @@ def audit_verify(
     inputs = [
         ("the log", log),
         *(("a public key", path) for path in public_keys),
-        *(("a profile file", Path(name)) for name in profile_files if Path(name).exists()),
+        *(("a profile file", Path(name)) for name in profile_files if names_a_file(name)),
     ]
-    check_outputs_apart({"the report": report, "the page": html}, inputs)
-    check_writable(report, "the report")
-    check_writable(html, "the page")
+    if as_json and STDOUT in (report, html):
+        fail("--json prints on standard output: give --report and --html a file, not -")
+    outputs = prepare_outputs({"--report": report, "--html": html}, inputs)
+    report, html = outputs["--report"], outputs["--html"]
     try:
         keys = [load_public_key(path) for path in public_keys]
     except AuditLogError as exc:
@@ -216,7 +230,7 @@ def audit_verify(
             TextColumn("{task.completed} records"),
             TimeElapsedColumn(),
             console=errors,
-            disable=console.quiet,  # croupier --quiet
+            disable=console.quiet or as_json,  # croupier --quiet
         ) as progress,
     ):
         task = progress.add_task("records", total=None)
@@ -251,25 +265,31 @@ def audit_verify(
             fail(f"cannot audit {log}: {exc}")
         if html is not None and report is not None:
             _write_html(json.loads(report.read_text(encoding="utf-8")), html)
+    if as_json:
+        click.echo(json.dumps(summary_json(summary), indent=2, sort_keys=True))
     if summary.verdict == "not an audit log":
-        _print_sections(summary)
+        if not as_json:
+            _print_sections(summary)
         fail(
             f"{log} is not a Croupier audit log: none of its {summary.records} entries is a "
             "round record (with a round id) or a checkpoint"
         )
-    _print_audit(summary)
+    if not as_json:
+        _print_audit(summary)
     if summary.verdict == "empty":
-        console.print(
+        (errors if as_json else console).print(
             f"[bold yellow]audit: nothing verified: {escape(str(log))} holds no round record[/]"
         )
         sys.exit(0 if allow_empty else 2)
     sys.exit(0 if summary.clean else 1)
 
 
-def check_regular(log: Path) -> None:
-    """Exit 2 for a log that is not a regular file: reading a FIFO would wait for a writer."""
-    if not log.is_file():
-        fail(f"{log} is not a regular file (a FIFO, a device or a socket): give an audit log")
+def summary_json(summary: AuditSummary) -> dict[str, Any]:
+    """What ``audit verify --json`` prints: the report's head and the first findings of each list.
+
+    The report (``--report``) has the same keys, with every finding listed instead.
+    """
+    return {**summary.report, "first": {key: list(summary.first[key]) for key, _ in _SECTIONS}}
 
 
 def _write_html(report: dict[str, Any], html: Path, source: str = "the report") -> None:
@@ -280,21 +300,21 @@ def _write_html(report: dict[str, Any], html: Path, source: str = "the report") 
     try:
         html.write_text(text, encoding="utf-8")
     except OSError as exc:
-        fail(f"cannot write {html}: {exc}")
+        fail(f"cannot write {output_name(html)}: {exc.strerror or exc}")
 
 
 @audit.command("html")
-@click.argument("report", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("report", type=InputFile())
 @click.option(
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The HTML page to write.",
+    type=OutputFile(),
+    help="The HTML page to write (- for standard output).",
 )
 def audit_html(report: Path, output: Path) -> None:
     """Make the HTML page of a saved JSON report (croupier audit verify --report)."""
-    check_outputs_apart({"the page": output}, [("the report", report)])
+    output = prepare_outputs({"--output": output}, [("the report", report)])["--output"] or output
     try:
         data = json.loads(report.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -469,10 +489,17 @@ def audit_keygen(name: Path) -> None:
     them with NAME.pub (croupier audit verify --public-key NAME.pub). Existing files are
     never overwritten.
     """
-    if not name.name or name.name in {".", ".."}:
-        fail(f"the key pair needs a file name: NAME.key and NAME.pub, not {str(name)!r}")
+    if not name.name or name.name in {".", ".."} or str(name) == "-":
+        fail(
+            f"the key pair needs a file name: NAME.key and NAME.pub, not {str(name)!r} (two "
+            "files, one of them private, never standard output)"
+        )
     private = name.with_name(f"{name.name}.key")
     public = name.with_name(f"{name.name}.pub")
+    for path in (private, public):
+        problem = unwritable(path)
+        if problem:
+            fail(f"cannot write {path}: {problem}")
     try:
         key = generate_key_pair(private, public)
     except AuditLogError as exc:
@@ -487,7 +514,7 @@ def audit_keygen(name: Path) -> None:
 
 
 @audit.command("recall")
-@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("log", type=InputFile())
 @click.option("--table", "table_id", default="", help="The table's id.")
 @click.option(
     "--round",
@@ -512,7 +539,6 @@ def audit_recall(
     """
     if not table_id and not round_id:
         fail("give --table TABLE (its last rounds) or --round ROUND (one round), or both")
-    check_regular(log)
     rounds = recall(log, table_id, last, log_format, round_id=round_id)
     if not rounds:
         which = " of ".join(

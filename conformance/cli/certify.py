@@ -24,18 +24,22 @@ from conformance.cli.common import (
     MAX_COUNT,
     MAX_SHOWN,
     EngineChoice,
-    check_writable,
+    InputFile,
+    OutputFile,
+    OutputFolder,
     console,
     engine_choice,
     engine_options,
     errors,
     fail,
+    output_name,
+    prepare_outputs,
     print_result,
     progress_option,
     start_engine_log,
     verdict,
 )
-from conformance.cli.explore import coverage_json, explored_results, run_exploration
+from conformance.cli.explore import EXPLORE_OUT, coverage_json, explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
@@ -79,14 +83,14 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     "--vectors",
     "vector_paths",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=InputFile(dir_okay=True),
     help="Vector file or directory (default: the shipped corpus; repeatable).",
 )
 @click.option(
     "--profile-file",
     "profile_files",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     help="Certify against a lab's profile file instead of the shipped profiles (repeatable): "
     "its corpus (shared refusals, targeted rounds and refusals generated from its parameters, "
     "a campaign) is built as croupier vectors build --profile FILE builds it and cached by the "
@@ -95,7 +99,7 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
 )
 @click.option(
     "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     help="Where --profile-file corpora are cached (default: $XDG_CACHE_HOME/croupier/vectors, "
     "else ~/.cache/croupier/vectors).",
 )
@@ -117,7 +121,7 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
 )
 @click.option(
     "--known-failures",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     help="Lines 'pattern  # reason'; listed vectors are expected to fail, and a line "
     "'clause:ID[@PATH]  # reason' waives a failure on that clause (under that field path).",
 )
@@ -135,16 +139,19 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     help="Vectors in flight at once.",
 )
 @click.option(
-    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON Lines report."
+    "--report",
+    type=OutputFile(),
+    help="Write a JSON Lines report (- for standard output, written at the end).",
 )
 @click.option(
-    "--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
+    "--junit", type=OutputFile(), help="Write a JUnit XML report (- for standard output)."
 )
 @click.option(
     "--html",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     help="Write the certification report: one self-contained HTML page, made from the JSON "
-    "Lines report (croupier report html makes the same page from --report's file later).",
+    "Lines report (croupier report html makes the same page from --report's file later; - "
+    "for standard output).",
 )
 @click.option(
     "--explore",
@@ -158,10 +165,10 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
 )
 @click.option(
     "--explore-out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("explore-findings.jsonl"),
-    show_default=True,
-    help="Vector file the explored findings are appended to.",
+    type=OutputFile(),
+    default=None,
+    help=f"Vector file the explored findings are appended to (default: {EXPLORE_OUT}; - for "
+    "standard output).",
 )
 @click.option(
     "--fail-fast",
@@ -213,7 +220,7 @@ def certify(
     ready_timeout: float,
     engine_log: Path | None,
     explore_rounds: int,
-    explore_out: Path,
+    explore_out: Path | None,
     fail_fast: bool,
     progress_every: float,
     show: int,
@@ -263,6 +270,8 @@ def certify(
         known = read_known_failures(known_failures) if known_failures and not certify_mode else ()
     except (VectorFileError, ConfigError, OracleError) as exc:
         fail(str(exc))
+    if not loaded:
+        fail(f"no vector in --vectors {' '.join(str(path) for path in vector_paths)}")
     corpus = loaded
     digest = vectors_hash(vector_paths)
     # Only the shipped corpus (its very bytes, however named), or the corpus built for the
@@ -284,11 +293,21 @@ def certify(
             f"{' --recovery' if vector.restart else ''} --vector {shlex.quote(vector.id)}"
         )
 
-    check_writable(html, "the page")
-    check_writable(engine.engine_log, "the engine log")
-    check_writable(junit, "the JUnit report")
-    if explore_rounds:
-        check_writable(explore_out, "the explored findings")
+    report, junit, html, explore_out, engine = _outputs(
+        engine,
+        {
+            "--report": report,
+            "--junit": junit,
+            "--html": html,
+            "--explore-out": (explore_out or EXPLORE_OUT) if explore_rounds else None,
+        },
+        [
+            *(("a vector file", path) for path in vector_paths if path.is_file()),
+            *(("a profile file", path) for path in profile_files),
+            *(("the known failures", path) for path in [known_failures] if path),
+            *((f"the {flag} file", path) for flag, path in _tls_files(tls_ca, tls_cert, tls_key)),
+        ],
+    )
     jsonl = report
     if html is not None and jsonl is None:
         # The page is made from a JSON Lines report, as croupier report html makes it later.
@@ -309,7 +328,7 @@ def certify(
             else None
         )
     except OSError as exc:
-        fail(f"cannot write the report {jsonl}: {exc.strerror}")
+        fail(f"cannot write --report {output_name(jsonl or Path())}: {exc.strerror}")
     start_engine_log(engine)
     recorder = _Recorder(
         stream=stream,
@@ -356,6 +375,28 @@ def certify(
     if baseline:
         verdict(baseline_line(result, baseline), highlight=False, soft_wrap=True)
     sys.exit(0 if result.passed else 1)
+
+
+def _outputs(
+    engine: EngineChoice, outputs: dict[str, Path | None], inputs: list[tuple[str, Path]]
+) -> tuple[Path | None, Path | None, Path | None, Path, EngineChoice]:
+    """--report, --junit, --html, --explore-out and the engine with its log, prepared."""
+    prepared = prepare_outputs({**outputs, "--engine-log": engine.engine_log}, inputs)
+    if engine.engine_log is not None:
+        engine = replace(engine, engine_log=prepared["--engine-log"])
+    return (
+        prepared["--report"],
+        prepared["--junit"],
+        prepared["--html"],
+        prepared["--explore-out"] or EXPLORE_OUT,
+        engine,
+    )
+
+
+def _tls_files(ca: Path | None, cert: Path | None, key: Path | None) -> list[tuple[str, Path]]:
+    """The TLS files given, by option name: inputs no output may name."""
+    named = (("--tls-ca", ca), ("--tls-cert", cert), ("--tls-key", key))
+    return [(flag, path) for flag, path in named if path is not None]
 
 
 def _check_baseline(baseline: str) -> None:
@@ -478,13 +519,13 @@ class _Recorder:
             try:
                 write_junit(self.junit, report, stopped=stopped)
             except OSError as exc:
-                fail(f"cannot write the JUnit report {self.junit}: {exc.strerror}")
+                fail(f"cannot write --junit {output_name(self.junit)}: {exc.strerror}")
         if self.html is None or self.stream is None:
             return
         try:
             write_certificate(self.stream.path, self.html)
         except OSError as exc:
-            fail(f"cannot write the page {self.html}: {exc.strerror}")
+            fail(f"cannot write --html {output_name(self.html)}: {exc.strerror}")
         finally:
             if self.scratch:
                 self.stream.path.unlink(missing_ok=True)

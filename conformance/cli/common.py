@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 import os
 import shlex
+import shutil
 import sys
-from collections.abc import Callable, Iterable
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from rich.console import Console, ConsoleDimensions
@@ -108,48 +110,196 @@ def utf8_text(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
-def check_writable(path: Path | None, what: str) -> None:
-    """Exit 2 now if ``path`` (an output file, when given) could not be written later.
+#: What an output option is given to mean standard output.
+DASH = "-"
+#: The output that is standard output: ``OutputFile`` converts ``-`` to this very object.
+STDOUT = Path(DASH)
 
-    An output is written at the end of a run that may take an hour: it is checked before the
-    run, without creating or truncating it.
+
+class InputFile(click.Path):
+    """A file a command reads: it exists, and is a regular file (a FIFO would block the read).
+
+    ``dir_okay`` takes a directory too (``--vectors``); ``file_okay`` off takes only one.
     """
-    if path is None:
-        return
+
+    def __init__(self, *, dir_okay: bool = False, file_okay: bool = True) -> None:
+        super().__init__(exists=True, dir_okay=dir_okay, file_okay=file_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The path, or a usage error (exit 2) naming the option and what the path is."""
+        path = cast(Path, super().convert(value, param, ctx))  # path_type=Path
+        problem = _stat_problem(path)
+        if problem:
+            self.fail(f"{path}: {problem}", param, ctx)
+        if not self.file_okay and not path.is_dir():
+            self.fail(f"{path} is not a directory", param, ctx)
+        if not path.is_file() and not (self.dir_okay and path.is_dir()):
+            # Reading a FIFO waits for a writer; a device may never end.
+            self.fail(
+                f"{path} is not a regular file (a FIFO, a device or a socket): give a file",
+                param,
+                ctx,
+            )
+        return path
+
+
+class OutputFile(click.Path):
+    """A file a command writes: ``-`` is standard output (``STDOUT``), unless ``stdout`` is off.
+
+    Otherwise it must be writable, checked without creating or truncating it: an output is
+    written at the end of a run that may take an hour. A FIFO is refused (opening it would
+    wait for a reader); a character device such as /dev/null is taken.
+    """
+
+    def __init__(self, *, stdout: bool = True, why: str = "") -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+        self.stdout = stdout
+        #: Why this output cannot be standard output, when ``stdout`` is off.
+        self.why = why
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The path or ``STDOUT``, or a usage error (exit 2) naming the option and the problem."""
+        if value is STDOUT or (isinstance(value, str) and value == DASH):
+            # A default of STDOUT, or '-' as given: './-' names a file called '-'.
+            if not self.stdout:
+                self.fail(f"'-' (standard output) cannot take it: {self.why}", param, ctx)
+            return STDOUT
+        path = cast(Path, super().convert(value, param, ctx))  # path_type=Path
+        problem = unwritable(path)
+        if problem:
+            self.fail(f"cannot write {path}: {problem}", param, ctx)
+        return path
+
+
+class OutputFolder(click.Path):
+    """A directory a command writes into (a cache, a database): never ``-``, never a file."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The path, or a usage error (exit 2) naming the option and the problem."""
+        if isinstance(value, str) and value == DASH:
+            self.fail("'-' (standard output) cannot take a directory: give one", param, ctx)
+        path = cast(Path, super().convert(value, param, ctx))  # path_type=Path
+        problem = _stat_problem(path)
+        if problem:
+            self.fail(f"{path}: {problem}", param, ctx)
+        if path.exists() and not path.is_dir():
+            self.fail(f"{path} is not a directory", param, ctx)
+        return path
+
+
+def _stat_problem(path: Path) -> str:
+    """Why ``path`` cannot even be looked up (a name too long, a file as a folder), or ""."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
+
+
+def unwritable(path: Path) -> str:
+    """Why an output could not be written later, or "" (nothing is created or truncated)."""
+    problem = _stat_problem(path) or _stat_problem(path.parent)
+    if problem:
+        return problem
     folder = path.parent
     if not folder.is_dir():
-        fail(f"cannot write {what} {path}: no directory {folder}")
+        return f"no directory {folder}"
     if path.is_dir():
-        fail(f"cannot write {what} {path}: it is a directory")
+        return "it is a directory"
+    if path.exists() and not (path.is_file() or path.is_char_device()):
+        return "not a regular file (a FIFO or a socket): writing it could wait for ever"
     target = path if path.exists() else folder
     if not os.access(target, os.W_OK):
-        fail(f"cannot write {what} {path}: permission denied")
+        return "permission denied"
+    return ""
+
+
+def names_a_file(name: str) -> bool:
+    """Whether ``name`` (a profile id or file...) is a file; a name too long to look up is not."""
+    try:
+        return Path(name).is_file()
+    except OSError:
+        return False
 
 
 def _same_file(one: Path, other: Path) -> bool:
     try:
         return one.samefile(other)
     except OSError:  # one of them does not exist yet: compare the names they resolve to
-        return one.resolve() == other.resolve()
+        try:
+            return one.resolve() == other.resolve()
+        except (OSError, RuntimeError):  # a name too long, a symbolic link loop
+            return False
 
 
-def check_outputs_apart(
-    outputs: dict[str, Path | None], inputs: Iterable[tuple[str, Path]]
-) -> None:
-    """Exit 2 now if an output names an input, or two outputs name one file.
+def prepare_outputs(
+    outputs: Mapping[str, Path | None], inputs: Iterable[tuple[str, Path]] = ()
+) -> dict[str, Path | None]:
+    """A command's outputs by option name, checked; exit 2 if one names an input or another.
 
     An output is written over: one that named the log being audited would destroy the
-    evidence (a hard link or a symbolic link to it is the same file).
+    evidence (a hard link, a symbolic link or another spelling of it is the same file). The
+    one output given as ``-`` (``STDOUT``) is written to a scratch file, copied to standard
+    output when the command ends; meanwhile the console's lines go to standard error.
     """
     inputs = list(inputs)
-    given = [(what, path) for what, path in outputs.items() if path is not None]
-    for index, (what, path) in enumerate(given):
+    given = [(name, path) for name, path in outputs.items() if path is not None]
+    dashes = [name for name, path in given if path is STDOUT]
+    if len(dashes) > 1:
+        fail(f"{' and '.join(dashes)} are both '-': only one output can be standard output")
+    for index, (name, path) in enumerate(given):
+        if path is STDOUT:
+            continue
+        problem = unwritable(path)  # a default, which no option's type checked
+        if problem:
+            fail(f"cannot write {name} {path}: {problem}")
         for source, used in inputs:
             if _same_file(path, used):
-                fail(f"{what} {path} is {source}: an output never overwrites an input")
+                fail(f"{name} {path} is {source}: an output never overwrites an input")
         for other, earlier in given[:index]:
-            if _same_file(path, earlier):
-                fail(f"{what} {path} is also {other}: give each output its own file")
+            if earlier is not STDOUT and _same_file(path, earlier):
+                fail(f"{name} {path} is also {other}: give each output its own file")
+    prepared = dict(outputs)
+    if dashes:
+        prepared[dashes[0]] = _to_stdout()
+    return prepared
+
+
+def _to_stdout() -> Path:
+    """A scratch file whose bytes go to standard output when the command ends."""
+    handle, name = tempfile.mkstemp(prefix="croupier-stdout-")
+    os.close(handle)
+    scratch = Path(name)
+    _SCRATCH.add(scratch)
+    # The command's own lines must not mix with the output: they go to standard error.
+    console.file = sys.stderr
+
+    def copy() -> None:
+        try:
+            sys.stdout.flush()
+            with scratch.open("rb") as source:
+                shutil.copyfileobj(source, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        finally:
+            scratch.unlink(missing_ok=True)
+            _SCRATCH.discard(scratch)
+
+    click.get_current_context().call_on_close(copy)
+    return scratch
+
+
+#: The scratch files that stand for standard output in the command running.
+_SCRATCH: set[Path] = set()
+
+
+def output_name(path: Path) -> str:
+    """How a message names an output: "standard output" for the one given as ``-``."""
+    return "standard output" if path in _SCRATCH else str(path)
 
 
 def load_profile(id_or_path: str) -> Profile:
@@ -217,24 +367,24 @@ def engine_options(command: _F) -> _F:
         ),
         click.option(
             "--engine-log",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=OutputFile(),
             metavar="FILE",
             help="Write the whole stderr of a --launch engine to FILE (its last lines are "
             "shown anyway when it fails to start or dies).",
         ),
         click.option(
             "--tls-ca",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=InputFile(),
             help="CA of the engine's certificate: turns on TLS.",
         ),
         click.option(
             "--tls-cert",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=InputFile(),
             help="Client certificate for mutual TLS.",
         ),
         click.option(
             "--tls-key",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=InputFile(),
             help="Client key for mutual TLS.",
         ),
     )

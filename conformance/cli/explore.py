@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
@@ -23,15 +24,21 @@ from conformance.cli.common import (
     MAX_COUNT,
     MAX_SECONDS,
     MAX_SHOWN,
+    STDOUT,
     EngineChoice,
     Finite,
-    check_writable,
+    InputFile,
+    OutputFile,
+    OutputFolder,
     console,
     engine_choice,
     engine_options,
     errors,
     fail,
     load_profile,
+    names_a_file,
+    output_name,
+    prepare_outputs,
     progress_option,
     start_engine_log,
     utf8_text,
@@ -57,6 +64,10 @@ from oracle.profile import SHIPPED_IDS, Profile
 DEFAULT_ROUNDS = 2000
 #: Distinct findings per profile when --max-findings is not given.
 DEFAULT_FINDINGS = 5
+#: Where the findings are appended when --out is not given.
+EXPLORE_OUT = Path("explore-findings.jsonl")
+#: How a reproduce command names the findings that went to standard output (--out -).
+SAVED = "FINDINGS.jsonl"
 #: The longest expected or actual value a finding's summary shows, in characters.
 _SHOWN = 200
 
@@ -92,14 +103,15 @@ _SHOWN = 200
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("explore-findings.jsonl"),
+    type=OutputFile(),
+    default=EXPLORE_OUT,
     show_default=True,
-    help="Vector file the shrunk findings are appended to (for certify --vectors).",
+    help="Vector file the shrunk findings are appended to (for certify --vectors); - writes "
+    f"them to standard output, and each reproduce command then names them {SAVED}.",
 )
 @click.option(
     "--known-failures",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     metavar="FILE",
     help="Certify's known-failures file: the corpus vectors it lists are played first, and a "
     "mismatch that diverges as one of them did (clause, outcome, path) is waived, as is one on "
@@ -121,7 +133,7 @@ _SHOWN = 200
 )
 @click.option(
     "--database",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     help="Keep Hypothesis' example database in this directory: a later run replays what "
     "failed before first (default: none kept).",
 )
@@ -186,8 +198,25 @@ def explore_command(
         )
     except ConfigError as exc:
         fail(str(exc))
-    check_writable(out, "the findings")
-    check_writable(engine.engine_log, "the engine log")
+    if as_json and STDOUT in (out, engine.engine_log):
+        fail("--json prints on standard output: give --out and --engine-log a file, not -")
+    inputs = [
+        *(("the known failures", path) for path in ([known_failures] if known_failures else [])),
+        *(("a profile file", Path(p)) for p in profile_ids if names_a_file(p)),
+        *(
+            (f"the {flag} file", path)
+            for flag, path in (
+                ("--tls-ca", tls_ca),
+                ("--tls-cert", tls_cert),
+                ("--tls-key", tls_key),
+            )
+            if path is not None
+        ),
+    ]
+    outputs = prepare_outputs({"--out": out, "--engine-log": engine.engine_log}, inputs)
+    out = outputs["--out"] or out
+    if engine.engine_log is not None:
+        engine = replace(engine, engine_log=outputs["--engine-log"])
     start_engine_log(engine)
     profiles = _profiles(profile_ids)
     waive = ExploreWaivers()
@@ -250,12 +279,14 @@ def run_exploration(
     try:
         known = {loaded.vector.id for loaded in read_vectors(out)} if out.exists() else set()
     except (OSError, VectorFileError) as exc:
-        fail(f"cannot append findings to {out}: {exc}")
+        fail(f"cannot append findings to {output_name(out)}: {exc}")
     croupier = croupier_command()
+    # Findings sent to standard output are in whatever file it was saved to.
+    named = SAVED if output_name(out) != str(out) else str(out)
 
     def reproduce(vector: vector_pb2.Vector) -> str:
         return (
-            f"{croupier} certify {engine.words} --vectors {shlex.quote(str(out))} "
+            f"{croupier} certify {engine.words} --vectors {shlex.quote(named)} "
             f"--vector {shlex.quote(vector.id)}"
         )
 
@@ -546,7 +577,7 @@ def summary_json(report: ExploreReport, seed: str, out: Path, appended: int) -> 
             for w in done.waived
         ],
         "listed_passed": [vector.id for vector in report.waive.passed],
-        "out": str(out),
+        "out": output_name(out),
         "appended": appended,
     }
 
@@ -558,7 +589,7 @@ def _append(
     fresh = [f for f in findings if f.vector.id not in known]
     for finding in findings:
         if finding.vector.id in known and not quiet:
-            console.print(f"{finding.vector.id} is already in {out}")
+            console.print(f"{finding.vector.id} is already in {output_name(out)}")
     if not fresh:
         return 0
     try:
@@ -567,8 +598,10 @@ def _append(
                 handle.write(dump_line(finding.vector) + "\n")
     except OSError as exc:
         # The findings are printed above: nothing is lost if the file cannot take them.
-        errors.print(f"[bold red]error:[/] cannot append findings to {out}: {exc.strerror}")
+        errors.print(
+            f"[bold red]error:[/] cannot append findings to {output_name(out)}: {exc.strerror}"
+        )
         sys.exit(2)
     if not quiet:
-        console.print(f"{plural(len(fresh), 'finding')} appended to {out}")
+        console.print(f"{plural(len(fresh), 'finding')} appended to {output_name(out)}")
     return len(fresh)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import croupier
 
-from conformance.cli.common import fail
+from conformance.cli.common import STDOUT, OutputFile, fail, output_name, prepare_outputs
 
 #: The descriptor set beside the generated code (``make generate`` writes it).
 DESCRIPTOR_SET = "croupier.binpb"
@@ -30,8 +30,8 @@ def proto() -> None:
     "-o",
     "--out",
     "out",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-    default=Path("-"),
+    type=OutputFile(),
+    default=STDOUT,
     show_default=True,
     help="File to write (- for stdout).",
 )
@@ -45,10 +45,10 @@ def proto_descriptor_set(out: Path) -> None:
     --java_out=... croupier/v1/engine_service.proto`.
     """
     data = descriptor_set()
-    if str(out) != "-":
-        out.write_bytes(data)
-        return
-    if sys.stdout.isatty():
+    if out is STDOUT and sys.stdout.isatty():
         fail("the descriptor set is binary: redirect stdout to a file, or give --out FILE")
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    path = prepare_outputs({"--out": out})["--out"] or out
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        fail(f"cannot write {output_name(path)}: {exc.strerror or exc}")

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import console, fail
+from conformance.cli.common import (
+    InputFile,
+    OutputFile,
+    console,
+    fail,
+    output_name,
+    prepare_outputs,
+)
 from conformance.html.certificate import ReportFileError, write_certificate
 
 
@@ -16,12 +23,12 @@ def report() -> None:
 
 
 @report.command("html")
-@click.argument("jsonl", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("jsonl", type=InputFile())
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The page to write (default: the report's name with .html).",
+    type=OutputFile(),
+    help="The page to write (default: the report's name with .html; - for standard output).",
 )
 def html(jsonl: Path, output: Path | None) -> None:
     """The certification report as one self-contained HTML page.
@@ -31,10 +38,11 @@ def html(jsonl: Path, output: Path | None) -> None:
     that reproduces it. Exit codes: 0 written, 2 not a run report or not writable.
     """
     out = output or jsonl.with_suffix(".html")
+    out = prepare_outputs({"--output": out}, [("the report", jsonl)])["--output"] or out
     try:
         write_certificate(jsonl, out)
     except ReportFileError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror}")
-    console.print(f"wrote {out}", soft_wrap=True)
+        fail(f"cannot write {output_name(out)}: {exc.strerror}")
+    console.print(f"wrote {output_name(out)}", soft_wrap=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import MAX_COUNT, MAX_SECONDS, Finite, fail, resolver
+from conformance.cli.common import MAX_COUNT, MAX_SECONDS, Finite, InputFile, fail, resolver
 from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 
 
@@ -23,17 +23,17 @@ from oracle.service.server import OracleServer, ServerConfig, TlsFiles
 )
 @click.option(
     "--tls-cert",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     help="Server certificate (PEM).",
 )
 @click.option(
     "--tls-key",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     help="Server private key (PEM).",
 )
 @click.option(
     "--tls-client-ca",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(),
     help="CA that signs client certificates: turns on mutual TLS.",
 )
 @click.option(

@@ -14,10 +14,16 @@ import oracle
 from clients.words import plural
 from conformance.cli.common import (
     MAX_COUNT,
+    InputFile,
+    OutputFile,
+    OutputFolder,
     console,
     errors,
     fail,
     load_profile,
+    names_a_file,
+    output_name,
+    prepare_outputs,
     profile_files_option,
     progress_option,
     resolver,
@@ -66,9 +72,7 @@ def vectors() -> None:
     help=f"Campaign rounds to generate [default: 1000; a lab profile: {LAB_ROUNDS}].",
 )
 @click.option("--prefix", default=None, help="Campaign vector id prefix (default: the profile id).")
-@click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Output file (default: stdout)."
-)
+@click.option("--out", type=OutputFile(), help="Output file (default, or -: standard output).")
 def vectors_build(
     profile_ref: str, seed: str | None, count: int | None, prefix: str | None, out: Path | None
 ) -> None:
@@ -82,6 +86,8 @@ def vectors_build(
     names every value no vector tells apart.
     """
     profile = load_profile(profile_ref)
+    inputs = [("the profile file", Path(profile_ref))] if names_a_file(profile_ref) else []
+    out = prepare_outputs({"--out": out}, inputs)["--out"]
     lab = profile_ref not in SHIPPED_IDS
     if not lab and seed is None:
         fail("--seed is required for a shipped profile")
@@ -101,8 +107,10 @@ def vectors_build(
         try:
             write_vectors(out, built)
         except OSError as exc:  # a full disk, a directory that went away
-            fail(f"cannot write {out}: {exc.strerror or exc}")
-        errors.print(f"wrote {plural(len(built), 'vector')} ({plural(rounds, 'round')}) to {out}")
+            fail(f"cannot write {output_name(out)}: {exc.strerror or exc}")
+        errors.print(
+            f"wrote {plural(len(built), 'vector')} ({plural(rounds, 'round')}) to {output_name(out)}"
+        )
     if lab:
         _say_coverage(made)
 
@@ -130,7 +138,7 @@ def _say_coverage(made: LabBuild) -> None:
 @click.option(
     "--dir",
     "directory",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    type=InputFile(dir_okay=True, file_okay=False),
     default=None,
     help="Corpus directory (default: the shipped corpus).",
 )
@@ -184,7 +192,7 @@ def vectors_check(
 @click.option(
     "--out",
     "out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     help="Directory to write the corpus to (default, in a source checkout only: its "
     "conformance/vectors/; an installed package is never rewritten).",
 )
@@ -229,7 +237,7 @@ _VECTORS_OPTION = click.option(
     "--vectors",
     "vector_paths",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=InputFile(dir_okay=True),
     help="Vector file (binary or JSON Lines) or directory (default: the shipped corpus; "
     "repeatable).",
 )
@@ -266,15 +274,17 @@ def vectors_show(patterns: tuple[str, ...], vector_paths: tuple[Path, ...]) -> N
 @_VECTORS_OPTION
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output file: JSON Lines, or binary if its name ends in .binpb.gz (default: JSON Lines "
-    "to stdout).",
+    type=OutputFile(),
+    help="Output file: JSON Lines, or binary if its name ends in .binpb.gz (default, or -: JSON "
+    "Lines to standard output).",
 )
 def vectors_export(vector_paths: tuple[Path, ...], out: Path | None) -> None:
     """Write vectors (default: the whole shipped corpus) as JSON Lines, as a lab writes them.
 
     What it writes, certify --vectors reads back as the same vectors.
     """
+    inputs = [("a vector file", path) for path in vector_paths if path.is_file()]
+    out = prepare_outputs({"--out": out}, inputs)["--out"]
     try:
         loaded = load_vectors(vector_paths)
     except VectorFileError as exc:
@@ -283,5 +293,8 @@ def vectors_export(vector_paths: tuple[Path, ...], out: Path | None) -> None:
         for found in loaded:
             print(dump_line(found.vector))  # noqa: T201 - JSON Lines to stdout
         return
-    count = write_vectors(out, (v.vector for v in loaded))
-    errors.print(f"wrote {count} vectors to {out}")
+    try:
+        count = write_vectors(out, (v.vector for v in loaded))
+    except OSError as exc:  # a full disk, a directory that went away
+        fail(f"cannot write {output_name(out)}: {exc.strerror or exc}")
+    errors.print(f"wrote {plural(count, 'vector')} to {output_name(out)}")

@@ -194,7 +194,7 @@ def test_an_unreadable_log_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         result = invoke("audit", "verify", log)
     assert result.exit_code == 2, result.output
     # Refused before it is opened: a log that is not a regular file is no audit log.
-    assert f"error: {log} is not a regular file (a FIFO, a device or a socket)" in (
+    assert f"'LOG': {log} is not a regular file (a FIFO, a device or a socket)" in (
         " ".join(result.output.split())
     )
 
@@ -278,10 +278,10 @@ def test_an_empty_log_verifies_nothing(tmp_path: Path, content: bytes) -> None:
 @pytest.mark.parametrize(
     ("option", "target", "named"),
     [
-        ("--report", "log", "the report {path} is the log"),
-        ("--html", "log", "the page {path} is the log"),
-        ("--report", "link", "the report {path} is the log"),
-        ("--html", "key", "the page {path} is a public key"),
+        ("--report", "log", "--report {path} is the log"),
+        ("--html", "log", "--html {path} is the log"),
+        ("--report", "link", "--report {path} is the log"),
+        ("--html", "key", "--html {path} is a public key"),
     ],
 )
 def test_no_output_overwrites_an_input(
@@ -306,7 +306,7 @@ def test_two_outputs_never_name_one_file(audit_logs: AuditLogs, tmp_path: Path) 
     out = tmp_path / "out"
     result = invoke("audit", "verify", audit_logs.jsonl, "--report", out, "--html", out)
     assert result.exit_code == 2, result.output
-    assert f"the page {out} is also the report: give each output its own file" in (
+    assert f"--html {out} is also --report: give each output its own file" in (
         " ".join(result.output.split())
     )
     assert not out.exists()
@@ -317,3 +317,54 @@ def test_two_outputs_never_name_one_file(audit_logs: AuditLogs, tmp_path: Path) 
     assert result.exit_code == 2, result.output
     assert "is the report: an output never overwrites an input" in result.output
     assert report.read_bytes() == saved
+
+
+def test_json_prints_the_summary_a_script_reads(audit_logs: AuditLogs, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    result = invoke("audit", "verify", audit_logs.jsonl, "--json", "--report", report)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    full = json.loads(report.read_text(encoding="utf-8"))
+    assert summary["verdict"] == full["verdict"] == "clean"
+    assert summary["rounds"] == len(audit_logs.rounds)
+    assert summary["counts"] == full["counts"]
+    assert summary["totals"] == full["totals"]
+    assert set(summary["first"]) == {
+        "discrepancies",
+        "chain_problems",
+        "log_problems",
+        "malformed",
+        "unreplayable",
+    }
+    assert "Audit totals" not in result.stdout  # no table: JSON alone on standard output
+
+
+def test_json_of_a_tampered_log_lists_its_first_findings(
+    audit_logs: AuditLogs, tmp_path: Path
+) -> None:
+    lines = read_lines(audit_logs.jsonl)
+    del lines[3]  # a record removed: a chain problem
+    log = write_lines(tmp_path / "cut.jsonl", lines)
+    result = invoke("audit", "verify", log, "--json", "--show", "1")
+    assert result.exit_code == 1, result.output
+    summary = json.loads(result.stdout)
+    assert summary["verdict"] != "clean"
+    assert summary["counts"]["chain"] >= 1
+    assert len(summary["first"]["chain_problems"]) == 1
+
+
+def test_report_dash_is_the_report_on_standard_output(
+    audit_logs: AuditLogs, tmp_path: Path
+) -> None:
+    saved = tmp_path / "report.json"
+    assert invoke("audit", "verify", audit_logs.jsonl, "--report", saved).exit_code == 0
+    result = invoke("audit", "verify", audit_logs.jsonl, "--report", "-")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    kept = json.loads(saved.read_text(encoding="utf-8"))
+    assert printed["counts"] == kept["counts"]
+    assert printed["verdict"] == "clean"
+    assert "audit: clean" in result.stderr  # the console's lines moved out of the way
+    result = invoke("audit", "verify", audit_logs.jsonl, "--report", "-", "--json")
+    assert result.exit_code == 2, result.output
+    assert "--json prints on standard output" in result.output
