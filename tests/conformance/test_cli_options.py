@@ -10,37 +10,20 @@ values were tracebacks before, run end to end.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
 
-from conformance.cli import main
 from tests.audit.support import invoke
-
-
-def _commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    for name, command in sorted(group.commands.items()):
-        if isinstance(command, click.Group):
-            yield from _commands(command, (*path, name))
-        else:
-            yield (*path, name)
-
-
-def _command(path: tuple[str, ...]) -> click.Command:
-    command: click.Command = main
-    for name in path:
-        assert isinstance(command, click.Group)
-        command = command.commands[name]
-    return command
+from tests.conformance.cli_tree import command, commands
 
 
 def _numeric_options() -> list[tuple[tuple[str, ...], str]]:
     return [
         (path, param.opts[0])
-        for path in _commands(main)
-        for param in _command(path).params
+        for path in commands()
+        for param in command(path).params
         if isinstance(param, click.Option)
         and isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType))
     ]
@@ -61,13 +44,13 @@ def test_a_numeric_option_takes_a_finite_number_in_range_or_is_bad_usage(
     where: tuple[tuple[str, ...], str], value: str
 ) -> None:
     path, option = where
-    command = _command(path)
-    param = next(p for p in command.params if isinstance(p, click.Option) and option in p.opts)
+    found = command(path)
+    param = next(p for p in found.params if isinstance(p, click.Option) and option in p.opts)
     refused: click.BadParameter | None = None
     taken = None
     try:
         # What parsing the option does (its type, then its callback), and no more.
-        taken = param.process_value(click.Context(command, info_name="croupier"), value)
+        taken = param.process_value(click.Context(found, info_name="croupier"), value)
     except click.BadParameter as exc:
         refused = exc
     if refused is not None:
@@ -78,9 +61,9 @@ def test_a_numeric_option_takes_a_finite_number_in_range_or_is_bad_usage(
 
 def _parse(path: tuple[str, ...], option: str, value: str) -> object:
     """What parsing ``option`` of the command at ``path`` makes of ``value`` (the command never runs)."""
-    command = _command(path)
-    param = next(p for p in command.params if isinstance(p, click.Option) and option in p.opts)
-    return param.process_value(click.Context(command, info_name="croupier"), value)
+    found = command(path)
+    param = next(p for p in found.params if isinstance(p, click.Option) and option in p.opts)
+    return param.process_value(click.Context(found, info_name="croupier"), value)
 
 
 @pytest.mark.parametrize("value", ["1" * 40, "1e300", str(2**63)])
