@@ -86,8 +86,10 @@ def first_difference(expected: Mapping[str, str], actual: Mapping[str, str]) -> 
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def parent(path: str) -> str:
     """The path that contains this one: ``a.b[2]`` -> ``a.b`` -> ``a`` -> ``""``."""
+    # Cached: compact asks for the containers of the same few thousand paths in every round.
     shorter = _PARENT.sub("", path)
     return "" if shorter == path else shorter
 
@@ -98,11 +100,22 @@ def cite(citations: Citations, difference: Difference) -> tuple[str, ...]:
     The value-specific key, then the path and each container in turn: its own key, else a
     ``*.FIELD`` key naming its last field.
     """
+    return _cite(citations, _fields(citations), difference)
+
+
+def _fields(citations: Citations) -> list[tuple[str, tuple[str, ...]]]:
+    """The ``*.FIELD`` keys of a record, as (``.FIELD``, clauses)."""
+    return [(key[1:], why) for key, why in citations.items() if key.startswith("*.")]
+
+
+def _cite(
+    citations: Citations, fields: Sequence[tuple[str, tuple[str, ...]]], difference: Difference
+) -> tuple[str, ...]:
+    """``cite``, with the record's ``*.FIELD`` keys already gathered (``_fields``)."""
     path = difference.path
     found = citations.get(f"{path}={difference.actual}") or citations.get(path)
     if found:
         return found
-    fields = [(key[1:], why) for key, why in citations.items() if key.startswith("*.")]
     while path:
         found = citations.get(path)
         if found:
@@ -141,7 +154,15 @@ def compact(citations: Citations) -> dict[str, tuple[str, ...]]:
     list's own path when it has none; then every key whose path's containers, or its own path
     for a ``PATH=VALUE`` key, already give the same clauses is dropped.
     """
-    out = dict(citations)
+    return dict(_compact(tuple(citations.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _compact(
+    items: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``compact`` of a record's items, in order; cached: rounds played alike cite alike."""
+    out = dict(items)
     siblings: dict[str, list[str]] = {}
     for key in out:
         if "=" not in key and key.endswith("]"):
@@ -149,6 +170,8 @@ def compact(citations: Citations) -> dict[str, tuple[str, ...]]:
     for container, keys in siblings.items():
         if container and container not in out and len(keys) > 1:
             out[container] = Counter(out[k] for k in keys).most_common(1)[0][0]
+    # The ``*.`` keys are never dropped below: gathered once, not at every probe.
+    fields = _fields(out)
     for key in sorted(out, key=lambda k: -k.count(".") - k.count("[")):
         if key.startswith("*."):
             continue
@@ -156,6 +179,6 @@ def compact(citations: Citations) -> dict[str, tuple[str, ...]]:
         why = out.pop(key)
         # What cite would answer for a difference at this key, were it not there.
         probe = Difference(path=path, expected="", actual=value if has_value else "\0")
-        if cite(out, probe) != why:
+        if _cite(out, fields, probe) != why:
             out[key] = why
-    return out
+    return tuple(out.items())
