@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from croupier.v1 import common_pb2, engine_service_pb2, oracle_service_pb2, round_pb2
 
 from oracle import baccarat, blackjack, roulette
-from oracle.cards import Card
+from oracle.cards import DECK, Card
 from oracle.clauses import Game
 from oracle.errors import (
     IllegalDecisionError,
@@ -116,15 +116,23 @@ _PRISON_FROM = {pb: prison.value if prison else "" for prison, pb in _PRISON_PB.
 # --- protobuf to domain -------------------------------------------------------------------
 
 
-def cards_from(texts: Iterable[str], field: str = "shoe.cards") -> tuple[Card, ...]:
+#: Each card by its text and back: a look-up, not a parse or an enum walk, per card.
+_CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_CARD_TEXT: dict[Card, str] = {card: text for text, card in _CARD_BY_TEXT.items()}
+
+
+def cards_from(texts: Sequence[str], field: str = "shoe.cards") -> tuple[Card, ...]:
     """Parse cards; a malformed one is named with its index."""
-    out = []
+    try:
+        return tuple([_CARD_BY_TEXT[text] for text in texts])
+    except KeyError:
+        pass
     for index, text in enumerate(texts):
         try:
-            out.append(Card.parse(text))
+            Card.parse(text)
         except InvalidCardError as exc:
             raise InvalidCardError(f"{field}[{index}]: {exc}", card=text, index=index) from None
-    return tuple(out)
+    raise AssertionError("unreachable: a card missing from the table parses")  # pragma: no cover
 
 
 def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
@@ -167,16 +175,22 @@ def pocket_from(text: str, field: str = "spin.pocket") -> int:
         raise InvalidRoundError(f"{field}: {exc}", field=field, pocket=text) from None
 
 
-def _wager_from(bet: round_pb2.Bet, currency: str, field: str) -> Wager:
-    stake = amount_from(bet.stake, currency, f"{field}.stake")
+def _wager_from(bet: round_pb2.Bet, currency: str, seat: int, index: int) -> Wager:
+    # The field's path is written out only for an error: a clean bet costs no formatting.
+    stake = bet.stake
+    if stake.currency_code == currency:
+        amount = stake.minor_units
+    else:
+        amount = amount_from(stake, currency, f"seats[{seat}].bets[{index}].stake")
     which = bet.WhichOneof("kind")
     if which == "blackjack":
-        return BlackjackWager(amount=stake)
+        return BlackjackWager(amount=amount)
+    field = f"seats[{seat}].bets[{index}]"
     if which == "baccarat":
         kind = _BACCARAT_KINDS.get(bet.baccarat.kind)
         if kind is None:
             raise InvalidBetLayoutError(f"{field}: the baccarat bet kind is not set", field=field)
-        return baccarat.BaccaratBet(kind=kind, amount=stake)
+        return baccarat.BaccaratBet(kind=kind, amount=amount)
     if which == "roulette":
         rkind = _ROULETTE_KINDS.get(bet.roulette.kind)
         if rkind is None:
@@ -197,7 +211,7 @@ def _wager_from(bet: round_pb2.Bet, currency: str, field: str) -> Wager:
                 _bet_pocket(text, f"{field}.roulette.pockets[{i}]")
                 for i, text in enumerate(bet.roulette.pockets)
             )
-        return roulette.RouletteBet(kind=rkind, numbers=numbers, amount=stake)
+        return roulette.RouletteBet(kind=rkind, numbers=numbers, amount=amount)
     raise InvalidBetLayoutError(f"{field}: the bet backs nothing (no game is set)", field=field)
 
 
@@ -210,16 +224,18 @@ def _bet_pocket(text: str, field: str) -> int:
 
 def seats_from(seats: Sequence[round_pb2.Seat], currency: str) -> tuple[SeatRequest, ...]:
     """The seats of a request, in dealing order."""
-    return tuple(
-        SeatRequest(
-            balance=amount_from(seat.balance, currency, f"seats[{i}].balance"),
-            wagers=tuple(
-                _wager_from(bet, currency, f"seats[{i}].bets[{j}]")
-                for j, bet in enumerate(seat.bets)
-            ),
+    out = []
+    for i, seat in enumerate(seats):
+        balance = seat.balance
+        out.append(
+            SeatRequest(
+                balance=balance.minor_units
+                if balance.currency_code == currency
+                else amount_from(balance, currency, f"seats[{i}].balance"),
+                wagers=tuple(_wager_from(bet, currency, i, j) for j, bet in enumerate(seat.bets)),
+            )
         )
-        for i, seat in enumerate(seats)
-    )
+    return tuple(out)
 
 
 def round_request_from(request: engine_service_pb2.DealRequest) -> RoundRequest:
@@ -322,7 +338,8 @@ def amount(minor_units: int, currency: str) -> common_pb2.Amount:
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
+    text = _CARD_TEXT
+    return [text.get(card) or str(card) for card in cards]
 
 
 def fraction_text(value: Fraction) -> str:
