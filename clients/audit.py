@@ -329,6 +329,20 @@ def _binary_entry(number: int, offset: int, data: bytes) -> Entry:
     return Entry(number=number, offset=offset, record=record)
 
 
+def entry_at(handle: IO[bytes], fmt: str, offset: int) -> Entry:
+    """The entry of a log that starts at ``offset`` (an ``Entry.offset``), read again.
+
+    ``handle`` is the log opened for reading in binary; the entry's number is 0.
+    """
+    handle.seek(offset)
+    if fmt == "jsonl":
+        return _json_entry(0, offset, handle.readline())
+    frame = next(_frames(handle), _Frame(number=0, offset=offset, error="no entry at offset"))
+    if frame.error:
+        return Entry(number=0, offset=offset, record=None, error=frame.error)
+    return _binary_entry(0, offset, frame.data)
+
+
 def _read_jsonl(path: Path) -> Iterator[Entry]:
     offset = 0
     with path.open("rb") as handle:

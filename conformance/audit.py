@@ -31,7 +31,16 @@ from croupier.v1 import round_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import oracle
-from clients.audit import Entry, checkpoint_error, detect_format, key_id, link, read_log
+from clients.audit import (
+    Entry,
+    canonical_bytes,
+    checkpoint_error,
+    detect_format,
+    entry_at,
+    key_id,
+    link,
+    read_log,
+)
 from clients.words import plural
 from conformance.fairness import (
     BAND,
@@ -185,11 +194,32 @@ def verify_one(
     return result(expected_paid=expected_paid, findings=own + replayed)
 
 
+@dataclass(slots=True, kw_only=True)
+class ShardResult:
+    """What a shard found: its sums, and the records with something to report, in log order.
+
+    The sums add up whatever the order (``Totals.merge``, ``Tally.merge``): a worker sends
+    them once a shard, not a result a record.
+    """
+
+    checked: int
+    totals: Totals
+    tally: Tally
+    notable: list[RecordResult]
+
+
 def verify_shard(
     items: Sequence[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str] = ()
-) -> list[RecordResult]:
+) -> ShardResult:
     """Check a shard of records (picklable, for process pools and Dask)."""
-    return [verify_one(number, data, board, lab_files) for number, data, board in items]
+    totals, tally, notable = Totals(), Tally(), []
+    for number, data, board in items:
+        result = verify_one(number, data, board, lab_files)
+        totals.add(result)
+        tally.add(result.profile_id, result.bets, result.dealt)
+        if result.findings or result.unreplayable:
+            notable.append(result)
+    return ShardResult(checked=len(items), totals=totals, tally=tally, notable=notable)
 
 
 # --- the log's order, in the main process ---------------------------------------------------
@@ -458,43 +488,84 @@ class _Seen:
 
 
 class _RoundIds:
-    """Every round id of the log, in a temporary on-disk table: memory stays constant."""
+    """Every round id of the log, in a temporary on-disk table: memory stays constant.
 
-    def __init__(self) -> None:
+    Each id is written with its record's number and offset in the log, in batches; a filter
+    of fixed size in memory answers most ids never met without asking the table. Only an id
+    met again costs digests: the earlier record is read again at its offset, and the two
+    rounds compared by content (``_content``) and as written (their links).
+    """
+
+    #: Ids written to the table at once.
+    BATCH = 1000
+    #: Bits of the filter (4 MB): a log of millions of ids rarely asks the table in vain.
+    BITS = 1 << 25
+
+    def __init__(self, earlier: Callable[[int], round_pb2.RoundRecord | None]) -> None:
         # An empty name: SQLite's private temporary database, on disk, deleted on close.
         self.db = sqlite3.connect("")
         self.db.execute("PRAGMA journal_mode = OFF")
         self.db.execute("PRAGMA synchronous = OFF")
         self.db.execute(
             "CREATE TABLE rounds (round_id TEXT PRIMARY KEY, record INTEGER NOT NULL, "
-            "content BLOB NOT NULL, own BLOB NOT NULL) WITHOUT ROWID"
+            "offset INTEGER NOT NULL) WITHOUT ROWID"
         )
+        self.earlier = earlier
+        self.pending: dict[str, tuple[int, int]] = {}
+        self.filter = bytearray(self.BITS // 8)
 
-    def check(self, number: int, record: round_pb2.RoundRecord, own: bytes) -> _Seen | None:
+    def _met(self, round_id: str) -> tuple[int, int] | None:
+        """The record and offset of an id met before, if it was; else it is noted as met."""
+        mask = self.BITS - 1
+        key = hash(round_id)
+        first, second = key & mask, (key >> 25) & mask
+        seen = self.filter[first >> 3] & (1 << (first & 7)) and self.filter[second >> 3] & (
+            1 << (second & 7)
+        )
+        if seen:
+            found = self.pending.get(round_id)
+            if found is not None:
+                return found
+            row = self.db.execute(
+                "SELECT record, offset FROM rounds WHERE round_id = ?", (round_id,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0]), int(row[1])
+        self.filter[first >> 3] |= 1 << (first & 7)
+        self.filter[second >> 3] |= 1 << (second & 7)
+        return None
+
+    def _flush(self) -> None:
+        self.db.executemany(
+            "INSERT INTO rounds VALUES (?, ?, ?)",
+            ((round_id, number, at) for round_id, (number, at) in self.pending.items()),
+        )
+        self.pending.clear()
+
+    def check(
+        self, number: int, offset: int, record: round_pb2.RoundRecord, own: bytes
+    ) -> _Seen | None:
         """None for a round id not met before; else the duplicate or the reused id."""
         round_id = record.round_id
         if not round_id:
             return None  # the replay reports the record as unreplayable
-        content = _content(record)
-        try:
-            self.db.execute(
-                "INSERT INTO rounds VALUES (?, ?, ?, ?)", (round_id, number, content, own)
-            )
-        except sqlite3.IntegrityError:
-            earlier, earlier_content, earlier_own = self.db.execute(
-                "SELECT record, content, own FROM rounds WHERE round_id = ?", (round_id,)
-            ).fetchone()
-        else:
+        met = self._met(round_id)
+        if met is None:
+            self.pending[round_id] = (number, offset)
+            if len(self.pending) >= self.BATCH:
+                self._flush()
             return None
+        earlier, at = met
+        before = self.earlier(at)
         problem = functools.partial(Problem, record=number, round_id=round_id)
-        if earlier_content == content:
+        if before is not None and _content(before) == _content(record):
             return _Seen(
                 problem=problem(
                     kind="duplicate",
                     message=f"the same round as record {earlier}, again: counted once",
                 ),
                 duplicate=True,
-                identical=earlier_own == own,
+                identical=link(before) == own,
             )
         return _Seen(
             problem=problem(
@@ -706,6 +777,17 @@ class Totals:
             money = self._money(result.currency)
             money["expected_paid"] += result.expected_paid
             money["difference"] -= result.expected_paid
+
+    def merge(self, other: Totals) -> None:
+        """Add another part of the log's totals (a shard's)."""
+        self.rounds += other.rounds
+        self.unverified += other.unverified
+        for profile_id, count in other.by_profile.items():
+            self.by_profile[profile_id] += count
+        for currency, values in other.by_currency.items():
+            money = self._money(currency)
+            for key, value in values.items():
+                money[key] += value
 
 
 class _Spool:
@@ -956,13 +1038,36 @@ class _Spins:
         return found
 
 
+class _Reread:
+    """The record at an offset of the log, read again: a round id met twice needs it."""
+
+    def __init__(self, path: Path, fmt: str) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.handle: IO[bytes] | None = None
+
+    def __call__(self, offset: int) -> round_pb2.RoundRecord | None:
+        if self.handle is None:
+            self.handle = self.path.open("rb")
+        return entry_at(self.handle, self.fmt, offset).record
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+
 class _LogChecks:
     """Everything checked in the log's order, by the main process, for every executor."""
 
-    def __init__(self, keys: Mapping[bytes, Ed25519PublicKey], spools: _Spools) -> None:
+    def __init__(
+        self,
+        keys: Mapping[bytes, Ed25519PublicKey],
+        spools: _Spools,
+        earlier: Callable[[int], round_pb2.RoundRecord | None],
+    ) -> None:
         self.chain = _Chain()
         self.order = _Order()
-        self.round_ids = _RoundIds()
+        self.round_ids = _RoundIds(earlier)
         self.seals = _Seals(keys)
         self.spools = spools
         #: Entries read; records among them; what a Croupier log holds (a record with a round
@@ -976,13 +1081,18 @@ class _LogChecks:
         for problem in problems:
             self.spools.problem(problem)
 
-    def record(self, number: int, record: round_pb2.RoundRecord) -> bool:
-        """Check a record's place in the log; False for the same round again (not counted)."""
-        own = link(record)
+    def record(self, number: int, offset: int, record: round_pb2.RoundRecord) -> bytes | None:
+        """Check a record's place in the log; its canonical bytes, None for the same round again.
+
+        The bytes are those its link covers (``clients.audit.canonical_bytes``): serialized
+        once, for the link and for the worker that replays the record.
+        """
+        data = canonical_bytes(record)
+        own = hashlib.sha256(data).digest()
         if self.segment is None:
             # A log whose first record links to an earlier one is a segment of a longer log.
             self.segment = bool(record.previous_record_sha256)
-        seen = self.round_ids.check(number, record, own)
+        seen = self.round_ids.check(number, offset, record, own)
         if seen is not None:
             self.spools.problem(seen.problem)
         if seen is None or not seen.identical:
@@ -991,7 +1101,7 @@ class _LogChecks:
             self.report(self.chain.check(number, record, own))
             self.report(self.order.check(number, record, segment=bool(self.segment)))
         self.seals.record(number, record, own)
-        return seen is None or not seen.duplicate
+        return data if seen is None or not seen.duplicate else None
 
     def checkpoint(self, number: int, checkpoint: round_pb2.AuditCheckpoint) -> None:
         """Check a checkpoint against the records before it."""
@@ -1043,7 +1153,8 @@ def _shards(
             continue
         record = entry.record
         checks.recognised += bool(record.round_id)
-        if not checks.record(number, record):
+        data = checks.record(number, entry.offset, record)
+        if data is None:
             continue
         board: TableHistory | None = None
         rules = table_rules(record.profile_id) if record.pocket else None
@@ -1063,7 +1174,7 @@ def _shards(
             for pocket in _pockets([record.pocket]):
                 after = _after_spin(rules, after, pocket, record)
             boards.put(record.profile_id, after)
-        shard.append((number, record.SerializeToString(deterministic=True), board))
+        shard.append((number, data, board))
         if len(shard) + len(unreadable) >= shard_size:
             yield shard, unreadable
             shard, unreadable = [], []
@@ -1140,12 +1251,12 @@ class _Executor:
 
     def submit(
         self, shard: list[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str]
-    ) -> Future[list[RecordResult]] | Any:
+    ) -> Future[ShardResult] | Any:
         if self.dask is not None:
             return self.dask.submit(verify_shard, shard, tuple(lab_files), pure=False)
         if self.pool is not None:
             return self.pool.submit(verify_shard, shard, tuple(lab_files))
-        done: Future[list[RecordResult]] = Future()
+        done: Future[ShardResult] = Future()
         done.set_result(verify_shard(shard, lab_files))
         return done
 
@@ -1280,29 +1391,30 @@ def audit_log(
     workers = workers or os.cpu_count() or 1
     keys = {key_id(key): key for key in public_keys}
     spools = _Spools(keep_first)
-    checks = _LogChecks(keys, spools)
+    again = _Reread(path, fmt)
+    checks = _LogChecks(keys, spools, again)
     totals = Totals()
     tally = Tally()
     executor = _Executor(workers, dask_address)
     pending: deque[Any] = deque()
 
     def collect(future: Any, unreadable: list[dict[str, Any]]) -> None:
-        results: list[RecordResult] = future.result()
+        done: ShardResult = future.result()
+        totals.merge(done.totals)
+        tally.merge(done.tally)
         # Both lists are in log order; merged, the report lists everything in log order.
-        merged: list[RecordResult | dict[str, Any]] = [*results, *unreadable]
+        merged: list[RecordResult | dict[str, Any]] = [*done.notable, *unreadable]
         merged.sort(key=_record_number)
         for result in merged:
             if isinstance(result, dict):
                 spools.unreadable(result)
                 continue
-            totals.add(result)
-            tally.add(result.profile_id, result.bets, result.dealt)
             for finding in result.findings:
                 spools.finding(finding)
             if result.unreplayable:
                 spools.unreplayable_record(result)
         if progress is not None:
-            progress(len(results) + len(unreadable))
+            progress(done.checked + len(unreadable))
 
     try:
         shards = _shards(
@@ -1322,6 +1434,7 @@ def audit_log(
         raise
     finally:
         executor.close()
+        again.close()
 
     summary = _summarize(path.name, fmt, checks, totals, sorted(k.hex()[:16] for k in keys))
     summary.report.update(

@@ -164,6 +164,15 @@ class Tally:
             sums[3] += 1
         self.dealt.setdefault(profile_id, Counter()).update(dealt)
 
+    def merge(self, other: Tally) -> None:
+        """Add another part of the log's counts (a shard's)."""
+        for key, sums in other.money.items():
+            mine = self.money.setdefault(key, [0, 0, 0, 0])
+            for index, value in enumerate(sums):
+                mine[index] += value
+        for profile_id, dealt in other.dealt.items():
+            self.dealt.setdefault(profile_id, Counter()).update(dealt)
+
 
 # --- the figures --------------------------------------------------------------------------------
 
