@@ -31,6 +31,7 @@ from oracle.errors import (
 )
 from oracle.immutable import Choice, evolve
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
+from oracle.profile import Citations  # at run time: mypyc's dataclasses read field types
 from oracle.provenance import ABSENT, joined
 from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
 from oracle.shoe import check_composition
@@ -38,7 +39,7 @@ from oracle.shoe import check_composition
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from oracle.profile import Citations, Profile
+    from oracle.profile import Profile
 
 
 class Phase(Choice):
