@@ -22,7 +22,7 @@ class Choice(enum.Enum):
     __hash__ = object.__hash__
 
 
-_SLOTS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str], Any]] = {}
 
 
 def evolve(record: _T, /, **changes: Any) -> _T:
@@ -33,15 +33,17 @@ def evolve(record: _T, /, **changes: Any) -> _T:
     introspection of the fields. A name that is not a field raises ``TypeError``.
     """
     cls = type(record)
-    known = _SLOTS.get(cls)
+    known = _FIELDS.get(cls)
     if known is None:
-        slots = tuple(cls.__slots__)  # type: ignore[attr-defined]
-        known = _SLOTS[cls] = (slots, frozenset(slots))
-    names, fields = known
+        # The dataclass's fields and its own __new__, not __slots__ and object.__new__: a class
+        # compiled by mypyc (make compiled) has no __slots__ and refuses object.__new__.
+        names = tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        known = _FIELDS[cls] = (names, frozenset(names), cls.__new__)
+    names, fields, make = known
     if not fields.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - fields))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
-    new = object.__new__(cls)
+    new = make(cls)
     for name in names:
         object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
     return new
