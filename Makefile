@@ -27,7 +27,7 @@ PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 DESCRIPTOR_SET = -Ithird_party/googleapis --include_imports --include_source_info \
 	$(PROTOS) google/rpc/status.proto google/rpc/error_details.proto
 
-.PHONY: help venv browser lint fmt generate checkgenerate test test-fast bench mutation fuzz soak corpus demo examples screenshots mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast compiled bench mutation fuzz soak corpus demo examples screenshots mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -76,11 +76,17 @@ fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 	$(PY) -m ruff format $(SOURCES)
 	$(BUF) format --write
 
-test: lint browser ## Lint, then the whole test suite (what CI runs).
-	$(PY) -m pytest --durations=15
+# The pure Python modules are the tested reference: the whole suite runs them (CROUPIER_BUILD,
+# oracle/build.py), then the corpus and tests/oracle run again on the compiled build, if any.
+test: lint browser compiled ## Lint, the whole test suite (what CI runs), then the corpus and tests/oracle on the compiled build.
+	CROUPIER_BUILD=pure $(PY) -m pytest --durations=15
+	$(PY) -m bench.compiled check
+
+compiled: $(STAMP) ## Compile the rules modules with mypyc into oracle/_compiled (git ignores it) when a C compiler is present; skipped otherwise.
+	$(PY) -m bench.compiled build
 
 test-fast: $(STAMP) browser ## The test suite without lint, with Hypothesis' quick profile.
-	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
+	CROUPIER_BUILD=pure HYPOTHESIS_PROFILE=dev $(PY) -m pytest -x -q
 
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --group bench
@@ -101,10 +107,10 @@ $(MUTATION_STAMP): $(STAMP)
 	@touch $@
 
 mutation: $(MUTATION_STAMP) ## Sampled mutation testing of oracle/ against tests/oracle (~15 min): each game, money and settlement must kill 95%.
-	$(PY) -m bench.mutation $(MUTATION_ARGS)
+	CROUPIER_BUILD=pure $(PY) -m bench.mutation $(MUTATION_ARGS)
 
 corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
-	$(PY) -m conformance.cli vectors build-corpus
+	CROUPIER_BUILD=pure $(PY) -m conformance.cli vectors build-corpus
 
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m clients.demo
@@ -137,5 +143,5 @@ screenshots: $(STAMP) browser ## Pictures of both HTML reports for docs/ (run ma
 mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail with its clause, by a hand-written vector and 3+ in all.
 	$(PY) -m conformance.zoo
 
-clean: ## Remove the virtualenv, node_modules and caches.
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation $(EXAMPLES_OUT)
+clean: ## Remove the virtualenv, the compiled build, node_modules and caches.
+	rm -rf $(VENV) oracle/_compiled node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation $(EXAMPLES_OUT)

@@ -30,7 +30,10 @@ from conformance.cli.vectors import vectors
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(oracle.__version__, prog_name="croupier")
+# The build that runs (oracle/build.py): "croupier 0.3.0 (compiled: mypyc)" or "(pure Python)".
+@click.version_option(
+    oracle.__version__, prog_name="croupier", message=f"%(prog)s %(version)s ({oracle.BUILD})"
+)
 @click.option(
     "-q",
     "--quiet",
