@@ -192,14 +192,17 @@ def _same_corpus(tmp: Path) -> bool:
     if failed:
         return False
     pure, compiled = tmp / "pure", tmp / "compiled"
-    names = sorted(p.name for p in pure.iterdir())
-    match, mismatch, errors = filecmp.cmpfiles(pure, compiled, names, shallow=False)
-    extra = sorted({p.name for p in compiled.iterdir()} - set(names))
+    names = sorted(str(p.relative_to(pure)) for p in pure.rglob("*") if p.is_file())
+    other = sorted(str(p.relative_to(compiled)) for p in compiled.rglob("*") if p.is_file())
+    differ = [
+        n for n in names if n in other and not filecmp.cmp(pure / n, compiled / n, shallow=False)
+    ]
+    differ += sorted(set(names) ^ set(other))
     seconds = time.perf_counter() - started
-    same = bool(match) and not mismatch and not errors and not extra
+    same = bool(names) and not differ
     verdict = "byte-identical" if same else "DIFFERENT"
-    print(f"  corpus rebuilt under both builds: {len(match)} files {verdict} in {seconds:.0f} s")
-    for name in (*mismatch, *errors, *extra):
+    print(f"  corpus rebuilt under both builds: {len(names)} files {verdict} in {seconds:.0f} s")
+    for name in differ:
         print(f"    differs: {name}")
     return same
 
