@@ -77,9 +77,11 @@ fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 	$(BUF) format --write
 
 # The pure Python modules are the tested reference: the whole suite runs them (CROUPIER_BUILD,
-# oracle/build.py), then the corpus and tests/oracle run again on the compiled build, if any.
-test: lint browser compiled ## Lint, the whole test suite (what CI runs), then the corpus and tests/oracle on the compiled build.
+# oracle/build.py) first, then the compiled build is made (where a C compiler is present) and
+# the corpus and tests/oracle run again on it.
+test: lint browser ## Lint, the whole test suite (what CI runs), then the corpus and tests/oracle on the compiled build.
 	CROUPIER_BUILD=pure $(PY) -m pytest --durations=15
+	$(PY) -m bench.compiled build
 	$(PY) -m bench.compiled check
 
 compiled: $(STAMP) ## Compile the rules modules with mypyc into oracle/_compiled (git ignores it) when a C compiler is present; skipped otherwise.
