@@ -22,6 +22,7 @@ from croupier.v1 import round_pb2
 
 from conformance.cli import main
 from conformance.corpus import CORPUS_DIR
+from conformance.fairness import BAND
 from conformance.vectors import dump_line, read_vectors
 from conformance.zoo import launch_command
 from oracle.basic_strategy import strategy_return
@@ -313,7 +314,9 @@ def test_the_audit_page_names_its_log_and_how_to_recall_a_finding(
     assert f"{log.stat().st_size:,} bytes" in meta
     assert "rounds.bin" in meta
     assert "Croupier 0." in meta
-    assert "--workers 1" in meta
+    # The options that decide what was checked, not how many workers checked it.
+    assert f"--band {BAND}" in meta
+    assert "--workers" not in meta
     command = browser.text("#findings code.recall")
     assert command.endswith(f"audit recall {log} --round roulette-c-4")
     # The cited clause's text, once, where the finding's clause links.
