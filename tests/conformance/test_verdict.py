@@ -178,7 +178,7 @@ def test_a_profile_filter_that_leaves_out_a_claimed_profile_is_partial(
 
 def test_own_vector_files_are_never_conformant(roulette_only: str, tmp_path: Path) -> None:
     # A copy of one shipped vector, as a lab's own file.
-    own = tmp_path / "own.jsonl"
+    own = tmp_path / "lab-vectors.jsonl"  # not own.jsonl: that is the run's report
     (line,) = [text for text in _lines(f"{CLAIMED}.hand.*") if '"id":"rou-h001"' in text]
     own.write_text(line + "\n", encoding="utf-8")
     result, trailer = _run(roulette_only, tmp_path, "own", "--vectors", str(own), "--certify")
