@@ -350,6 +350,8 @@ class CellCoverage:
     counts: Counter[str] = field(default_factory=Counter)
     #: The round (1-based, in draw order) at which the last cell was first reached.
     covered_at: int | None = None
+    #: The round at which each cell reached was first reached.
+    first: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, profile: Profile, partners: Sequence[Profile] = ()) -> CellCoverage:
@@ -359,7 +361,10 @@ class CellCoverage:
     def add(self, hit: Iterable[str], rounds: int) -> None:
         """Count the cells one vector reached; ``rounds``: rounds drawn so far."""
         known = set(self.all)
-        self.counts.update(c for c in hit if c in known)
+        fresh = [c for c in hit if c in known]
+        self.counts.update(fresh)
+        for cell in fresh:
+            self.first.setdefault(cell, rounds)
         if self.covered_at is None and not self.unreached:
             self.covered_at = rounds
 

@@ -28,7 +28,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -304,7 +304,7 @@ class _EngineGone(KeyboardInterrupt):
         self.error = error
 
 
-class _Live:
+class Live:
     """The engine under exploration: its process (if launched), channel and runner context."""
 
     def __init__(self, config: ExploreConfig, engine: EngineProcess | None, address: str) -> None:
@@ -341,7 +341,8 @@ class _Live:
             await self.engine.stop()
 
 
-async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.DescribeResponse]:
+async def connect(config: ExploreConfig) -> tuple[Live, engine_service_pb2.DescribeResponse]:
+    """Reach (or launch) the engine of ``config`` and ask what it claims (``Live.close`` after)."""
     engine = (
         EngineProcess(config.launch, startup_timeout=config.ready_timeout, log=config.engine_log)
         if config.launch
@@ -350,7 +351,7 @@ async def _connect(config: ExploreConfig) -> tuple[_Live, engine_service_pb2.Des
     address = await engine.start() if engine else config.target
     if address is None:
         raise EngineUnavailableError("give --target HOST:PORT or --launch CMD")
-    live = _Live(config, engine, address)
+    live = Live(config, engine, address)
     try:
         info = await describe(live.ctx.stub, config.timeout, address, config.tls)
     except BaseException:
@@ -392,7 +393,7 @@ class _Search:
     def __init__(
         self,
         runner: asyncio.Runner,
-        live: _Live,
+        live: Live,
         profile: Profile,
         partners: Sequence[Profile] = (),
     ) -> None:
@@ -717,6 +718,43 @@ def _draw_once(
 _MAX_CHOICES = 10_000
 
 
+def chosen_profiles(
+    profiles: Sequence[Profile], claimed: Collection[str]
+) -> tuple[list[Profile], list[Profile]]:
+    """The profiles explored (those the engine claims), and the partners their faults may use.
+
+    The faults across profiles may use any profile the engine claims, explored or not: a
+    round id or a table under a shipped profile beside the one explored.
+    """
+    chosen = [p for p in profiles if p.id in claimed]
+    ids = {p.id for p in chosen}
+    partners = [*chosen, *(p for p in shipped_profiles() if p.id in claimed and p.id not in ids)]
+    return chosen, partners
+
+
+def search_profile(
+    runner: asyncio.Runner,
+    live: Live,
+    profile: Profile,
+    partners: Sequence[Profile],
+    until: float | None,
+) -> tuple[ProfileExploration, bool]:
+    """One profile's search on ``live``'s engine, under ``live.config``, up to ``until``.
+
+    What it covered, and whether a stop request ended it; ``EngineUnavailableError`` if the
+    engine went away. ``explore`` runs one per profile; a Dask chunk runs one of its own
+    (``conformance.explore.cluster``).
+    """
+    search = _Search(runner, live, profile, partners)
+    try:
+        search.run(live.config, until)
+    except _Stopped:
+        return search.outcome(), True
+    except _EngineGone as gone:
+        raise gone.error from None
+    return search.outcome(), False
+
+
 def explore(config: ExploreConfig) -> ExploreReport:
     """Explore every profile of ``config`` on the engine; ``EngineUnavailableError`` if it goes.
 
@@ -724,10 +762,10 @@ def explore(config: ExploreConfig) -> ExploreReport:
     search at once: the report holds what was covered, ``interrupted`` says why.
     """
     started = time.monotonic()
-    searches: list[_Search] = []
+    searches: list[ProfileExploration] = []
     interrupted = None
     with asyncio.Runner() as runner:
-        live, info = runner.run(_connect(config))
+        live, info = runner.run(connect(config))
         claimed = set(info.profile_ids)
         try:
             if config.waive.listed:
@@ -736,30 +774,22 @@ def explore(config: ExploreConfig) -> ExploreReport:
                 config = live.config = dataclasses.replace(config, waive=waive)
             # The time budget is the search's: it starts once the engine is up.
             deadline = None if config.seconds is None else time.monotonic() + config.seconds
-            chosen = [p for p in config.profiles if p.id in claimed]
-            # The faults across profiles may use any profile the engine claims, explored or
-            # not: a round id or a table under a shipped profile beside the one explored.
-            ids = {p.id for p in chosen}
-            partners = [
-                *chosen,
-                *(p for p in shipped_profiles() if p.id in claimed and p.id not in ids),
-            ]
+            chosen, partners = chosen_profiles(config.profiles, claimed)
             for index, profile in enumerate(chosen):
                 until = None
                 if deadline is not None:
                     # What is left, shared by the profiles not yet explored.
                     until = time.monotonic() + (deadline - time.monotonic()) / (len(chosen) - index)
-                searches.append(_Search(runner, live, profile, partners))
-                searches[-1].run(config, until)
-        except _Stopped:
-            interrupted = config.stop.signum if config.stop else None
-        except _EngineGone as gone:
-            raise gone.error from None
+                done, stopped = search_profile(runner, live, profile, partners, until)
+                searches.append(done)
+                if stopped:
+                    interrupted = config.stop.signum if config.stop else None
+                    break
         finally:
             runner.run(live.close())
     return ExploreReport(
         describe=info,
-        profiles=tuple(s.outcome() for s in searches),
+        profiles=tuple(searches),
         seconds=time.monotonic() - started,
         restarts=live.engine.restarts if live.engine else 0,
         interrupted=interrupted,
