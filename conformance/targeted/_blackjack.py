@@ -22,24 +22,32 @@ def _p(topic: str, shoe: str, plan: str = "", seats: tuple[str, ...] = _SEAT) ->
     return probe(topic, ProbeRound(seats=seats, shoe=shoe, plan=plan))
 
 
-def _soft_17(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+def _always(*probes: Probe) -> Callable[[Profile, Profile], Sequence[Probe]]:
+    """The generator of a parameter whose deciding rounds are the same whatever the profiles."""
+
+    def generate(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+        return list(probes)
+
+    return generate
+
+
+_soft_17 = _always(
     # TS 8D = 18 against 6H AC, a soft 17: standing, 18 wins; drawing 2C, 19 beats it.
-    return [
-        _p("an 18 against a soft 17", "TS 6H 8D AC 2C", "stand"),
-        _p("a 17 against a soft 17", "TS 6H 7D AC 3C", "stand"),
-    ]
+    _p("an 18 against a soft 17", "TS 6H 8D AC 2C", "stand"),
+    _p("a 17 against a soft 17", "TS 6H 7D AC 3C", "stand"),
+)
 
 
-def _blackjack_pays(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("a player blackjack against 7H TC", "AS 7H KD TC")]
+_blackjack_pays = _always(
+    _p("a player blackjack against 7H TC", "AS 7H KD TC"),
+)
 
 
-def _insurance(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+_insurance = _always(
     # TS 9D against AH: insurance asked for against the ace, offered or refused.
-    return [
-        _p("insurance against an ace, hole 7C", "TS AH 9D 7C", "insurance stand"),
-        _p("insurance against a blackjack", "TS AH 9D KC", "insurance"),
-    ]
+    _p("insurance against an ace, hole 7C", "TS AH 9D 7C", "insurance stand"),
+    _p("insurance against a blackjack", "TS AH 9D KC", "insurance"),
+)
 
 
 def _insured(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
@@ -51,13 +59,12 @@ def _insured(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
     ]
 
 
-def _insurance_stake(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("insurance of 20 against a blackjack", "TS AH 9D KC", "insurance=20"),
-        _p("insurance of 20, hole 7C", "TS AH 9D 7C", "insurance=20 stand"),
-        _p("insurance of 1 against a blackjack", "TS AH 7D KD", "insurance=1"),
-        _p("insurance of 49 against a blackjack", "9S AH 8D QC", "insurance=49"),
-    ]
+_insurance_stake = _always(
+    _p("insurance of 20 against a blackjack", "TS AH 9D KC", "insurance=20"),
+    _p("insurance of 20, hole 7C", "TS AH 9D 7C", "insurance=20 stand"),
+    _p("insurance of 1 against a blackjack", "TS AH 7D KD", "insurance=1"),
+    _p("insurance of 49 against a blackjack", "9S AH 8D QC", "insurance=49"),
+)
 
 
 def _blackjack_vs_ace(profile: Profile, other: Profile) -> Sequence[Probe] | str:
@@ -81,11 +88,10 @@ def _after_insurance(profile: Profile, _other: Profile) -> Sequence[Probe] | str
     ]
 
 
-def _peek(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a dealer blackjack under a ten", "TS KH 6D AC 5C", "stand"),
-        _p("a dealer blackjack under an ace", "TS AH 6D KC 5C", "stand"),
-    ]
+_peek = _always(
+    _p("a dealer blackjack under a ten", "TS KH 6D AC 5C", "stand"),
+    _p("a dealer blackjack under an ace", "TS AH 6D KC 5C", "stand"),
+)
 
 
 def _paid_at_once(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
@@ -115,39 +121,37 @@ def _late_blackjack(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
     ]
 
 
-def _double_on(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+_double_on = _always(
     # Against 7H TC (17, stands); the double's card TS.
-    return [
-        _p("a double on a two-card 8", "5S 7H 3D TC TS", "double"),
-        _p("a double on a two-card 9", "5S 7H 4D TC TS", "double"),
-        _p("a double on a two-card 10", "6S 7H 4D TC TS", "double"),
-        _p("a double on a two-card 11", "5S 7H 6D TC TS", "double"),
-        _p("a double on a two-card 12", "TS 7H 2D TC 5C", "double"),
-        _p("a double on a soft 19", "AS 7H 8D TC TS", "double"),
-        _p("a double on three cards", "2S 7H 3D TC 4C TS", "hit double"),
-    ]
+    _p("a double on a two-card 8", "5S 7H 3D TC TS", "double"),
+    _p("a double on a two-card 9", "5S 7H 4D TC TS", "double"),
+    _p("a double on a two-card 10", "6S 7H 4D TC TS", "double"),
+    _p("a double on a two-card 11", "5S 7H 6D TC TS", "double"),
+    _p("a double on a two-card 12", "TS 7H 2D TC 5C", "double"),
+    _p("a double on a soft 19", "AS 7H 8D TC TS", "double"),
+    _p("a double on three cards", "2S 7H 3D TC 4C TS", "hit double"),
+)
 
 
-def _double_for_less(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a double for 50 on 11", "5S 7H 6D TC TS", "double=50"),
-        _p("a double for 50 on 10", "6S 7H 4D TC TS", "double=50"),
-        _p("a double for 25 on 10", "5S 7H 5D TC 9S", "double=25"),
-        _p("a double for 75 on 11, lost", "5S 7H 6D TC 2S", "double=75"),
-    ]
+_double_for_less = _always(
+    _p("a double for 50 on 11", "5S 7H 6D TC TS", "double=50"),
+    _p("a double for 50 on 10", "6S 7H 4D TC TS", "double=50"),
+    _p("a double for 25 on 10", "5S 7H 5D TC 9S", "double=25"),
+    _p("a double for 75 on 11, lost", "5S 7H 6D TC 2S", "double=75"),
+)
 
 
-def _double_after_split(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+_double_after_split = _always(
     # Eights split against 6H TC; hand 0 takes 3C: 11, doubles.
-    return [_p("a double after a split", "8S 6H 8D TC 3C TS 2C TH", "split double")]
+    _p("a double after a split", "8S 6H 8D TC 3C TS 2C TH", "split double"),
+)
 
 
-def _split_pairs(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a split of two pictures", "JS 7H QD TC 9C 8C", "split"),
-        _p("a split of a ten and a jack", "TS 7H JD TC 9C 8C", "split"),
-        _p("a split of eights", "8S 7H 8D TC TS TD", "split"),
-    ]
+_split_pairs = _always(
+    _p("a split of two pictures", "JS 7H QD TC 9C 8C", "split"),
+    _p("a split of a ten and a jack", "TS 7H JD TC 9C 8C", "split"),
+    _p("a split of eights", "8S 7H 8D TC TS TD", "split"),
+)
 
 
 def _resplits(hands: int, up: str = "6H") -> Probe:
@@ -169,25 +173,27 @@ def _max_hands(profile: Profile, other: Profile) -> Sequence[Probe]:
     return [_resplits(hands, up) for up in ("6H", "5H", "4H")]
 
 
-def _resplit_aces(_profile: Profile, _other: Profile) -> Sequence[Probe]:
+_resplit_aces = _always(
     # AS AD against 6H TC; hand 0 takes AC: aces again.
-    return [
-        _p("aces split again", "AS 6H AD TC AC TD TH TS 6S", "split split"),
-        _p("aces split again against a 5", "AS 5H AD TC AC JD JH JS 6S", "split split"),
-        _p("aces split again against a 4", "AS 4H AD TC AC QD QH QS 6S", "split split"),
-    ]
+    _p("aces split again", "AS 6H AD TC AC TD TH TS 6S", "split split"),
+    _p("aces split again against a 5", "AS 5H AD TC AC JD JH JS 6S", "split split"),
+    _p("aces split again against a 4", "AS 4H AD TC AC QD QH QS 6S", "split split"),
+)
 
 
-def _hit_split_aces(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("a hit on split aces", "AS 6H AD TC 2C 5D TH TS 6S", "split hit")]
+_hit_split_aces = _always(
+    _p("a hit on split aces", "AS 6H AD TC 2C 5D TH TS 6S", "split hit"),
+)
 
 
-def _split_21(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("split aces that make 21", "AS 7H AD TC KC QD", "split")]
+_split_21 = _always(
+    _p("split aces that make 21", "AS 7H AD TC KC QD", "split"),
+)
 
 
-def _surrender(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [_p("a surrender of 16 against a 9", "TS 9H 6D 8C", "surrender")]
+_surrender = _always(
+    _p("a surrender of 16 against a 9", "TS 9H 6D 8C", "surrender"),
+)
 
 
 def _surrender_timing(profile: Profile, _other: Profile) -> Sequence[Probe] | str:
@@ -224,27 +230,24 @@ def _half_stakes(profile: Profile, other: Profile) -> Sequence[Probe] | str:
     ]
 
 
-def _auto_stand(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a hit to 21, then a stand", "TS 7H 5D TC 6C 9C", "hit stand"),
-        _p("a hit to 21, then a hit", "TS 7H 5D TC 6C 9C", "hit hit"),
-    ]
+_auto_stand = _always(
+    _p("a hit to 21, then a stand", "TS 7H 5D TC 6C 9C", "hit stand"),
+    _p("a hit to 21, then a hit", "TS 7H 5D TC 6C 9C", "hit hit"),
+)
 
 
-def _not_needed(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a bust against a 16", "TS 6H 6D TC 9C 5C", "hit"),
-        _p("a surrender against a 16", "TS 6H 6D TC 5C", "surrender"),
-    ]
+_not_needed = _always(
+    _p("a bust against a 16", "TS 6H 6D TC 9C 5C", "hit"),
+    _p("a surrender against a 16", "TS 6H 6D TC 5C", "surrender"),
+)
 
 
-def _hole_card(_profile: Profile, _other: Profile) -> Sequence[Probe]:
-    return [
-        _p("a bust against 7H TC", "TS 7H 6D TC 9C", "hit"),
-        _p("a stand on 18 against 7H TC", "TS 7H 8D TC", "stand"),
-        _p("a bust against 5H TC", "TS 5H 5D TC 8C", "hit"),
-        _p("a bust after two hits against 9H 8C", "TS 9H 2D 8C 3C KC", "hit hit"),
-    ]
+_hole_card = _always(
+    _p("a bust against 7H TC", "TS 7H 6D TC 9C", "hit"),
+    _p("a stand on 18 against 7H TC", "TS 7H 8D TC", "stand"),
+    _p("a bust against 5H TC", "TS 5H 5D TC 8C", "hit"),
+    _p("a bust after two hits against 9H 8C", "TS 9H 2D 8C 3C KC", "hit hit"),
+)
 
 
 def _funds(_profile: Profile, _other: Profile) -> Sequence[Probe]:
