@@ -299,11 +299,13 @@ CURRENCIES = frozenset(c.code for c in iso4217.Currency if c.exponent is not Non
 _RANKS, _SUITS = "A23456789TJQK", "CDHS"
 _POCKETS = frozenset(("00", *(str(n) for n in range(37))))
 #: Most seats a round takes (the contract's; h097 of every profile).
+MAX_SEATS = 16
 #: The highest TCP port.
 _MAX_PORT = 65535
 #: Tables whose roulette rounds the kit counts; the least recently dealt is forgotten past it.
 MAX_TABLES = 100_000
-MAX_SEATS = 16
+#: Seconds between two looks at a signal delivered to a thread other than the main one.
+_SIGNAL_POLL = 0.2
 
 
 def check_contract(
@@ -1076,7 +1078,11 @@ def main(
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     print(f"CROUPIER_ENGINE {args.host}:{served.port}", flush=True)  # noqa: T201 - the launch protocol's line
-    stopping.wait()
+    # A signal may be delivered to any of grpc's threads, and Python runs its handler only when
+    # the main thread next runs bytecode: an untimed wait would never wake, and the engine
+    # would outlive whoever stopped it. Waking now and then lets the handler run.
+    while not stopping.wait(_SIGNAL_POLL):
+        pass
     try:
         served.stop(args.grace)
     except (OSError, AuditLogError) as exc:

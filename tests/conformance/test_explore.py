@@ -428,11 +428,6 @@ def test_certify_explore_adds_explored_rounds_to_the_verdict_and_the_report(
     assert [v.vector.id for v in read_vectors(found)] == [finding["id"]]
 
 
-@pytest.mark.xfail(
-    reason="passes alone, fails inside the whole suite under CI=true since this session's "
-    "explore rework (the engine outlives a SIGKILLed explorer): to be found, see the note",
-    strict=False,
-)
 def test_a_killed_explorer_leaves_no_engine_behind(tmp_path: Path) -> None:
     # SIGKILL gives the explorer no chance to stop its engine: the engine is tied to it
     # (PR_SET_PDEATHSIG) and gets SIGTERM when it dies.
