@@ -1093,13 +1093,17 @@ def explored_vector(
     vector_id: str,
     partners: Sequence[Profile] = (),
     aim: str | None = None,
+    *,
+    most: int | None = None,
 ) -> vector_pb2.Vector:
     """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault.
 
     ``partners``: the engine's other profiles; those of the same game make the faults that span
     profiles (``ACROSS``) possible. ``aim``: a coverage cell (``conformance.explore.coverage``)
     the last round is drawn to reach (its fault, stakes, cards, bets or decisions fixed); a
-    cell without a recipe (a clause) leaves the draw as it is.
+    cell without a recipe (a clause) leaves the draw as it is. ``most``: the most rounds the
+    vector may hold (what is left of a budget in rounds): fewer spins, and no fault that needs
+    more rounds than that.
     """
     game = profile.game
     if aim is not None and not draw(_AIMED):
@@ -1116,6 +1120,8 @@ def explored_vector(
     if plan is not _NO_PLAN:
         # An aimed draw carries the aim's fault or none: another would hide what it aims at.
         fault = plan.fault
+    if most is not None and _rounds_needed(fault) > most:
+        fault = None
     if fault in ACROSS[game]:
         return _across(draw, profile, vector_id, fault, same_game[_index(draw, len(same_game))])
     vector = vector_pb2.Vector(
@@ -1133,8 +1139,8 @@ def explored_vector(
     if plan is not _NO_PLAN and game is Game.ROULETTE:
         # An aimed spin is one spin, or the board the aim needs.
         count = plan.spins or 1
-    # A fault of ids needs a round before it.
-    count = max(count, 2) if fault in ("reused round id", "round id in another case") else count
+    count = min(count, most) if most is not None else count
+    count = max(count, _rounds_needed(fault))
     faulty = count - 1  # the fault goes in the last round: the board before it is built
     board: roulette.TableHistory | None = None
     taken: set[str] = set()
@@ -1159,6 +1165,16 @@ def explored_vector(
     _trim_shoes(vector)
     finish_vector(vector)
     return vector
+
+
+def _rounds_needed(fault: str | None) -> int:
+    """The fewest rounds a vector with ``fault`` holds (``_across`` plays a table's three).
+
+    A fault of ids needs a round before it; one across profiles, a partner's round first.
+    """
+    if fault in ("reused round id", "round id in another case", "round id of another profile"):
+        return 2
+    return 3 if fault == "table of another profile" else 1
 
 
 def _drawn_round(

@@ -13,7 +13,8 @@ waives (``waive``), counts as no mismatch.
 
 Reproducible: the same seed and engine draw the same rounds, whatever the concurrency (each
 draw is seeded from the seed, the profile and its number; aims follow what the oracle's
-answers reached). Bounded: by rounds per profile, by coverage (``until_covered``), or by a
+answers reached). Bounded: by rounds per profile (exactly: the last vector drawn holds no
+more than are left), by coverage (``until_covered``), or by a
 time budget checked before each round, shrinking included: a mismatch whose shrinking the
 budget cuts short is a finding as shrunk so far (``Finding.shrunk``). Hypothesis keeps no
 example database unless ``database`` names a directory for one.
@@ -84,7 +85,8 @@ class ExploreConfig:
     tls: TlsOptions | None = None
     seed: str = "croupier"
     #: Rounds played per profile before the search stops (shrinking a finding adds more); a
-    #: drawn vector holds one round, or several spins at one roulette table.
+    #: drawn vector holds one round, or several spins at one roulette table, and the last
+    #: one no more than the budget has left: the search plays exactly this many.
     rounds: int = 2000
     #: A time budget for the whole run, in seconds, shared by the profiles; None: no limit.
     seconds: float | None = None
@@ -372,6 +374,8 @@ class _Draw:
     vector: vector_pb2.Vector
     aim: str | None
     choices: tuple[Any, ...]
+    #: The most rounds it could hold (what was left of the budget): shrinking draws alike.
+    most: int
     #: Rounds drawn in the profile once this vector was drawn.
     drawn: int
     #: The coverage cells it reaches.
@@ -490,12 +494,16 @@ class _Search:
         else:
             aim, choices = self.next_aim(), None
         source = _chunk_seed(self.live.config.seed, self.profile.id, self.ids)
-        strategy = explored_vector(self.profile, vector_id, self.partners, aim)
+        # The last vector holds no more rounds than the budget has left: it ends there.
+        most = max(1, self.live.config.rounds - self.drawn)
+        strategy = explored_vector(self.profile, vector_id, self.partners, aim, most=most)
         vector, drawn_choices = _draw_once(strategy, source, choices)
         self.drawn += len(vector.rounds)
         hit = frozenset(reached(self.profile, vector))
         self.steer.add(hit, self.drawn)
-        return _Draw(vector=vector, aim=aim, choices=drawn_choices, drawn=self.drawn, hit=hit)
+        return _Draw(
+            vector=vector, aim=aim, choices=drawn_choices, most=most, drawn=self.drawn, hit=hit
+        )
 
     # --- judging -------------------------------------------------------------------------
 
@@ -616,7 +624,9 @@ class _Search:
                 # The budget holds while shrinking too: what is shrunk so far is the finding.
                 raise _ShrinkCut
             vector = data.draw(
-                explored_vector(self.profile, self.vector_id(), self.partners, drawn.aim),
+                explored_vector(
+                    self.profile, self.vector_id(), self.partners, drawn.aim, most=drawn.most
+                ),
                 label="vector",
             )
             self.shrink_rounds += len(vector.rounds)
