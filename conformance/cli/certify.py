@@ -43,6 +43,7 @@ from conformance.cli.explore import EXPLORE_OUT, coverage_json, explored_results
 from conformance.cli.watch import Interrupted, Watch, interruptible
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
+from conformance.known import ExploreWaivers
 from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
 from conformance.recovery import RECOVERY_DIR, recovery_vectors
 from conformance.report import (
@@ -161,7 +162,9 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     type=click.IntRange(0, MAX_COUNT),
     metavar="N",
     help="After the corpus, N rounds per profile drawn by croupier explore (seed 'certify'); "
-    "each profile's mismatch, shrunk, fails the run and is appended to --explore-out.",
+    "each profile's mismatch, shrunk, fails the run and is appended to --explore-out. "
+    "--known-failures waives an explored mismatch as croupier explore's does (one that "
+    "diverges as a listed vector did, or on a clause entry's clause).",
 )
 @click.option(
     "--explore-out",
@@ -364,8 +367,10 @@ def certify(
     result = recorder.play(config)
     if explore_rounds:
         lab_profiles = [lab.profile for lab in labs]
+        # The corpus run's known failures waive the explored rounds that diverge alike.
+        waive = ExploreWaivers.of(known, [v.vector for v in corpus])
         result = _explore_after(
-            result, recorder, engine, loaded, explore_rounds, explore_out, lab_profiles
+            result, recorder, engine, loaded, explore_rounds, explore_out, lab_profiles, waive
         )
     _print_failures(result, show)
     recorder.finish(result)
@@ -539,8 +544,12 @@ def _explore_after(
     rounds: int,
     out: Path,
     lab_profiles: list[Profile],
+    waive: ExploreWaivers,
 ) -> RunReport:
-    """The corpus run's report with the explored rounds of each of its profiles after it."""
+    """The corpus run's report with the explored rounds of each of its profiles after it.
+
+    ``waive``: the run's known failures, as ``croupier explore --known-failures`` takes them.
+    """
     ids = sorted({v.vector.profile_id for v in loaded})
     profiles = [p for p in (*lab_profiles, *shipped_profiles()) if p.id in ids]
     explored = run_exploration(
@@ -551,6 +560,7 @@ def _explore_after(
         seconds=None,
         out=out,
         progress_every=recorder.watch.every,
+        waive=waive,
     )
     results = explored_results(explored)
     for result in results:

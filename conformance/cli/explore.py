@@ -333,12 +333,16 @@ def run_exploration(
 
 
 def explored_results(report: ExploreReport) -> list[Result]:
-    """One result per finding, or per explored profile without one: a pass naming its rounds."""
+    """One result per finding, or per explored profile without one: a pass naming its rounds.
+
+    The pass names the rounds known failures waived, if any did.
+    """
     results: list[Result] = []
     for done in report.profiles:
         if done.findings:
             results.extend(finding.result for finding in done.findings)
             continue
+        waived = sum(w.rounds for w in done.waived)
         results.append(
             Result(
                 vector_id=f"explore/{done.profile_id}",
@@ -346,7 +350,8 @@ def explored_results(report: ExploreReport) -> list[Result]:
                 profile_id=done.profile_id,
                 level="LEVEL_REQUIRED",
                 outcome=VectorOutcome.PASS,
-                message=f"{done.rounds} explored rounds, no mismatch",
+                message=f"{done.rounds} explored rounds, no mismatch"
+                + (f" but {plural(waived, 'round')} the known failures waive" if waived else ""),
                 seconds=done.seconds,
             )
         )

@@ -8,6 +8,7 @@ profile's table names (``croupier profiles show blackjack-c``).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,27 @@ def test_shrinking_stops_at_the_budget_and_the_finding_says_so(
     (vector,) = [loaded.vector for loaded in read_vectors(out)]
     assert vector.description.endswith("(shrunk so far: the search ended before shrinking did).")
     assert summary["profiles"][0]["rounds"] == finding["found_after"]
+
+
+def test_certify_explore_waives_the_known_failures_of_its_corpus_run(tmp_path: Path) -> None:
+    """The explored rounds of ``certify --explore`` are waived as ``explore``'s are."""
+    known = tmp_path / "known.txt"
+    known.write_text("bjc-h001  # the house pays 1:1\n", encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    engine = command("--set", 'blackjack-c.blackjack_pays="1:1"')
+    args = ["certify", "--launch", engine, "--vector", "bjc-h001", "--known-failures", str(known)]
+    args += ["--explore", "60", "--explore-out", str(tmp_path / "found.jsonl")]
+    result = CliRunner().invoke(main, [*args, "--report", str(report)], env={"COLUMNS": "400"})
+    # The listed vector fails as listed, and the explored blackjacks paid 1:1 are no finding.
+    assert result.exit_code == 0, result.output
+    assert "BJ.nat-pays (known failure 'bjc-h001'" in result.output
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    (listed,) = [line for line in lines if line.get("id") == "bjc-h001"]
+    assert listed["outcome"] == "EXPECTED_FAIL"
+    (explored,) = [line for line in lines if line.get("id") == "explore/blackjack-c"]
+    assert explored["outcome"] == "PASS"
+    assert re.fullmatch(
+        r"60 explored rounds, no mismatch but \d+ rounds? the known failures waive",
+        explored["message"],
+    ), explored["message"]
+    assert not (tmp_path / "found.jsonl").exists()
