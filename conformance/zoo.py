@@ -2,7 +2,8 @@
 
 ``python -m conformance.zoo [NAME...] [--jobs N] [--quick]`` (``make mutants``) launches each
 mutant as the runner's ``--launch`` engine and plays every hand-written vector, then every
-generated one (``--quick``: only until three have failed). It prints one row per mutant:
+generated one, the mutant's own profile's first in each (``--quick``: each only until three
+have failed in all). It prints one row per mutant:
 the clause it breaks, how many vectors killed it (and how many of them hand-written), the
 first failing vector (the hand-written one with the smallest id, of the mutant's profile
 first) and the clause the runner cited for it. Exit code 1 unless every mutant is killed with its clause, by a hand-written
@@ -25,7 +26,7 @@ import shlex
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from croupier.conformance.v1 import vector_pb2
@@ -106,11 +107,17 @@ async def certify_mutant(
     *,
     timeout: float = TIMEOUT,
     at_least: int | None = None,
+    target: str | None = None,
 ) -> MutantVerdict:
     """Play every hand-written vector, then the campaigns, against one mutant; count kills.
 
-    With ``at_least``, the campaigns stop as soon as that many vectors have failed in all
+    Each stage plays the mutant's own profile's vectors first, in order of id. With
+    ``at_least``, each stage stops starting vectors as soon as that many have failed in all
     (the test suite's quick count); without it every vector is played (``make mutants``).
+    The first failing vector is the same either way: the vectors start in order and those
+    started are played to the end, so none before the first failure is left out.
+    ``target``: the address of the mutant already served (the test suite serves every mutant
+    from one process); by default the mutant is launched.
     """
     started = time.monotonic()
     if mutant.recovery:
@@ -129,7 +136,8 @@ async def certify_mutant(
         report = await run(
             RunConfig(
                 vectors=vectors,
-                launch=command,
+                target=target,
+                launch=None if target else command,
                 concurrency=CONCURRENCY,
                 timeout=timeout,
                 stop_after=stop_after,
@@ -140,11 +148,16 @@ async def certify_mutant(
 
     # The mutant's own profile first: a count that stops at ``at_least`` reaches it there
     # instead of after thousands of vectors of the other games (the same kills, sooner).
-    campaigns = sorted(generated, key=lambda v: v.vector.profile_id != mutant.profile)
+    def own_profile_first(vectors: Sequence[LoadedVector]) -> list[LoadedVector]:
+        return sorted(vectors, key=lambda v: (v.vector.profile_id != mutant.profile, v.vector.id))
+
     try:
-        by_hand = await stage(hand, 0)
+        by_hand = await stage(own_profile_first(hand), at_least or 0)
         wanted = 0 if at_least is None else at_least - len(by_hand)
-        by_campaign = await stage(campaigns, wanted) if at_least is None or wanted > 0 else []
+        if at_least is None or wanted > 0:
+            by_campaign = await stage(own_profile_first(generated), wanted)
+        else:
+            by_campaign = []
     except Exception as exc:  # noqa: BLE001 - one mutant's trouble must not stop the zoo
         return _not_certified(mutant, started, exc)
 
@@ -216,14 +229,25 @@ async def run_zoo(
     corpus: Sequence[LoadedVector] | None = None,
     progress: Callable[[MutantVerdict], None] | None = None,
     at_least: int | None = None,
+    targets: Mapping[str, str] | None = None,
 ) -> list[MutantVerdict]:
-    """Certify every mutant, ``jobs`` at a time; verdicts in the order of ``mutants``."""
+    """Certify every mutant, ``jobs`` at a time; verdicts in the order of ``mutants``.
+
+    ``targets``: the address each mutant is already served at, by name (``certify_mutant``);
+    a mutant it does not name is launched.
+    """
     hand, generated = split_corpus(load_corpus(CORPUS_DIR) if corpus is None else corpus)
     semaphore = asyncio.Semaphore(max(1, jobs))
 
     async def one(mutant: Mutant) -> MutantVerdict:
         async with semaphore:
-            verdict = await certify_mutant(mutant, hand, generated, at_least=at_least)
+            verdict = await certify_mutant(
+                mutant,
+                hand,
+                generated,
+                at_least=at_least,
+                target=(targets or {}).get(mutant.name),
+            )
         if progress is not None:
             progress(verdict)
         return verdict

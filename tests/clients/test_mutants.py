@@ -2,7 +2,7 @@
 with the clause that bug breaks.
 
 One run of the zoo is shared by the per-mutant tests: the hand-written vectors, then the
-campaigns until three vectors have failed (``make mutants --quick``; ``make mutants`` plays
+campaigns, until three vectors have failed (``make mutants --quick``; ``make mutants`` plays
 them all and counts), the mutant's own profile first (``verdicts``).
 """
 
@@ -12,70 +12,38 @@ import asyncio
 import re
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 from rich.console import Console
 
 from clients.demo_engine import HOUSE_RULES, DemoEngine
 from clients.demo_engine.engine import game_of
-from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS, Mutant
+from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
 from conformance.runner import BAD
 from conformance.vectors import load_corpus
-from conformance.zoo import (
-    AT_LEAST,
-    MutantVerdict,
-    certify_mutant,
-    run_zoo,
-    split_corpus,
-    verdict_table,
-)
+from conformance.zoo import AT_LEAST, MutantVerdict, run_zoo, split_corpus, verdict_table
 from oracle.clauses import BY_ID, CONTRACT
+from tests.clients import zoo_host
 
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+#: Mutants certified at once: one hung mutant waits out its timeouts while others play.
+JOBS = 4
 
 
 @pytest.fixture(scope="module")
-def verdicts() -> dict[str, MutantVerdict]:
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, MutantVerdict]:
     """Every mutant certified against the shipped corpus, once, its own profile's vectors first.
 
-    The zoo's first failing vector is the mutant's profile's whenever one fails there, and the
-    test asks for one of that profile. So each mutant plays its profile's hand-written vectors;
-    only one killed fewer than three times goes on to the other profiles' hand-written vectors
-    (a contract bug every game shows), then to the campaigns, each until three have failed.
-    The same verdicts as playing all 473 hand-written vectors on each, on about a sixth of them.
+    ``run_zoo(at_least=3)``, as ``make mutants --quick`` runs it: each mutant plays the
+    hand-written vectors, its own profile's first, until three have failed (the first of
+    them is the one with the smallest id of its profile whenever one fails there, the vector
+    the test asks for), then the campaigns if it needs more kills. One process serves every
+    mutant (``zoo_host``), each on its port, instead of one launched per mutant.
     """
-    corpus = sorted(load_corpus(), key=lambda v: v.vector.profile_id)
-    hand, generated = split_corpus(corpus)
-
-    async def certify(mutant: Mutant) -> MutantVerdict:
-        own = [v for v in hand if v.vector.profile_id == mutant.profile]
-        others = [v for v in hand if v.vector.profile_id != mutant.profile]
-        verdict = await certify_mutant(mutant, own, [], at_least=AT_LEAST)
-        # Then more kills if they are needed: hand-written ones, then campaign ones.
-        for vectors, by_hand in ((others, True), (generated, False)):
-            if verdict.error or verdict.first is None or verdict.kills >= AT_LEAST:
-                break
-            more = await certify_mutant(mutant, [], vectors, at_least=AT_LEAST - verdict.kills)
-            verdict = replace(
-                verdict,
-                hand_kills=verdict.hand_kills + (more.kills if by_hand else 0),
-                kills=verdict.kills + more.kills,
-                error=more.error,
-            )
-        return verdict
-
-    async def zoo() -> list[MutantVerdict]:
-        # Two mutants at a time, as run_zoo(jobs=2) does: each is an engine process.
-        semaphore = asyncio.Semaphore(2)
-
-        async def one(mutant: Mutant) -> MutantVerdict:
-            async with semaphore:
-                return await certify(mutant)
-
-        return list(await asyncio.gather(*(one(m) for m in MUTANTS.values())))
-
-    return {v.mutant.name: v for v in asyncio.run(zoo())}
+    log = tmp_path_factory.mktemp("zoo") / "host.log"
+    with zoo_host.hosting(MUTANTS, log) as addresses:
+        zoo = run_zoo(list(MUTANTS.values()), jobs=JOBS, at_least=AT_LEAST, targets=addresses)
+        return {v.mutant.name: v for v in asyncio.run(zoo)}
 
 
 def test_the_zoo_holds_eighty_named_one_line_mutants() -> None:
