@@ -15,8 +15,10 @@ import re
 import shlex
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -176,6 +178,23 @@ BROKEN = (
 )
 
 
+def reproduce(command: str, report: Path, *, code: int, **env: str) -> dict[str, dict[str, Any]]:
+    """A printed reproduction command, run as printed from the project root (the shell finds
+    what it names) with ``--report`` added; it must exit ``code``. Its report's lines by id."""
+    again = subprocess.run(  # noqa: S602 - the command under test is a shell line
+        f"{command} --report {shlex.quote(str(report))}",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        check=False,
+        env={**os.environ, **env},
+    )
+    assert again.returncode == code, again.stdout + again.stderr
+    return read_report(report)[1]
+
+
 @pytest.mark.parametrize("broken", BROKEN, ids=lambda b: b.setting)
 def test_a_broken_rule_fails_its_vector_with_its_clause(
     broken: Broken, vectors: Vectors, tmp_path: Path
@@ -207,19 +226,7 @@ def test_a_broken_rule_fails_its_vector_with_its_clause(
     argv = shlex.split(failed["reproduce"])
     assert argv[1:4] == ["-m", "conformance.cli", "certify"]
     assert argv[-2:] == ["--vector", broken.vector]
-    again_path = tmp_path / "again.jsonl"
-    again = subprocess.run(  # noqa: S602 - the command under test is a shell line
-        f"{failed['reproduce']} --report {shlex.quote(str(again_path))}",
-        shell=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        check=False,
-        env={**os.environ, "COLUMNS": "400"},
-    )
-    assert again.returncode == 1, again.stdout + again.stderr
-    _, again_lines, _ = read_report(again_path)
+    again_lines = reproduce(failed["reproduce"], tmp_path / "again.jsonl", code=1, COLUMNS="400")
     assert list(again_lines) == [broken.vector]
     rerun = again_lines[broken.vector]
     for key in ("outcome", "clause", "step", "path", "expected", "actual"):
@@ -249,18 +256,7 @@ def test_the_reproduction_command_keeps_tls_and_the_deadline(
         argv = shlex.split(lines[BANKER.id]["reproduce"])
         assert argv[argv.index("--tls-ca") + 1] == str(ca)
         assert argv[argv.index("--timeout") + 1] == "7.5"
-        # As printed, from the project root: the shell finds what it names.
-        again = subprocess.run(  # noqa: S602 - the command under test is a shell line
-            f"{lines[BANKER.id]['reproduce']} --report {shlex.quote(str(tmp_path / 'again.jsonl'))}",
-            shell=True,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=REPO,
-            check=False,
-        )
-        assert again.returncode == 0, again.stdout + again.stderr
-        _, again_lines, _ = read_report(tmp_path / "again.jsonl")
+        again_lines = reproduce(lines[BANKER.id]["reproduce"], tmp_path / "again.jsonl", code=0)
         assert {vid: line["outcome"] for vid, line in again_lines.items()} == {BANKER.id: "PASS"}
     finally:
         engine.stop()
@@ -377,22 +373,40 @@ def write_known(path: Path, *lines: str) -> Path:
     return path
 
 
+#: A run with a known-failures file: its output, its report's lines by vector id, its trailer.
+KnownRun = tuple[CliResult, dict[str, dict[str, Any]], dict[str, Any]]
+
+
+@pytest.fixture
+def certify_known(pays_even: str, vectors: Vectors, tmp_path: Path) -> Callable[..., KnownRun]:
+    """Certify the pays-even engine on the targeted vectors with these known-failure lines.
+
+    The run must exit ``code``.
+    """
+
+    def run(*known: str, code: int) -> KnownRun:
+        report_path = tmp_path / "r.jsonl"
+        result = certify(
+            "--target", pays_even, "--vectors", vectors.targeted,
+            "--known-failures", write_known(tmp_path / "known.txt", *known),
+            "--report", report_path,
+        )  # fmt: skip
+        assert result.exit_code == code, result.output
+        _, lines, trailer = read_report(report_path)
+        return result, lines, trailer
+
+    return run
+
+
 def test_a_listed_failure_is_waived_and_the_run_passes_but_is_not_conformant(
-    pays_even: str, vectors: Vectors, tmp_path: Path
+    certify_known: Callable[..., KnownRun],
 ) -> None:
-    known = write_known(
-        tmp_path / "known.txt",
+    result, lines, trailer = certify_known(
         "# Blackjack pays even money on this table until release 2.",
         "",
         f"{NATURAL.id}  # pays blackjack 1:1 (ticket 42)",
+        code=0,
     )
-    report_path = tmp_path / "r.jsonl"
-    result = certify(
-        "--target", pays_even, "--vectors", vectors.targeted,
-        "--known-failures", known, "--report", report_path,
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    _, lines, _ = read_report(report_path)
     assert lines[NATURAL.id]["outcome"] == "EXPECTED_FAIL"
     assert lines[NATURAL.id]["known_failure"] == "pays blackjack 1:1 (ticket 42)"
     assert lines[NATURAL.id]["clause"] == "BJ.nat-pays"
@@ -404,27 +418,19 @@ def test_a_listed_failure_is_waived_and_the_run_passes_but_is_not_conformant(
         f"passed {n - 1} of the {n} vectors selected, 1 known failure waived",
     )
     assert counts == {"PASS": len(CASES) - 1, "EXPECTED_FAIL": 1}
-    _, _, trailer = read_report(report_path)
     assert (trailer["passed"], trailer["conformant"], trailer["waived"]) == (True, False, 1)
 
 
 def test_a_clause_entry_waives_the_failure_on_its_clause_and_is_never_stale(
-    pays_even: str, vectors: Vectors, tmp_path: Path
+    certify_known: Callable[..., KnownRun], pays_even: str, vectors: Vectors, tmp_path: Path
 ) -> None:
     # No vector listed: the entry names the clause and field a failure diverges on; one on a
     # clause nothing fails on matches nothing and fails nothing (it names no vector).
-    known = write_known(
-        tmp_path / "known.txt",
+    _, lines, trailer = certify_known(
         "clause:BJ.nat-pays@settlement.lines  # pays blackjack 1:1 (ticket 42)",
         "clause:C.bj.insurance  # kept for explore",
+        code=0,
     )
-    report_path = tmp_path / "r.jsonl"
-    result = certify(
-        "--target", pays_even, "--vectors", vectors.targeted,
-        "--known-failures", known, "--report", report_path,
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    _, lines, trailer = read_report(report_path)
     assert lines[NATURAL.id]["outcome"] == "EXPECTED_FAIL"
     assert lines[NATURAL.id]["known_failure"] == "pays blackjack 1:1 (ticket 42)"
     assert lines[NATURAL.id]["path"].startswith("settlement.lines[0].")
@@ -444,44 +450,26 @@ def test_known_failure_patterns_match_names_by_glob(pays_even: str, vectors: Vec
     assert not report.conformant
 
 
-def test_a_listed_vector_that_passes_fails_the_run(
-    pays_even: str, vectors: Vectors, tmp_path: Path
-) -> None:
-    known = write_known(
-        tmp_path / "known.txt",
+def test_a_listed_vector_that_passes_fails_the_run(certify_known: Callable[..., KnownRun]) -> None:
+    result, lines, _ = certify_known(
         f"{NATURAL.id}  # pays 1:1",
         f"{SOFT_17.id}  # fixed long ago, never unlisted",
+        code=1,
     )
-    report_path = tmp_path / "r.jsonl"
-    result = certify(
-        "--target", pays_even, "--vectors", vectors.targeted,
-        "--known-failures", known, "--report", report_path,
-    )  # fmt: skip
-    assert result.exit_code == 1, result.output
-    _, lines, _ = read_report(report_path)
     assert lines[SOFT_17.id]["outcome"] == "UNEXPECTED_PASS"
     assert lines[NATURAL.id]["outcome"] == "EXPECTED_FAIL"
     assert f"UNEXPECTED_PASS {SOFT_17.id}" in result.output
     assert summary(result.output)[1] == "NOT conformant"
 
 
-def test_a_pattern_matching_nothing_fails_the_run(
-    pays_even: str, vectors: Vectors, tmp_path: Path
-) -> None:
-    known = write_known(
-        tmp_path / "known.txt",
+def test_a_pattern_matching_nothing_fails_the_run(certify_known: Callable[..., KnownRun]) -> None:
+    result, lines, trailer = certify_known(
         f"{NATURAL.id}  # pays 1:1",
         "blackjack-c/removed-*  # vectors since deleted",
+        code=1,
     )
-    report_path = tmp_path / "r.jsonl"
-    result = certify(
-        "--target", pays_even, "--vectors", vectors.targeted,
-        "--known-failures", known, "--report", report_path,
-    )  # fmt: skip
-    assert result.exit_code == 1, result.output
     assert "'blackjack-c/removed-*' (line 2) matches no vector" in result.output
     assert "1 known-failure pattern matched nothing" in result.output
-    _, lines, trailer = read_report(report_path)
     assert {line["outcome"] for line in lines.values()} == {"PASS", "EXPECTED_FAIL"}
     assert trailer["unmatched_known_failures"] == [{"pattern": "blackjack-c/removed-*", "line": 2}]
 
@@ -580,23 +568,20 @@ def test_certify_is_withheld_only_by_required_vectors(pays_even: str, vectors: V
 def test_the_vector_filter_selects_by_id_and_name_glob(
     reference: str, vectors: Vectors, tmp_path: Path
 ) -> None:
-    by_id_glob = certify(
-        "--target", reference, "--vectors", vectors.directory,
-        "--vector", "baccarat-d-t-000*", "--vector", "t-rou-*",
-        "--report", tmp_path / "ids.jsonl",
-    )  # fmt: skip
-    assert by_id_glob.exit_code == 0, by_id_glob.output
-    _, lines, _ = read_report(tmp_path / "ids.jsonl")
-    assert set(lines) == {f"baccarat-d-t-000{k}" for k in range(10)} | {DOZEN.id, HISTORY.id}
+    def selected(name: str, *options: str) -> set[str]:
+        """The ids of the vectors a run with these options played (and passed)."""
+        report = tmp_path / f"{name}.jsonl"
+        result = certify(
+            "--target", reference, "--vectors", vectors.directory, *options, "--report", report
+        )
+        assert result.exit_code == 0, result.output
+        return set(read_report(report)[1])
 
-    by_name = certify(
-        "--target", reference, "--vectors", vectors.directory,
-        "--vector", "blackjack-c/runner/*", "--profile", "blackjack-c",
-        "--report", tmp_path / "names.jsonl",
-    )  # fmt: skip
-    assert by_name.exit_code == 0, by_name.output
-    _, lines, _ = read_report(tmp_path / "names.jsonl")
-    assert set(lines) == {NATURAL.id, SOFT_17.id}
+    assert selected("ids", "--vector", "baccarat-d-t-000*", "--vector", "t-rou-*") == {
+        f"baccarat-d-t-000{k}" for k in range(10)
+    } | {DOZEN.id, HISTORY.id}
+    by_name = ("--vector", "blackjack-c/runner/*", "--profile", "blackjack-c")
+    assert selected("names", *by_name) == {NATURAL.id, SOFT_17.id}
 
     nothing = certify("--target", reference, "--vectors", vectors.targeted, "--vector", "zzz*")
     assert nothing.exit_code == 2, nothing.output
