@@ -71,7 +71,8 @@ def choose(current: Round) -> Decision:
     for declined in (Action.DECLINE_INSURANCE, Action.DECLINE_EVEN_MONEY):
         if declined in legal:
             return Decision(seat=seat, hand=hand, action=declined)
-    total = state.seats[seat].hands[hand].total
+    # The hand's total from the working state: the frozen seats are built only when read.
+    total = state.total(seat, hand)
     action = Action.HIT if total < 17 and Action.HIT in legal else Action.STAND
     return Decision(seat=seat, hand=hand, action=action)
 

@@ -7,6 +7,11 @@ was. Between decisions the machine advances by itself (offers, peek, split
 hands' second cards, the dealer), so a state always waits for a decision or
 is complete, and a complete state carries its settlement.
 
+Inside, a round is played on a small mutable working state (``_Work``: plain slots, the
+cards' face-value sums kept as ints), copied by ``decide`` before it plays on it; a state's
+frozen seats, dealer and steps are built from it only when read. Each rule records the clause
+tuple that decided a value where it decides, taken from a per-profile table (``_Table``).
+
 Seats and hands are numbered from 0, in the order the contract deals them.
 """
 
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING
 
 from oracle.cards import Card, Rank, format_cards
@@ -29,7 +35,7 @@ from oracle.errors import (
     RoundNotCompleteError,
     ShoeExhaustedError,
 )
-from oracle.immutable import Choice, evolve
+from oracle.immutable import Choice
 from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
 from oracle.profile import Citations  # at run time: mypyc's dataclasses read field types
 from oracle.provenance import ABSENT, joined
@@ -134,6 +140,11 @@ class BlackjackRules:
     limits: Limits
     cite: Citations
 
+    def __hash__(self) -> int:
+        # Equal rules share a profile id, so this is a valid hash, and a cheap one: rules key
+        # the table each round looks up (``_table``).
+        return hash(self.profile_id)
+
     @classmethod
     def from_profile(cls, profile: Profile) -> BlackjackRules:
         """Type a blackjack profile's parameters; ``ProfileError`` for another game."""
@@ -179,13 +190,23 @@ class BlackjackRules:
 
 # --- hand arithmetic -----------------------------------------------------------------
 
+#: Each rank's face value (BJ.values), by rank: ranks hash by identity, so the look-up is cheap.
+_PIPS: dict[Rank, int] = {rank: rank.pip for rank in Rank}
+
+
+def _best(hard: int, *, ace: bool) -> int:
+    """The best total of cards whose face values add up to ``hard``, ``ace`` among them.
+
+    One ace counts 11 unless that busts (BJ.values).
+    """
+    return hard + 10 if ace and hard <= 11 else hard
+
 
 def hand_total(cards: Sequence[Card]) -> tuple[int, bool]:
     """Best total and whether it is soft: one ace counts 11 unless that busts (BJ.values)."""
-    total = sum(card.rank.pip for card in cards)
-    if total <= 11 and any(card.rank is Rank.ACE for card in cards):
-        return total + 10, True
-    return total, False
+    hard = sum(_PIPS[card.rank] for card in cards)
+    total = _best(hard, ace=any(card.rank is Rank.ACE for card in cards))
+    return total, total != hard
 
 
 def is_two_card_21(cards: Sequence[Card]) -> bool:
@@ -206,13 +227,18 @@ def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
             return first.rank.pip == second.rank.pip
 
 
-# --- state -----------------------------------------------------------------------------
+# --- the public values -------------------------------------------------------------------
 
 #: A reason: the clauses that decided a value, deciding clause first.
 Why = tuple[str, ...]
 
 _DEAL: Why = ("BJ.deal",)
 _ORDER: Why = ("BJ.deal-order",)
+_DEAL_STEP: Why = ("BJ.deal", "BJ.deal-order")
+_VALUES: Why = ("BJ.values",)
+_BUST: Why = ("BJ.bust", "BJ.values")
+_COMPARE: Why = ("BJ.compare",)
+_NEEDED: Why = ("BJ.dealer-needed",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,38 +353,469 @@ class Turn:
     hand: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BlackjackState:
-    """An immutable snapshot of a round.
+# --- the per-profile table -------------------------------------------------------------
 
-    ``why`` is what decided where the round stands (its phase and turn): the first rule that
-    moved it on since the last decision (an offer withheld, the peek, a hand that stands), or,
-    when nothing moved it, what keeps it waiting where it is.
+
+class _Table:
+    """One profile's blackjack citations, worked out once for all its rounds.
+
+    Each rule below records one of these clause tuples where it decides (a reference, not a
+    look-up); nothing later looks a clause up again.
     """
 
-    rules: BlackjackRules
-    shoe: tuple[Card, ...]
-    position: int
-    seats: tuple[SeatState, ...]
-    dealer: Dealer
-    phase: Phase
-    turn: Turn | None
-    steps: tuple[Step, ...]
-    settlement: tuple[SettlementLine, ...] = ()
-    why: Why = ()
-    #: The decisions the hand to act may take now, in Action order; empty once complete.
-    #: Recorded where the round stops to wait, from the rules that decide each one (``options``).
-    legal: tuple[Action, ...] = ()
+    __slots__ = (
+        "auto_stand",
+        "decks",
+        "double",
+        "double_for_less",
+        "double_for_less_stake",
+        "double_funds",
+        "double_on",
+        "double_on_opened",
+        "double_step",
+        "drew",
+        "even_money",
+        "funds",
+        "funds_rule",
+        "hit_split_aces",
+        "hole_card",
+        "insurance",
+        "insurance_pays",
+        "insurance_stake",
+        "insured",
+        "insured_step",
+        "max_hands",
+        "natural",
+        "paid_at_once",
+        "paid_at_once_step",
+        "peek",
+        "peek_ended",
+        "peek_stopped",
+        "resplit_aces",
+        "rounding",
+        "split",
+        "split_21",
+        "split_funds",
+        "split_hands",
+        "split_made",
+        "split_step",
+        "stops",
+        "surrender",
+        "surrender_after_split",
+        "surrender_timing",
+        "surrendered",
+        "takes",
+    )
+
+    def __init__(self, rules: BlackjackRules) -> None:
+        cite = rules.cite
+        self.insurance = cite("insurance")
+        self.insured_step = (*self.insurance, "BJ.half-stakes", "BJ.funds")
+        self.insurance_stake = cite("insurance_stake")
+        self.insurance_pays = cite("insurance_pays")
+        self.even_money = cite("blackjack_vs_ace")
+        self.peek = cite("peek")
+        self.peek_ended = (*self.peek, "BJ.natural")
+        self.peek_stopped = ("BJ.natural", *self.peek)
+        self.paid_at_once = cite("natural_paid_at_once")
+        self.paid_at_once_step = ("BJ.nat-pays", *self.paid_at_once)
+        self.hole_card = cite("hole_card")
+        self.stops = cite("dealer_hits_soft_17")
+        self.drew = (*self.stops, "BJ.dealer-needed")
+        self.split = cite("split_pairs")
+        self.split_made = (*self.split, "BJ.deal-order")
+        self.split_step = (*self.split, "BJ.funds")
+        self.split_hands = cite("split_pairs", "max_hands")
+        self.max_hands = cite("max_hands")
+        self.resplit_aces = cite("resplit_aces")
+        self.double = cite("double_after_split")
+        self.double_step = (*self.double, "BJ.funds")
+        self.double_on = cite("double_on")
+        self.double_on_opened = (*self.double_on, *self.double)
+        self.double_for_less = cite("double_for_less")
+        self.double_for_less_stake = cite("double_for_less", "double_after_split")
+        self.hit_split_aces = cite("hit_split_aces")
+        self.surrender = cite("surrender")
+        self.surrendered = (*self.surrender, "BJ.half-stakes")
+        self.surrender_timing = cite("surrender_timing")
+        self.surrender_after_split = cite("surrender_after_split")
+        self.insured = cite("no_double_split_after_insurance")
+        self.funds = cite("extra_stakes_need_funds")
+        # The funds rule, where the profile has it: a condition every extra stake passes.
+        self.funds_rule = self.funds if rules.extra_stakes_need_funds else ()
+        self.double_funds = (*self.funds, *self.double)
+        self.split_funds = (*self.funds, *self.split)
+        self.auto_stand = cite("auto_stand_21")
+        self.natural = ("BJ.natural", *self.auto_stand)
+        self.split_21 = cite("split_21_is_blackjack")
+        self.takes = cite("dealer_blackjack_takes")
+        self.rounding = cite("rounding")
+        self.decks = cite("decks")
+
+
+@cache
+def _table(rules: BlackjackRules) -> _Table:
+    """The rules' table, worked out on their first round (rules are cached per profile)."""
+    return _Table(rules)
+
+
+# --- the working state -----------------------------------------------------------------
+
+
+class _WorkHand:
+    """A hand as the round plays it: its cards and their face-value sum, changed in place."""
+
+    __slots__ = (
+        "ace",
+        "cards",
+        "doubled",
+        "even_money",
+        "from_split",
+        "hard",
+        "paid_early",
+        "split_aces",
+        "splits",
+        "stake",
+        "status",
+        "why",
+    )
+
+    def __init__(
+        self,
+        cards: list[Card],
+        stake: int,
+        status: HandStatus,
+        why: Why,
+        *,
+        from_split: bool = False,
+        split_aces: bool = False,
+        splits: int = 0,
+    ) -> None:
+        self.cards = cards
+        hard, ace = 0, False
+        for card in cards:
+            hard += _PIPS[card.rank]
+            ace = ace or card.rank is Rank.ACE
+        self.hard, self.ace = hard, ace
+        self.stake = stake
+        self.status = status
+        self.why = why
+        self.from_split = from_split
+        self.split_aces = split_aces
+        self.splits = splits
+        self.doubled = False
+        self.even_money = False
+        self.paid_early = False
+
+    @property
+    def total(self) -> int:
+        """The best total (BJ.values)."""
+        return _best(self.hard, ace=self.ace)
+
+    def two_card_21(self) -> bool:
+        """Two cards making 21 (BJ.natural)."""
+        return len(self.cards) == 2 and _best(self.hard, ace=self.ace) == 21
+
+    def take(self, card: Card) -> None:
+        """One more card."""
+        self.cards.append(card)
+        self.hard += _PIPS[card.rank]
+        self.ace = self.ace or card.rank is Rank.ACE
+
+    def copy(self) -> _WorkHand:
+        """A copy to play on, this one left as it is."""
+        new = _WorkHand(
+            self.cards[:],
+            self.stake,
+            self.status,
+            self.why,
+            from_split=self.from_split,
+            split_aces=self.split_aces,
+            splits=self.splits,
+        )
+        new.doubled = self.doubled
+        new.even_money = self.even_money
+        new.paid_early = self.paid_early
+        return new
+
+    def public(self) -> Hand:
+        """The frozen hand."""
+        return Hand(
+            cards=tuple(self.cards),
+            stake=self.stake,
+            doubled=self.doubled,
+            from_split=self.from_split,
+            split_aces=self.split_aces,
+            status=self.status,
+            even_money=self.even_money,
+            paid_early=self.paid_early,
+            splits=self.splits,
+            why=self.why,
+        )
+
+
+class _WorkSeat:
+    """A seat as the round plays it."""
+
+    __slots__ = ("balance", "hands", "insurance", "offer_done", "stake", "surrender_asked")
+
+    def __init__(self, balance: int, stake: int, hands: list[_WorkHand]) -> None:
+        self.balance = balance
+        self.stake = stake
+        self.hands = hands
+        self.insurance = 0
+        self.offer_done = False
+        self.surrender_asked = False
+
+    def free_funds(self) -> int:
+        """Balance not yet committed to a stake (BJ.funds)."""
+        free = self.balance - self.insurance
+        for hand in self.hands:
+            free -= hand.stake
+        return free
+
+    def copy(self) -> _WorkSeat:
+        """A copy to play on, this one left as it is."""
+        new = _WorkSeat(self.balance, self.stake, [hand.copy() for hand in self.hands])
+        new.insurance = self.insurance
+        new.offer_done = self.offer_done
+        new.surrender_asked = self.surrender_asked
+        return new
+
+    def public(self) -> SeatState:
+        """The frozen seat."""
+        return SeatState(
+            balance=self.balance,
+            stake=self.stake,
+            hands=tuple(hand.public() for hand in self.hands),
+            insurance=self.insurance,
+            offer_done=self.offer_done,
+            surrender_asked=self.surrender_asked,
+        )
+
+
+#: A step as the rules log it: its action, clauses, words and values (``Step``, when read).
+_Logged = tuple[str, Why, str, tuple[object, ...]]
+
+
+class _Work:
+    """A round as the rules play it: plain slots, changed in place.
+
+    ``decide`` plays on a copy; a ``BlackjackState`` wraps a working state that nothing changes
+    any more, and builds its frozen seats, dealer and steps from it only when they are read.
+    ``why`` is what decided where the round stands (its phase and turn): the first rule that
+    moved it on since the last decision (an offer withheld, the peek, a hand that stands),
+    or, when nothing moved it, what keeps it waiting where it is.
+    """
+
+    __slots__ = (
+        "dealer_ace",
+        "dealer_hard",
+        "draws",
+        "hole",
+        "hole_revealed",
+        "legal",
+        "peeked",
+        "phase",
+        "position",
+        "rules",
+        "seats",
+        "settlement",
+        "shoe",
+        "steps",
+        "table",
+        "turn",
+        "up",
+        "views",
+        "why",
+        "why_drew",
+        "why_hole",
+        "why_stopped",
+    )
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        table: _Table,
+        shoe: tuple[Card, ...],
+        seats: list[_WorkSeat],
+        *,
+        up: Card,
+        hole: Card,
+    ) -> None:
+        self.rules = rules
+        self.table = table
+        self.shoe = shoe
+        self.position = 0
+        self.seats = seats
+        self.up = up
+        self.hole = hole
+        self.draws: list[Card] = []
+        self.dealer_hard = _PIPS[up.rank] + _PIPS[hole.rank]
+        self.dealer_ace = up.rank is Rank.ACE or hole.rank is Rank.ACE
+        self.hole_revealed = False
+        self.peeked = False
+        self.why_hole: Why = _DEAL
+        self.why_stopped: Why = ()
+        self.why_drew: Why = ()
+        self.phase = Phase.OFFERS
+        self.turn: Turn | None = None
+        self.steps: list[_Logged] = []
+        self.settlement: tuple[SettlementLine, ...] = ()
+        self.why: Why = ()
+        #: The decisions the hand to act may take now, in Action order; empty once complete.
+        #: Recorded where the round stops to wait, from the rules that decide each one.
+        self.legal: tuple[Action, ...] = ()
+        #: The frozen seats, dealer and steps, once read.
+        self.views: tuple[tuple[SeatState, ...], Dealer, tuple[Step, ...]] | None = None
+
+    def copy(self) -> _Work:
+        """A copy to play on, this one left as it is."""
+        new = _Work(
+            self.rules,
+            self.table,
+            self.shoe,
+            [seat.copy() for seat in self.seats],
+            up=self.up,
+            hole=self.hole,
+        )
+        new.position = self.position
+        new.draws = self.draws[:]
+        new.dealer_hard = self.dealer_hard
+        new.dealer_ace = self.dealer_ace
+        new.hole_revealed = self.hole_revealed
+        new.peeked = self.peeked
+        new.why_hole = self.why_hole
+        new.why_stopped = self.why_stopped
+        new.why_drew = self.why_drew
+        new.phase = self.phase
+        new.turn = self.turn
+        new.steps = self.steps[:]
+        new.settlement = self.settlement
+        new.why = self.why
+        new.legal = self.legal
+        return new
+
+    def dealer_blackjack(self) -> bool:
+        """Up card and hole card make a blackjack (BJ.natural)."""
+        up, hole = self.up.rank, self.hole.rank
+        return _PIPS[up] + _PIPS[hole] == 11 and (up is Rank.ACE or hole is Rank.ACE)
+
+    def dealer_total(self) -> int:
+        """The dealer's best total (BJ.values)."""
+        return _best(self.dealer_hard, ace=self.dealer_ace)
+
+    def log(self, action: str, clauses: Why, says: str, *values: object) -> None:
+        """One more step; its words are ``says`` formatted with ``values`` when read."""
+        self.steps.append((action, clauses, says, values))
+
+    def note(self, why: Why) -> None:
+        """Record what moved the round on, unless something did already since the last decision."""
+        if not self.why:
+            self.why = why
+
+    def public(self) -> tuple[tuple[SeatState, ...], Dealer, tuple[Step, ...]]:
+        """The frozen seats, dealer and steps, built on the first read."""
+        views = self.views
+        if views is None:
+            dealer = Dealer(
+                up=self.up,
+                hole=self.hole,
+                draws=tuple(self.draws),
+                hole_revealed=self.hole_revealed,
+                peeked=self.peeked,
+                why_hole=self.why_hole,
+                why_stopped=self.why_stopped,
+                why_drew=self.why_drew,
+            )
+            steps = tuple(
+                Step(action=action, clauses=clauses, says=says, values=values)
+                for action, clauses, says, values in self.steps
+            )
+            views = self.views = (tuple(seat.public() for seat in self.seats), dealer, steps)
+        return views
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class BlackjackState:
+    """An immutable snapshot of a round, over the working state it was played on.
+
+    Nothing changes ``work`` once it is wrapped (``decide`` plays on a copy); the frozen
+    ``seats``, ``dealer`` and ``steps`` are built from it when first read. Two states are
+    equal when every public value is.
+    """
+
+    work: _Work
+
+    @property
+    def rules(self) -> BlackjackRules:
+        """The profile's rules."""
+        return self.work.rules
+
+    @property
+    def shoe(self) -> tuple[Card, ...]:
+        """The forced shoe the round is dealt from."""
+        return self.work.shoe
+
+    @property
+    def position(self) -> int:
+        """How many cards of the shoe the round has taken."""
+        return self.work.position
+
+    @property
+    def seats(self) -> tuple[SeatState, ...]:
+        """Every seat and its hands, frozen."""
+        return self.work.public()[0]
+
+    @property
+    def dealer(self) -> Dealer:
+        """The dealer's cards and what decided them, frozen."""
+        return self.work.public()[1]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every step of the round and the clauses it applied."""
+        return self.work.public()[2]
+
+    @property
+    def phase(self) -> Phase:
+        """Where the round stands."""
+        return self.work.phase
+
+    @property
+    def turn(self) -> Turn | None:
+        """The hand whose decision the round waits for, None once complete."""
+        return self.work.turn
+
+    @property
+    def settlement(self) -> tuple[SettlementLine, ...]:
+        """The settlement, once complete; empty before."""
+        return self.work.settlement
+
+    @property
+    def why(self) -> Why:
+        """What decided where the round stands (``_Work``)."""
+        return self.work.why
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The decisions the hand to act may take now, in Action order; empty once complete."""
+        return self.work.legal
+
+    def total(self, seat: int, hand: int) -> int:
+        """One hand's best total (BJ.values), without building the frozen seats."""
+        return self.work.seats[seat].hands[hand].total
 
     @property
     def dealt(self) -> tuple[Card, ...]:
         """Every card taken from the shoe so far, in dealing order."""
-        return self.shoe[: self.position]
+        work = self.work
+        return work.shoe[: work.position]
 
     @property
     def complete(self) -> bool:
         """Whether the round has ended and carries its settlement."""
-        return self.phase is Phase.COMPLETE
+        return self.work.phase is Phase.COMPLETE
 
     def citations(self) -> dict[str, Why]:
         """The clauses behind every value of the round state (``oracle.provenance``)."""
@@ -373,62 +830,60 @@ class BlackjackState:
         """The round after one decision (``decide``)."""
         return decide(self, decision)
 
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.rules,
+            self.shoe,
+            self.position,
+            self.seats,
+            self.dealer,
+            self.phase,
+            self.turn,
+            self.steps,
+            self.settlement,
+            self.why,
+            self.legal,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BlackjackState):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "BlackjackState({})".format(", ".join(repr(value) for value in self._values()))
+
 
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _card(state: BlackjackState, why: str, asked_by: str, *, ahead: int = 0) -> Card:
+def _card(work: _Work, asked_by: str, why: str, *values: object, ahead: int = 0) -> Card:
     """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it.
 
     Running out is refused by the shoe's rule whoever needs the card, the dealer too: the
     contract deals from the forced shoe only (BJ.deal-order), and an engine that goes on is
     wrong about the shoe. ``asked_by``, the rule that wanted the card, is what a recorded
-    round without it breaks.
+    round without it breaks; ``why`` formatted with ``values`` says what the card was for.
     """
-    position = state.position + ahead
-    if position >= len(state.shoe):
+    position = work.position + ahead
+    shoe = work.shoe
+    if position >= len(shoe):
         raise ShoeExhaustedError(
-            f"the shoe ran out: {why} needs card {position + 1}, "
-            f"but the shoe holds {len(state.shoe)}",
+            f"the shoe ran out: {why.format(*values)} needs card {position + 1}, "
+            f"but the shoe holds {len(shoe)}",
             needed=position + 1,
-            shoe_size=len(state.shoe),
+            shoe_size=len(shoe),
             clause="BJ.deal-order",
             asked_by=asked_by,
         )
-    return state.shoe[position]
+    return shoe[position]
 
 
-def _step(
-    state: BlackjackState,
-    action: str,
-    clauses: tuple[str, ...],
-    says: str,
-    *values: object,
-    **changes: object,
-) -> BlackjackState:
-    """The state with ``changes`` and one more step logged, built once for both.
-
-    The step's words are ``says`` formatted with ``values`` when someone reads them.
-    """
-    step = Step(action=action, clauses=clauses, says=says, values=values)
-    return evolve(state, steps=(*state.steps, step), **changes)
-
-
-def _note(state: BlackjackState, why: Why) -> BlackjackState:
-    """Record what moved the round on, unless something did already since the last decision."""
-    return state if state.why else evolve(state, why=why)
-
-
-def _seats_with_hand(
-    state: BlackjackState, seat: int, index: int, hand: Hand
-) -> tuple[SeatState, ...]:
-    seat_state = state.seats[seat]
-    hands = (*seat_state.hands[:index], hand, *seat_state.hands[index + 1 :])
-    return _seats_with(state, seat, evolve(seat_state, hands=hands))
-
-
-def _seats_with(state: BlackjackState, seat: int, seat_state: SeatState) -> tuple[SeatState, ...]:
-    return (*state.seats[:seat], seat_state, *state.seats[seat + 1 :])
+#: The deal step's words for each seat count, made on first use.
+_DEAL_SAYS: dict[int, str] = {}
 
 
 def deal(
@@ -441,62 +896,50 @@ def deal(
     """
     if not seats:
         raise InvalidRoundError("a blackjack round needs at least one seat", field="seats")
+    table = _table(rules)
     for index, seat in enumerate(seats):
         check_seat_stakes(
             seat=index,
             balance=seat.balance,
             stakes=(("main", seat.stake),),
             limits=rules.limits,
-            funds_clause=rules.cite("extra_stakes_need_funds")[0],
+            funds_clause=table.funds[0],
         )
-    check_composition(tuple(shoe), rules.decks, clause=rules.cite("decks")[0])
-    needed = 2 * len(seats) + 2
-    if len(shoe) < needed:
+    cards = tuple(shoe)
+    check_composition(cards, rules.decks, clause=table.decks[0])
+    n = len(seats)
+    needed = 2 * n + 2
+    if len(cards) < needed:
         raise ShoeExhaustedError(
-            f"the shoe ran out: the deal needs {needed} cards, but the shoe holds {len(shoe)}",
+            f"the shoe ran out: the deal needs {needed} cards, but the shoe holds {len(cards)}",
             needed=needed,
-            shoe_size=len(shoe),
+            shoe_size=len(cards),
             clause="BJ.deal",
         )
-    n = len(seats)
-    firsts, up, seconds, hole = shoe[:n], shoe[n], shoe[n + 1 : 2 * n + 1], shoe[2 * n + 1]
-    seat_states = []
-    for seat, first, second in zip(seats, firsts, seconds, strict=True):
-        cards = (first, second)
-        if is_two_card_21(cards):
-            hand = Hand(
-                cards=cards,
-                stake=seat.stake,
-                status=HandStatus.BLACKJACK,
-                why=("BJ.natural", *rules.cite("auto_stand_21")),
-            )
-        else:
-            hand = Hand(cards=cards, stake=seat.stake, status=HandStatus.PLAYING, why=_DEAL)
-        seat_states.append(SeatState(balance=seat.balance, stake=seat.stake, hands=(hand,)))
-    says = "".join(f"seat {i}: {{}}; " for i in range(n)) + "dealer up {}, hole card face down"
-    dealt = (*(_Cards(s.hands[0].cards) for s in seat_states), up)
-    steps = [Step(action="deal", clauses=("BJ.deal", "BJ.deal-order"), says=says, values=dealt)]
-    steps.extend(
-        Step(
-            action="blackjack",
-            clauses=("BJ.natural", "BJ.auto-stand"),
-            says="seat {} holds a blackjack",
-            values=(index,),
+    work = _Work(rules, table, cards, [], up=cards[n], hole=cards[2 * n + 1])
+    work.position = needed
+    dealt: list[object] = []
+    for index, seat in enumerate(seats):
+        hand = _WorkHand(
+            [cards[index], cards[n + 1 + index]], seat.stake, HandStatus.PLAYING, _DEAL
         )
-        for index, seat_state in enumerate(seat_states)
-        if seat_state.hands[0].status is HandStatus.BLACKJACK
-    )
-    state = BlackjackState(
-        rules=rules,
-        shoe=tuple(shoe),
-        position=needed,
-        seats=tuple(seat_states),
-        dealer=Dealer(up=up, hole=hole),
-        phase=Phase.OFFERS,
-        turn=None,
-        steps=tuple(steps),
-    )
-    return _advance(state)
+        if hand.two_card_21():
+            hand.status, hand.why = HandStatus.BLACKJACK, table.natural
+        work.seats.append(_WorkSeat(seat.balance, seat.stake, [hand]))
+        dealt.append(_Cards(tuple(hand.cards)))
+    says = _DEAL_SAYS.get(n)
+    if says is None:
+        says = _DEAL_SAYS[n] = (
+            "".join(f"seat {i}: {{}}; " for i in range(n)) + "dealer up {}, hole card face down"
+        )
+    work.log("deal", _DEAL_STEP, says, *dealt, work.up)
+    for index, seat_work in enumerate(work.seats):
+        if seat_work.hands[0].status is HandStatus.BLACKJACK:
+            work.log(
+                "blackjack", ("BJ.natural", "BJ.auto-stand"), "seat {} holds a blackjack", index
+            )
+    _advance(work)
+    return BlackjackState(work=work)
 
 
 # --- legal decisions -------------------------------------------------------------------
@@ -518,15 +961,15 @@ def _pair(offer: Action, decline: Action, option: Option) -> dict[Action, Option
     return {offer: option, decline: option}
 
 
-def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
+def _offer_options(work: _Work, seat: int) -> dict[Action, Option]:
     """The insurance and even-money offers of a seat against an ace.
 
     A.insurance, A.even-money, C.bj.insurance; BJ.half-stakes: an offer whose half stake rounds
     to 0 is not made, even money included; BJ.funds: insurance needs the uncommitted funds.
     """
-    rules = state.rules
-    insurance_rule, even_money_rule = rules.cite("insurance"), rules.cite("blackjack_vs_ace")
-    if state.dealer.up.rank is not Rank.ACE:
+    rules, table = work.rules, work.table
+    insurance_rule, even_money_rule = table.insurance, table.even_money
+    if work.up.rank is not Rank.ACE:
         return {
             **_pair(
                 Action.INSURANCE, Action.DECLINE_INSURANCE, Option(open=False, why=insurance_rule)
@@ -537,9 +980,9 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
                 Option(open=False, why=even_money_rule),
             ),
         }
-    seat_state = state.seats[seat]
-    hand = seat_state.hands[0]
-    cost = _insurance_stake(state, seat)
+    seat_work = work.seats[seat]
+    hand = seat_work.hands[0]
+    cost = _insurance_stake(work, seat)
     half_is_nothing = ("BJ.half-stakes", *insurance_rule)
     even_money = Option(open=False, why=even_money_rule)
     insurance: Option
@@ -551,9 +994,7 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
             even_money = (
                 Option(
                     open=True,
-                    why=_passed(
-                        even_money_rule, [(seat_state.stake % 2 == 1, ("BJ.half-stakes",))]
-                    ),
+                    why=_passed(even_money_rule, [(seat_work.stake % 2 == 1, ("BJ.half-stakes",))]),
                 )
                 if cost > 0
                 else Option(open=False, why=("BJ.half-stakes", *even_money_rule))
@@ -563,15 +1004,12 @@ def _offer_options(state: BlackjackState, seat: int) -> dict[Action, Option]:
         insurance = Option(open=False, why=insurance_rule)
     elif cost <= 0:
         insurance = Option(open=False, why=half_is_nothing)
-    elif not _funds_cover(state, seat, 1 if rules.insurance_up_to_half else cost):
-        insurance = Option(
-            open=False, why=(*rules.cite("extra_stakes_need_funds"), *insurance_rule)
-        )
+    elif not _funds_cover(rules, seat_work.free_funds(), 1 if rules.insurance_up_to_half else cost):
+        insurance = Option(open=False, why=(*table.funds, *insurance_rule))
     else:
-        funds = rules.cite("extra_stakes_need_funds") if rules.extra_stakes_need_funds else ()
         checked = [
-            (seat_state.stake % 2 == 1, ("BJ.half-stakes",)),
-            (_funds_narrow(state, seat, cost), funds),
+            (seat_work.stake % 2 == 1, ("BJ.half-stakes",)),
+            (_funds_narrow(rules, seat_work.free_funds(), cost), table.funds_rule),
         ]
         insurance = Option(open=True, why=_passed(insurance_rule, checked))
     return {
@@ -588,34 +1026,33 @@ def _offer_made(options: dict[Action, Option]) -> Option | None:
     return None
 
 
-def _offer_withheld(state: BlackjackState, seat: int, options: dict[Action, Option]) -> Why:
+def _offer_withheld(work: _Work, seat: int, options: dict[Action, Option]) -> Why:
     """Why a seat gets no offer: its blackjack's rule, else the insurance rule."""
-    hand = state.seats[seat].hands[0]
+    hand = work.seats[seat].hands[0]
     if (
         hand.status is HandStatus.BLACKJACK
-        and state.rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY
+        and work.rules.blackjack_vs_ace is BlackjackVsAce.EVEN_MONEY
     ):
         return options[Action.EVEN_MONEY].why
     return options[Action.INSURANCE].why
 
 
-def _insurance_stake(state: BlackjackState, seat: int) -> int:
+def _insurance_stake(work: _Work, seat: int) -> int:
     """Half the original stake, rounded by the half-stake rule (BJ.half-stakes)."""
-    return state.rules.half_stake_rounding.apply(Fraction(state.seats[seat].stake, 2))
+    return work.rules.half_stake_rounding.apply(Fraction(work.seats[seat].stake, 2))
 
 
-def _funds_cover(state: BlackjackState, seat: int, amount: int) -> bool:
-    """BJ.funds: an extra stake needs the seat's uncommitted funds."""
-    return not state.rules.extra_stakes_need_funds or amount <= state.seats[seat].free_funds
+def _funds_cover(rules: BlackjackRules, free: int, amount: int) -> bool:
+    """BJ.funds: an extra stake needs the seat's uncommitted funds, ``free``."""
+    return not rules.extra_stakes_need_funds or amount <= free
 
 
-def _funds_narrow(state: BlackjackState, seat: int, amount: int) -> bool:
+def _funds_narrow(rules: BlackjackRules, free: int, amount: int) -> bool:
     """Whether BJ.funds let an extra stake through narrowly: the funds cover it, not twice.
 
     An engine that counts the stake once too often (or compares strictly) withholds it there.
     """
-    rules = state.rules
-    return rules.extra_stakes_need_funds and state.seats[seat].free_funds < 2 * amount
+    return rules.extra_stakes_need_funds and free < 2 * amount
 
 
 def _passed(opened: Why, conditions: Sequence[tuple[bool, Why]]) -> Why:
@@ -630,94 +1067,130 @@ def _passed(opened: Why, conditions: Sequence[tuple[bool, Why]]) -> Why:
     return joined(*narrow, opened, *rest)
 
 
-def _play_options(state: BlackjackState, seat: int, index: int) -> dict[Action, Option]:
-    """The play decisions of one hand, each open or withheld with its clause.
+#: One play decision's rules for the hand to act: the checks in order (failed, the clauses
+#: that withhold it), the clauses that open it, and the conditions it passes (narrowly, why).
+_Checks = tuple[tuple[bool, Why], ...]
+_Play = tuple[Action, _Checks, Why, _Checks]
 
-    The first rule that withholds a decision is the one cited: a 10-5 is not a pair before
-    any question of funds.
+
+def _play_rules(work: _Work, seat: int, index: int) -> tuple[_Play, ...]:
+    """The play decisions of one hand still playing, each with the checks that decide it.
+
+    The first check that fails withholds a decision and is the one cited: a 10-5 is not a
+    pair before any question of funds.
     """
-    rules = state.rules
-    seat_state = state.seats[seat]
-    hand = seat_state.hands[index]
-    if hand.status is not HandStatus.PLAYING:
-        return dict.fromkeys(_PLAYS, Option(open=False, why=hand.why))
+    rules, table = work.rules, work.table
+    seat_work = work.seats[seat]
+    hand = seat_work.hands[index]
     no_hits = hand.split_aces and not rules.hit_split_aces
     two_cards = len(hand.cards) == 2 and not hand.doubled
-    insured = rules.no_double_split_after_insurance and seat_state.insurance > 0
-    funds = _funds_cover(state, seat, hand.stake)
+    insured = rules.no_double_split_after_insurance and seat_work.insurance > 0
+    free = seat_work.free_funds()
+    funds = _funds_cover(rules, free, hand.stake)
     # A double for less needs one unit free at least (VAR.bj.double-for-less).
-    double_funds = _funds_cover(state, seat, 1 if rules.double_for_less else hand.stake)
-    double_rule, split_rule = rules.cite("double_after_split"), rules.cite("split_pairs")
-    surrender_rule = rules.cite("surrender")
-    double_on = rules.cite("double_on")
+    double_funds = _funds_cover(rules, free, 1 if rules.double_for_less else hand.stake)
+    double_rule, split_rule = table.double, table.split
+    double_cards: tuple[tuple[bool, Why], ...]
     if rules.double_on is DoubleOn.ANY_CARDS:
         # Any hand still playing may double, after hits too (VAR.bj.double-on): a doubled
         # hand plays no more.
-        double_cards: list[tuple[bool, Why]] = []
-        double_opened = double_on if len(hand.cards) > 2 else double_rule
+        double_cards = ()
+        double_opened = table.double_on if len(hand.cards) > 2 else double_rule
     else:
-        double_cards = [(not two_cards, double_rule)]
         totals = _DOUBLE_TOTALS.get(rules.double_on)
-        if totals is not None:
-            double_cards.append((hand.total not in totals, double_on))
-        double_opened = double_rule if totals is None else (*double_on, *double_rule)
-
-    def first(
-        checks: Sequence[tuple[bool, Why]], opened: Why, narrow: Sequence[tuple[bool, Why]] = ()
-    ) -> Option:
-        for failed, why in checks:
-            if failed:
-                return Option(open=False, why=why)
-        return Option(open=True, why=_passed(opened, narrow))
-
-    # The funds rule, where the profile has it: a condition every extra stake passes.
-    funds_rule = rules.cite("extra_stakes_need_funds") if rules.extra_stakes_need_funds else ()
-    funds_narrow = _funds_narrow(state, seat, hand.stake)
-
-    return {
-        Action.HIT: first([(no_hits, rules.cite("hit_split_aces"))], ("BJ.values",)),
-        Action.STAND: Option(open=True, why=("BJ.compare",)),
-        Action.DOUBLE: first(
-            [
+        if totals is None:
+            double_cards = ((not two_cards, double_rule),)
+            double_opened = double_rule
+        else:
+            double_cards = (
+                (not two_cards, double_rule),
+                (hand.total not in totals, table.double_on),
+            )
+            double_opened = table.double_on_opened
+    funds_narrow = _funds_narrow(rules, free, hand.stake)
+    return (
+        (Action.HIT, ((no_hits, table.hit_split_aces),), _VALUES, ()),
+        (Action.STAND, (), _COMPARE, ()),
+        (
+            Action.DOUBLE,
+            (
                 *double_cards,
                 (hand.from_split and not rules.double_after_split, double_rule),
-                (insured, rules.cite("no_double_split_after_insurance")),
-                (no_hits, rules.cite("hit_split_aces")),
-                (not double_funds, (*rules.cite("extra_stakes_need_funds"), *double_rule)),
-            ],
+                (insured, table.insured),
+                (no_hits, table.hit_split_aces),
+                (not double_funds, table.double_funds),
+            ),
             double_opened,
-            [(funds_narrow and not rules.double_for_less, funds_rule)],
+            ((funds_narrow and not rules.double_for_less, table.funds_rule),),
         ),
-        Action.SPLIT: first(
-            [
+        (
+            Action.SPLIT,
+            (
                 (not two_cards, split_rule),
                 (not is_pair(rules.split_pairs, hand.cards[0], hand.cards[1]), split_rule),
-                (len(seat_state.hands) >= rules.max_hands, rules.cite("max_hands")),
-                (hand.split_aces and not rules.resplit_aces, rules.cite("resplit_aces")),
-                (insured, rules.cite("no_double_split_after_insurance")),
-                (not funds, (*rules.cite("extra_stakes_need_funds"), *split_rule)),
-            ],
+                (len(seat_work.hands) >= rules.max_hands, table.max_hands),
+                (hand.split_aces and not rules.resplit_aces, table.resplit_aces),
+                (insured, table.insured),
+                (not funds, table.split_funds),
+            ),
             split_rule,
-            [
+            (
                 # A re-split: an engine that withholds it most likely allows one split only.
-                (len(seat_state.hands) > 1, rules.cite("max_hands")),
-                (funds_narrow, funds_rule),
-            ],
+                (len(seat_work.hands) > 1, table.max_hands),
+                (funds_narrow, table.funds_rule),
+            ),
         ),
-        Action.SURRENDER: first(
-            [
-                (not rules.surrender, surrender_rule),
-                (not two_cards, surrender_rule),
+        (
+            Action.SURRENDER,
+            (
+                (not rules.surrender, table.surrender),
+                (not two_cards, table.surrender),
                 (
                     hand.from_split and not rules.surrender_after_split,
-                    rules.cite("surrender_after_split"),
+                    table.surrender_after_split,
                 ),
                 # Early surrender was asked before the look; it is not asked again in play.
-                (seat_state.surrender_asked, rules.cite("surrender_timing")),
-            ],
-            surrender_rule,
+                (seat_work.surrender_asked, table.surrender_timing),
+            ),
+            table.surrender,
+            (),
         ),
-    }
+    )
+
+
+def _withholding(checks: _Checks) -> Why | None:
+    """The clauses of the first check that fails, or None when every one passes."""
+    for failed, why in checks:
+        if failed:
+            return why
+    return None
+
+
+def _open_plays(work: _Work, seat: int, index: int) -> tuple[Action, ...]:
+    """The play decisions open to one hand, in Action order."""
+    if work.seats[seat].hands[index].status is not HandStatus.PLAYING:
+        return ()
+    return tuple(
+        action
+        for action, checks, _, _ in _play_rules(work, seat, index)
+        if _withholding(checks) is None
+    )
+
+
+def _play_options(work: _Work, seat: int, index: int) -> dict[Action, Option]:
+    """The play decisions of one hand, each open or withheld with its clause."""
+    hand = work.seats[seat].hands[index]
+    if hand.status is not HandStatus.PLAYING:
+        return dict.fromkeys(_PLAYS, Option(open=False, why=hand.why))
+    out: dict[Action, Option] = {}
+    for action, checks, opened, narrow in _play_rules(work, seat, index):
+        withheld = _withholding(checks)
+        out[action] = (
+            Option(open=True, why=_passed(opened, narrow))
+            if withheld is None
+            else Option(open=False, why=withheld)
+        )
+    return out
 
 
 def options(state: BlackjackState) -> dict[Action, Option]:
@@ -725,39 +1198,43 @@ def options(state: BlackjackState) -> dict[Action, Option]:
 
     ``decline-surrender`` is a decision only of a profile with early surrender.
     """
-    rules = state.rules
+    return _options(state.work)
+
+
+def _options(work: _Work) -> dict[Action, Option]:
+    rules, table, turn = work.rules, work.table, work.turn
     early: dict[Action, Option] = {}
     if rules.surrender_early:
-        early = {Action.DECLINE_SURRENDER: Option(open=False, why=rules.cite("surrender_timing"))}
-    if state.turn is None:
-        return dict.fromkeys(_actions(rules), Option(open=False, why=state.why or _ORDER))
-    if state.phase is Phase.OFFERS:
-        if _early_surrender_due(state, state.turn.seat):
-            asked = Option(open=True, why=rules.cite("surrender_timing"))
+        early = {Action.DECLINE_SURRENDER: Option(open=False, why=table.surrender_timing)}
+    if turn is None:
+        return dict.fromkeys(_actions(rules), Option(open=False, why=work.why or _ORDER))
+    if work.phase is Phase.OFFERS:
+        if _early_surrender_due(work, turn.seat):
+            asked = Option(open=True, why=table.surrender_timing)
             waiting = Option(open=False, why=asked.why)
             return {
                 **dict.fromkeys(_actions(rules), waiting),
                 Action.SURRENDER: asked,
                 Action.DECLINE_SURRENDER: asked,
             }
-        offers = _offer_options(state, state.turn.seat)
+        offers = _offer_options(work, turn.seat)
         offer = _offer_made(offers)
         # Offers come first: no play decision while one is open (A.peek, C.bj.insurance).
-        waiting = Option(open=False, why=offer.why if offer else rules.cite("insurance"))
+        waiting = Option(open=False, why=offer.why if offer else table.insurance)
         return {**offers, **dict.fromkeys(_PLAYS, waiting), **early}
-    plays = _play_options(state, state.turn.seat, state.turn.hand)
+    plays = _play_options(work, turn.seat, turn.hand)
     return {
         **early,
         **plays,
         **_pair(
             Action.INSURANCE,
             Action.DECLINE_INSURANCE,
-            Option(open=False, why=rules.cite("insurance")),
+            Option(open=False, why=table.insurance),
         ),
         **_pair(
             Action.EVEN_MONEY,
             Action.DECLINE_EVEN_MONEY,
-            Option(open=False, why=rules.cite("blackjack_vs_ace")),
+            Option(open=False, why=table.even_money),
         ),
     }
 
@@ -769,19 +1246,19 @@ def _actions(rules: BlackjackRules) -> tuple[Action, ...]:
     return tuple(action for action in Action if action is not Action.DECLINE_SURRENDER)
 
 
-def _early_surrender_due(state: BlackjackState, seat: int) -> bool:
+def _early_surrender_due(work: _Work, seat: int) -> bool:
     """Whether the seat is yet to answer early surrender, asked before the dealer's look.
 
     VAR.bj.surrender: early surrender comes before any look, so it is asked where the dealer
     looks under this up card; under any other up card surrender is offered in play as ever.
     """
-    rules, seat_state = state.rules, state.seats[seat]
+    rules, seat_work = work.rules, work.seats[seat]
     # Early surrender implies surrender: the profile refuses one without the other.
     return (
         rules.surrender_early
-        and not seat_state.surrender_asked
-        and seat_state.hands[0].status is HandStatus.PLAYING
-        and _peeks(rules, state.dealer.up)
+        and not seat_work.surrender_asked
+        and seat_work.hands[0].status is HandStatus.PLAYING
+        and _peeks(rules, work.up)
     )
 
 
@@ -801,41 +1278,34 @@ _OFFERS_ORDER = (
 # --- advancing -------------------------------------------------------------------------
 
 
-def _advance(state: BlackjackState) -> BlackjackState:
+def _advance(work: _Work) -> None:
     """Move the round on until it waits for a decision or is complete."""
-    if state.phase is Phase.OFFERS:
-        start = 0 if state.turn is None else state.turn.seat
-        for seat in range(start, len(state.seats)):
-            if _early_surrender_due(state, seat):
-                return evolve(
-                    state,
-                    why=state.why or state.rules.cite("surrender_timing"),
-                    turn=Turn(seat=seat, hand=0),
-                    legal=(Action.SURRENDER, Action.DECLINE_SURRENDER),
-                )
+    if work.phase is Phase.OFFERS:
+        start = 0 if work.turn is None else work.turn.seat
+        for seat in range(start, len(work.seats)):
+            if _early_surrender_due(work, seat):
+                work.note(work.table.surrender_timing)
+                work.turn = Turn(seat=seat, hand=0)
+                work.legal = (Action.SURRENDER, Action.DECLINE_SURRENDER)
+                return
             # A seat that surrendered early is done with the offers too.
-            if state.seats[seat].offer_done or state.dealer.up.rank is not Rank.ACE:
+            if work.seats[seat].offer_done or work.up.rank is not Rank.ACE:
                 continue
-            offers = _offer_options(state, seat)
+            offers = _offer_options(work, seat)
             offer = _offer_made(offers)
             if offer is not None:
-                return evolve(
-                    state,
-                    why=state.why or offer.why,
-                    turn=Turn(seat=seat, hand=0),
-                    legal=_open(offers, _OFFERS_ORDER),
-                )
-            state = _note(state, _offer_withheld(state, seat, offers))
-        state = _after_offers(state)
-        if state.phase is Phase.COMPLETE:
-            return state
-        state = evolve(state, phase=Phase.PLAY, turn=None)
-    if state.phase is Phase.PLAY:
-        state = _next_hand(state)
-        if state.turn is not None:
-            return state
-        return _dealer_and_settle(state)
-    return state
+                work.note(offer.why)
+                work.turn = Turn(seat=seat, hand=0)
+                work.legal = _open(offers, _OFFERS_ORDER)
+                return
+            work.note(_offer_withheld(work, seat, offers))
+        if not _after_offers(work):
+            return
+        work.phase, work.turn = Phase.PLAY, None
+    if work.phase is Phase.PLAY:
+        _next_hand(work)
+        if work.turn is None:
+            _dealer_and_settle(work)
 
 
 def _dealer_can_have_blackjack(up: Card) -> bool:
@@ -849,145 +1319,110 @@ def _peeks(rules: BlackjackRules, up: Card) -> bool:
     return up.rank.is_ten_valued and rules.peek is Peek.ACE_OR_TEN
 
 
-def _after_offers(state: BlackjackState) -> BlackjackState:
-    """Peek if the profile says so; pay naturals that can no longer be tied."""
-    rules, dealer = state.rules, state.dealer
-    if _dealer_can_have_blackjack(dealer.up):
+def _after_offers(work: _Work) -> bool:
+    """Peek if the profile says so; pay naturals that can no longer be tied.
+
+    Whether play goes on: not when the peek finds a blackjack, which ends the round.
+    """
+    rules, table, up = work.rules, work.table, work.up
+    if _dealer_can_have_blackjack(up):
         # Under an ace or a ten, whether the dealer looks is the peek rule's to say.
-        state = _note(state, rules.cite("peek"))
-    if _peeks(rules, dealer.up):
-        state = evolve(state, dealer=evolve(dealer, peeked=True, why_hole=rules.cite("peek")))
-        if dealer.blackjack:
+        work.note(table.peek)
+    if _peeks(rules, up):
+        work.peeked, work.why_hole = True, table.peek
+        if work.dealer_blackjack():
             # The round ends unplayed: the peek decides every hand still waiting to play.
-            ended = (*rules.cite("peek"), "BJ.natural")
-            seats = tuple(
-                evolve(
-                    seat,
-                    hands=tuple(
-                        evolve(hand, why=ended) if hand.status is HandStatus.PLAYING else hand
-                        for hand in seat.hands
-                    ),
-                )
-                for seat in state.seats
-            )
-            state = evolve(
-                state,
-                seats=seats,
-                dealer=evolve(
-                    state.dealer,
-                    hole_revealed=True,
-                    why_hole=rules.cite("peek"),
-                    why_stopped=("BJ.natural", *rules.cite("peek")),
-                ),
-            )
-            state = _step(
-                state,
-                "peek",
-                rules.cite("peek"),
-                "dealer blackjack: {} {}; the round ends",
-                dealer.up,
-                dealer.hole,
-            )
-            return _settle(state)
-        state = _step(state, "peek", rules.cite("peek"), "no dealer blackjack; play goes on")
-    if rules.natural_paid_at_once and (
-        state.dealer.peeked or not _dealer_can_have_blackjack(dealer.up)
-    ):
-        for seat, seat_state in enumerate(state.seats):
-            hand = seat_state.hands[0]
+            for box in work.seats:
+                for hand in box.hands:
+                    if hand.status is HandStatus.PLAYING:
+                        hand.why = table.peek_ended
+            work.hole_revealed, work.why_stopped = True, table.peek_stopped
+            work.log("peek", table.peek, "dealer blackjack: {} {}; the round ends", up, work.hole)
+            _settle(work)
+            return False
+        work.log("peek", table.peek, "no dealer blackjack; play goes on")
+    if rules.natural_paid_at_once and (work.peeked or not _dealer_can_have_blackjack(up)):
+        for seat, seat_work in enumerate(work.seats):
+            hand = seat_work.hands[0]
             if hand.status is HandStatus.BLACKJACK and not hand.even_money:
-                clauses = ("BJ.nat-pays", *rules.cite("natural_paid_at_once"))
-                if dealer.up.rank.is_ten_valued:
+                clauses = table.paid_at_once_step
+                if up.rank.is_ten_valued:
                     clauses = (*clauses, "A.nat-vs-ten")
-                state = _step(
-                    state,
-                    "natural paid",
-                    clauses,
-                    "seat {}: blackjack paid at once",
-                    seat,
-                    seats=_seats_with_hand(state, seat, 0, evolve(hand, paid_early=True)),
-                    why=state.why or rules.cite("natural_paid_at_once"),
-                )
-    return state
+                work.log("natural paid", clauses, "seat {}: blackjack paid at once", seat)
+                hand.paid_early = True
+                work.note(table.paid_at_once)
+    return True
 
 
-def _next_hand(state: BlackjackState) -> BlackjackState:
+def _next_hand(work: _Work) -> None:
     """Find the next hand to act, dealing a split hand's second card as it starts (BJ.deal-order)."""
-    seat, index = (0, 0) if state.turn is None else (state.turn.seat, state.turn.hand)
-    while seat < len(state.seats):
-        hands = state.seats[seat].hands
+    turn = work.turn
+    seat, index = (0, 0) if turn is None else (turn.seat, turn.hand)
+    seats = work.seats
+    while seat < len(seats):
+        hands = seats[seat].hands
         if index >= len(hands):
             seat, index = seat + 1, 0
             continue
         hand = hands[index]
         if hand.status is HandStatus.WAITING:
-            state = _deal_split_card(state, seat, index)
-            hand = state.seats[seat].hands[index]
-        legal = _open(_play_options(state, seat, index), _PLAYS)
+            _deal_split_card(work, seat, index)
+        legal = _open_plays(work, seat, index)
         if legal:
-            return evolve(
-                state, why=state.why or hand.why, turn=Turn(seat=seat, hand=index), legal=legal
-            )
+            work.note(hand.why)
+            work.turn = Turn(seat=seat, hand=index)
+            work.legal = legal
+            return
         if hand.status is HandStatus.PLAYING:
             # Nothing is legal (split aces without hits): the hand stands as it is.
-            hand = evolve(hand, status=HandStatus.STOOD, why=state.rules.cite("hit_split_aces"))
-            state = evolve(state, seats=_seats_with_hand(state, seat, index, hand))
-        state = _note(state, hand.why)
+            hand.status, hand.why = HandStatus.STOOD, work.table.hit_split_aces
+        work.note(hand.why)
         index += 1
-    return evolve(state, turn=None)
+    work.turn = None
 
 
-def _after_card(state: BlackjackState, hand: Hand) -> Hand:
+def _after_card(work: _Work, hand: _WorkHand) -> None:
     """A hand after it receives a card: bust, 21 or still playing, and the clause that says so."""
     total = hand.total
     if total > 21:
-        return evolve(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
-    if total == 21 and state.rules.auto_stand_21:
-        return evolve(hand, status=HandStatus.STOOD, why=state.rules.cite("auto_stand_21"))
-    return evolve(hand, status=HandStatus.PLAYING, why=("BJ.values",))
-
-
-def _may_resplit(state: BlackjackState, seat: int, index: int, hand: Hand) -> bool:
-    """Whether split aces that take no hits may be split again now (VAR.bj.resplit)."""
-    probe = evolve(state, seats=_seats_with_hand(state, seat, index, hand))
-    return _play_options(probe, seat, index)[Action.SPLIT].open
-
-
-def _deal_split_card(state: BlackjackState, seat: int, index: int) -> BlackjackState:
-    rules = state.rules
-    hand = state.seats[seat].hands[index]
-    card = _card(state, f"seat {seat} hand {index}'s second card", "BJ.deal-order")
-    cards = (*hand.cards, card)
-    hand = evolve(hand, cards=cards)
-    clauses: tuple[str, ...] = ("BJ.deal-order",)
-    if is_two_card_21(cards) and rules.split_21_is_blackjack:
-        hand = evolve(hand, status=HandStatus.BLACKJACK, why=rules.cite("split_21_is_blackjack"))
-        clauses = (*clauses, *rules.cite("split_21_is_blackjack"))
+        hand.status, hand.why = HandStatus.BUST, _BUST
+    elif total == 21 and work.rules.auto_stand_21:
+        hand.status, hand.why = HandStatus.STOOD, work.table.auto_stand
     else:
-        hand = _after_card(state, hand)
-        if is_two_card_21(cards):
+        hand.status, hand.why = HandStatus.PLAYING, _VALUES
+
+
+def _deal_split_card(work: _Work, seat: int, index: int) -> None:
+    rules, table = work.rules, work.table
+    hand = work.seats[seat].hands[index]
+    card = _card(work, "BJ.deal-order", "seat {} hand {}'s second card", seat, index)
+    hand.take(card)
+    work.position += 1
+    clauses: Why = _ORDER
+    two_card_21 = hand.two_card_21()
+    if two_card_21 and rules.split_21_is_blackjack:
+        hand.status, hand.why = HandStatus.BLACKJACK, table.split_21
+        clauses = (*clauses, *table.split_21)
+    else:
+        _after_card(work, hand)
+        if two_card_21:
             # A two-card 21 on a split hand is a plain 21 (A.split, C.bj.split), which stands
             # by BJ.auto-stand: its status is the auto-stand's, not the split rule's.
-            clauses = (*clauses, *rules.cite("split_21_is_blackjack"), "BJ.auto-stand")
+            clauses = (*clauses, *table.split_21, "BJ.auto-stand")
     if (
         hand.split_aces
         and not rules.hit_split_aces
         and hand.status is HandStatus.PLAYING
-        and not _may_resplit(state, seat, index, hand)
+        and not _may_resplit(work, seat, index)
     ):
-        hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("hit_split_aces"))
-        clauses = (*clauses, *rules.cite("hit_split_aces"))
-    return _step(
-        state,
-        "split card",
-        clauses,
-        "seat {} hand {} receives {}",
-        seat,
-        index,
-        card,
-        position=state.position + 1,
-        seats=_seats_with_hand(state, seat, index, hand),
-    )
+        hand.status, hand.why = HandStatus.STOOD, table.hit_split_aces
+        clauses = (*clauses, *table.hit_split_aces)
+    work.log("split card", clauses, "seat {} hand {} receives {}", seat, index, card)
+
+
+def _may_resplit(work: _Work, seat: int, index: int) -> bool:
+    """Whether split aces that take no hits may be split again now (VAR.bj.resplit)."""
+    return Action.SPLIT in _open_plays(work, seat, index)
 
 
 # --- decisions -------------------------------------------------------------------------
@@ -998,7 +1433,8 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
 
     The error's ``clause`` is the rule that withholds the decision now.
     """
-    turn = state.turn
+    work = state.work
+    turn = work.turn
     if turn is None:
         raise IllegalDecisionError(
             f"the round is complete; {decision.action.value} is not legal",
@@ -1006,8 +1442,8 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             legal="",
             clause="CONTRACT.lifecycle",
         )
-    legal = state.legal
-    if (decision.seat, decision.hand) != (turn.seat, turn.hand):
+    legal = work.legal
+    if decision.seat != turn.seat or decision.hand != turn.hand:
         raise IllegalDecisionError(
             f"it is seat {turn.seat} hand {turn.hand}'s turn, not seat {decision.seat} hand {decision.hand}'s; "
             f"legal: {_names(legal)}",
@@ -1025,37 +1461,39 @@ def decide(state: BlackjackState, decision: Decision) -> BlackjackState:
             seat=turn.seat,
             hand=turn.hand,
             legal=_names(legal),
-            clause=_withheld_by(state, decision.action),
+            clause=_withheld_by(work, decision.action),
         )
-    amount = _amount(state, decision)
-    return _advance(_apply(state, turn.seat, turn.hand, decision.action, amount))
+    amount = _amount(work, turn, decision)
+    work = work.copy()
+    _apply(work, turn.seat, turn.hand, decision.action, amount)
+    _advance(work)
+    return BlackjackState(work=work)
 
 
-def _withheld_by(state: BlackjackState, action: Action) -> str:
+def _withheld_by(work: _Work, action: Action) -> str:
     """The clause that withholds a decision now; decline-surrender is early surrender's alone."""
-    option = options(state).get(action)
-    return option.why[0] if option else state.rules.cite("surrender_timing")[0]
+    option = _options(work).get(action)
+    return option.why[0] if option else work.table.surrender_timing[0]
 
 
 def _names(actions: Sequence[Action]) -> str:
     return ",".join(action.value for action in actions)
 
 
-def _amount(state: BlackjackState, decision: Decision) -> int:
+def _amount(work: _Work, turn: Turn, decision: Decision) -> int:
     """The stake a legal double or insurance puts down; an amount the rules refuse raises.
 
     VAR.bj.double-for-less: a double's extra stake is 1 unit to the hand's stake;
     VAR.bj.insurance-stake: an insurance stake 1 unit to half the stake. No amount is the full
     one; an amount on any other decision, or where the profile lets none be chosen, is refused.
     """
-    rules, turn = state.rules, state.turn
-    assert turn is not None  # noqa: S101 - decide checked the turn
-    seat_state = state.seats[turn.seat]
-    hand = seat_state.hands[turn.hand]
+    rules, table = work.rules, work.table
+    seat_work = work.seats[turn.seat]
     if decision.action is Action.DOUBLE:
-        full, variant, chosen = hand.stake, rules.cite("double_for_less"), rules.double_for_less
+        full = seat_work.hands[turn.hand].stake
+        variant, chosen = table.double_for_less, rules.double_for_less
     elif decision.action is Action.INSURANCE:
-        full, variant = _insurance_stake(state, turn.seat), rules.cite("insurance_stake")
+        full, variant = _insurance_stake(work, turn.seat), table.insurance_stake
         chosen = rules.insurance_up_to_half
     elif decision.amount is None:
         return 0
@@ -1066,278 +1504,197 @@ def _amount(state: BlackjackState, decision: Decision) -> int:
         problem, clause = "this profile takes no amount on it", variant[0]
     elif not 1 <= amount <= full:
         problem, clause = f"the amount must be 1 to {full}", variant[0]
-    elif not _funds_cover(state, turn.seat, amount):
-        free = seat_state.free_funds
-        problem, clause = f"the seat has {free} free", rules.cite("extra_stakes_need_funds")[0]
+    elif not _funds_cover(rules, free := seat_work.free_funds(), amount):
+        problem, clause = f"the seat has {free} free", table.funds[0]
     else:
         return amount
     raise IllegalDecisionError(
         f"{decision.action.value} for {amount} is not legal for seat {turn.seat} hand "
-        f"{turn.hand}: {problem}; legal: {_names(state.legal)}",
+        f"{turn.hand}: {problem}; legal: {_names(work.legal)}",
         action=decision.action.value,
         seat=turn.seat,
         hand=turn.hand,
         amount=amount,
-        legal=_names(state.legal),
+        legal=_names(work.legal),
         clause=clause,
     )
 
 
-def _apply(
-    state: BlackjackState, seat: int, index: int, action: Action, amount: int
-) -> BlackjackState:
+def _apply(work: _Work, seat: int, index: int, action: Action, amount: int) -> None:
     """The round right after a legal decision: what it changed, logged, and nothing moved on yet.
 
     ``amount`` is the stake a double or an insurance puts down (``_amount``).
     """
-    rules = state.rules
-    seat_state = state.seats[seat]
-    hand = seat_state.hands[index]
-    where = f"seat {seat} hand {index}"
+    table = work.table
+    seat_work = work.seats[seat]
+    hand = seat_work.hands[index]
+    work.why = ()
     match action:
         case Action.INSURANCE:
-            cost = amount
-            seat_state = evolve(seat_state, insurance=cost, offer_done=True)
-            return _step(
-                state,
-                "insurance",
-                (*rules.cite("insurance"), "BJ.half-stakes", "BJ.funds"),
-                "seat {} insures for {}",
-                seat,
-                cost,
-                seats=_seats_with(state, seat, seat_state),
-                why=(),
-            )
+            seat_work.insurance, seat_work.offer_done = amount, True
+            work.log("insurance", table.insured_step, "seat {} insures for {}", seat, amount)
         case Action.EVEN_MONEY:
-            hand = evolve(
-                hand,
-                even_money=True,
-                paid_early=True,
-                why=(*hand.why, *rules.cite("blackjack_vs_ace")),
-            )
-            seat_state = evolve(seat_state, offer_done=True, hands=(hand,))
-            return _step(
-                state,
-                "even money",
-                rules.cite("blackjack_vs_ace"),
-                "seat {} takes 1:1 now",
-                seat,
-                seats=_seats_with(state, seat, seat_state),
-                why=(),
-            )
-        case Action.DECLINE_INSURANCE | Action.DECLINE_EVEN_MONEY:
-            offer = "insurance" if action is Action.DECLINE_INSURANCE else "blackjack_vs_ace"
-            return _step(
-                state,
-                action.value.replace("-", " "),
-                rules.cite(offer),
-                "seat {}",
-                seat,
-                seats=_seats_with(state, seat, evolve(seat_state, offer_done=True)),
-                why=(),
-            )
+            hand.even_money = hand.paid_early = True
+            hand.why = (*hand.why, *table.even_money)
+            seat_work.offer_done = True
+            work.log("even money", table.even_money, "seat {} takes 1:1 now", seat)
+        case Action.DECLINE_INSURANCE:
+            seat_work.offer_done = True
+            work.log("decline insurance", table.insurance, "seat {}", seat)
+        case Action.DECLINE_EVEN_MONEY:
+            seat_work.offer_done = True
+            work.log("decline even money", table.even_money, "seat {}", seat)
         case Action.STAND:
-            hand = evolve(hand, status=HandStatus.STOOD, why=("BJ.compare",))
-            return _step(
-                state,
-                "stand",
-                ("BJ.compare",),
-                where,
-                seats=_seats_with_hand(state, seat, index, hand),
-                why=(),
-            )
+            hand.status, hand.why = HandStatus.STOOD, _COMPARE
+            work.log("stand", _COMPARE, "seat {} hand {}", seat, index)
         case Action.SURRENDER:
-            clauses = (*rules.cite("surrender"), "BJ.half-stakes")
-            seats = _seats_with_hand(
-                state, seat, index, evolve(hand, status=HandStatus.SURRENDERED, why=clauses)
-            )
-            if state.phase is Phase.OFFERS:
+            clauses = table.surrendered
+            hand.status, hand.why = HandStatus.SURRENDERED, clauses
+            if work.phase is Phase.OFFERS:
                 # Early surrender, before the look: the hand takes no insurance either.
-                clauses = (*rules.cite("surrender_timing"), *clauses)
-                asked = evolve(seats[seat], surrender_asked=True, offer_done=True)
-                seats = (*seats[:seat], asked, *seats[seat + 1 :])
-            return _step(state, "surrender", clauses, where, seats=seats, why=())
+                clauses = (*table.surrender_timing, *clauses)
+                seat_work.surrender_asked = seat_work.offer_done = True
+            work.log("surrender", clauses, "seat {} hand {}", seat, index)
         case Action.DECLINE_SURRENDER:
-            return _step(
-                state,
-                "decline surrender",
-                rules.cite("surrender_timing"),
-                "seat {}",
-                seat,
-                seats=_seats_with(state, seat, evolve(seat_state, surrender_asked=True)),
-                why=(),
-            )
+            seat_work.surrender_asked = True
+            work.log("decline surrender", table.surrender_timing, "seat {}", seat)
         case Action.HIT:
-            card = _card(state, f"{where}'s hit", "BJ.deal-order")
-            hand = _after_card(state, evolve(hand, cards=(*hand.cards, card)))
-            return _drawn(state, seat, index, hand, ("hit", ("BJ.values",), "draws"), card=card)
+            card = _card(work, "BJ.deal-order", "seat {} hand {}'s hit", seat, index)
+            hand.take(card)
+            _after_card(work, hand)
+            _drawn(work, seat, index, hand, ("hit", _VALUES, "draws"), card=card)
         case Action.DOUBLE:
-            card = _card(state, f"{where}'s double", rules.cite("double_after_split")[0])
-            hand = evolve(hand, cards=(*hand.cards, card), stake=hand.stake + amount, doubled=True)
-            # A doubled hand takes exactly one card (A.double, C.bj.double).
-            if hand.total > 21:
-                hand = evolve(hand, status=HandStatus.BUST, why=("BJ.bust", "BJ.values"))
-            else:
-                hand = evolve(hand, status=HandStatus.STOOD, why=rules.cite("double_after_split"))
-            clauses = (*rules.cite("double_after_split"), "BJ.funds")
-            return _drawn(
-                state, seat, index, hand, ("double", clauses, "doubles and draws"), card=card
-            )
+            _double(work, seat, index, amount)
         case Action.SPLIT:
-            aces = hand.cards[0].rank is Rank.ACE
-            first = Hand(
-                cards=(hand.cards[0],),
-                stake=hand.stake,
-                from_split=True,
-                split_aces=aces,
-                status=HandStatus.WAITING,
-                splits=hand.splits + 1,
-                why=(*rules.cite("split_pairs"), "BJ.deal-order"),
-            )
-            second = evolve(first, cards=(hand.cards[1],), splits=0)
-            # The hands a split makes are numbered right after the hand split, in the order
-            # they were made (VAR.bj.resplit): after those its earlier splits made.
-            made = index + 1 + hand.splits
-            hands = (
-                *seat_state.hands[:index],
-                first,
-                *seat_state.hands[index + 1 : made],
-                second,
-                *seat_state.hands[made:],
-            )
-            return _step(
-                state,
-                "split",
-                (*rules.cite("split_pairs"), "BJ.funds"),
-                "{} splits {} {}",
-                where,
-                hand.cards[0],
-                hand.cards[1],
-                seats=_seats_with(state, seat, evolve(seat_state, hands=hands)),
-                why=(),
-            )
-    raise IllegalDecisionError(
-        f"{action.value} is not a play decision", action=action.value
-    )  # pragma: no cover
+            _split(work, seat, index)
+        case _:  # pragma: no cover - every decision is one of the above
+            raise IllegalDecisionError(f"{action.value} is not a decision", action=action.value)
+
+
+def _double(work: _Work, seat: int, index: int, amount: int) -> None:
+    """A hand doubled for ``amount`` more: it takes exactly one card (A.double, C.bj.double)."""
+    table = work.table
+    hand = work.seats[seat].hands[index]
+    card = _card(work, table.double[0], "seat {} hand {}'s double", seat, index)
+    hand.take(card)
+    hand.stake += amount
+    hand.doubled = True
+    if hand.total > 21:
+        hand.status, hand.why = HandStatus.BUST, _BUST
+    else:
+        hand.status, hand.why = HandStatus.STOOD, table.double
+    _drawn(work, seat, index, hand, ("double", table.double_step, "doubles and draws"), card=card)
+
+
+def _split(work: _Work, seat: int, index: int) -> None:
+    """A pair split into two hands waiting for their second cards (A.split, C.bj.split)."""
+    table = work.table
+    hands = work.seats[seat].hands
+    hand = hands[index]
+    first, second = hand.cards
+    aces = first.rank is Rank.ACE
+    made_by = table.split_made
+    # The hands a split makes are numbered right after the hand split, in the order they were
+    # made (VAR.bj.resplit): after those its earlier splits made.
+    made = index + 1 + hand.splits
+    hands[index] = _WorkHand(
+        [first],
+        hand.stake,
+        HandStatus.WAITING,
+        made_by,
+        from_split=True,
+        split_aces=aces,
+        splits=hand.splits + 1,
+    )
+    hands.insert(
+        made,
+        _WorkHand(
+            [second], hand.stake, HandStatus.WAITING, made_by, from_split=True, split_aces=aces
+        ),
+    )
+    work.log("split", table.split_step, "seat {} hand {} splits {} {}", seat, index, first, second)
 
 
 def _drawn(
-    state: BlackjackState,
+    work: _Work,
     seat: int,
     index: int,
-    hand: Hand,
-    logged: tuple[str, tuple[str, ...], str],
+    hand: _WorkHand,
+    logged: tuple[str, Why, str],
     *,
     card: Card,
-) -> BlackjackState:
-    """The round once a hand has taken ``card`` by a hit or a double, logged with its status."""
+) -> None:
+    """Log a hand that has taken ``card`` by a hit or a double, with its status."""
     action, clauses, verb = logged
-    return _step(
-        state,
-        action,
-        _status_clauses(hand, clauses),
-        "seat {} hand {} " + verb + " {}: {}",
-        seat,
-        index,
-        card,
-        hand.total,
-        position=state.position + 1,
-        seats=_seats_with_hand(state, seat, index, hand),
-        why=(),
-    )
-
-
-def _status_clauses(hand: Hand, clauses: tuple[str, ...]) -> tuple[str, ...]:
+    work.position += 1
     if hand.status is HandStatus.BUST:
-        return (*clauses, "BJ.bust")
-    if hand.status is HandStatus.STOOD and hand.total == 21:
-        return (*clauses, "BJ.auto-stand")
-    return clauses
+        clauses = (*clauses, "BJ.bust")
+    elif hand.status is HandStatus.STOOD and hand.total == 21:
+        clauses = (*clauses, "BJ.auto-stand")
+    work.log(action, clauses, "seat {} hand {} " + verb + " {}: {}", seat, index, card, hand.total)
 
 
 # --- dealer and settlement -------------------------------------------------------------
 
 
-def _all_hands(state: BlackjackState) -> list[Hand]:
-    return [hand for seat in state.seats for hand in seat.hands]
-
-
-def _dealer_and_settle(state: BlackjackState) -> BlackjackState:
+def _dealer_and_settle(work: _Work) -> None:
     """The dealer turns the hole card and draws only if a hand waits for its total (BJ.dealer-needed)."""
-    rules = state.rules
-    hands = _all_hands(state)
-    waiting = any(hand.status is HandStatus.STOOD for hand in hands)
-    draw = waiting or rules.dealer_draws_when_not_needed
+    rules, table = work.rules, work.table
+    hands = [hand for seat in work.seats for hand in seat.hands]
+    waiting_hands = sum(hand.status is HandStatus.STOOD for hand in hands)
+    draw = waiting_hands > 0 or rules.dealer_draws_when_not_needed
     # A.nat-vs-ten, A.even-money: a blackjack that waited for the peek is shown the hole card;
     # only one paid at once (A.nat-immediate) or by even money never sees it.
-    shown_to_natural = state.dealer.peeked and any(
+    shown_to_natural = work.peeked and any(
         hand.status is HandStatus.BLACKJACK and not hand.even_money for hand in hands
     )
     reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
-    dealer = state.dealer
-    steps: list[Step] = []
-    if reveal and rules.hole_card_at_showdown and not _showdown(state, hands):
+    if reveal and rules.hole_card_at_showdown and not _showdown(work, hands):
         # No hand is left to compare with the dealer: the hole card stays face down and the
         # dealer draws nothing (VAR.bj.hole-card).
-        showdown = rules.cite("hole_card")
-        dealer = evolve(dealer, why_hole=showdown, why_stopped=showdown)
+        work.why_hole = work.why_stopped = table.hole_card
         # Nor does it draw: no hand stood, and a showdown profile never draws unneeded.
         reveal = False
     elif not reveal:
         # Every hand was paid at once or by even money: the hole card is never shown.
-        paid_by = (
-            rules.cite("blackjack_vs_ace")
-            if all(hand.even_money for hand in hands)
-            else rules.cite("natural_paid_at_once")
-        )
-        dealer = evolve(dealer, why_hole=paid_by, why_stopped=paid_by)
-    elif not dealer.hole_revealed:
-        why = ("BJ.dealer-needed", *(_natural_context(state) if shown_to_natural else ()))
-        dealer = evolve(dealer, hole_revealed=True, why_hole=why, why_stopped=why)
-        total = hand_total(dealer.cards[:2])[0]
-        says = "dealer turns {}: {}"
-        steps.append(Step(action="hole card", clauses=why, says=says, values=(dealer.hole, total)))
-    drawn: tuple[Card, ...] = ()
-    if reveal and dealer.blackjack:
-        dealer = evolve(dealer, why_stopped=("BJ.natural",))
+        paid_by = table.even_money if all(hand.even_money for hand in hands) else table.paid_at_once
+        work.why_hole = work.why_stopped = paid_by
+    elif not work.hole_revealed:
+        why = (*_NEEDED, *(_natural_context(work) if shown_to_natural else ()))
+        work.hole_revealed = True
+        work.why_hole = work.why_stopped = why
+        work.log("hole card", why, "dealer turns {}: {}", work.hole, work.dealer_total())
+    if reveal and work.dealer_blackjack():
+        work.why_stopped = ("BJ.natural",)
     elif draw:
-        stops = rules.cite("dealer_hits_soft_17")
-        cite = (*stops, "BJ.dealer-needed")
-        cards = dealer.cards
+        stops = table.stops
         while True:
-            total, soft = hand_total(cards)
+            total = work.dealer_total()
+            soft = total != work.dealer_hard
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
-            card = _card(state, "the dealer's draw", stops[0], ahead=len(drawn))
-            drawn, cards = (*drawn, card), (*cards, card)
-            total = hand_total(cards)[0]
-            steps.append(
-                Step(action="dealer draws", clauses=cite, says="{}: {}", values=(card, total))
-            )
+            card = _card(work, stops[0], "the dealer's draw")
+            work.position += 1
+            work.draws.append(card)
+            work.dealer_hard += _PIPS[card.rank]
+            work.dealer_ace = work.dealer_ace or card.rank is Rank.ACE
+            work.log("dealer draws", table.drew, "{}: {}", card, work.dealer_total())
         # Needed narrowly: one hand alone waits while others do not. An engine that skips the
         # dealer then most likely counts the waiting hands wrong; else its drawing rule.
-        waiting_hands = sum(hand.status is HandStatus.STOOD for hand in hands)
         narrow_need = waiting_hands == 1 < len(hands)
-        why_drew = _passed(stops, [(narrow_need, ("BJ.dealer-needed",))])
-        dealer = evolve(dealer, draws=(*dealer.draws, *drawn), why_stopped=stops, why_drew=why_drew)
-    state = evolve(
-        state,
-        position=state.position + len(drawn),
-        dealer=dealer,
-        steps=(*state.steps, *steps),
-        why=state.why or ("BJ.dealer-needed",),
-    )
-    return _settle(state)
+        work.why_drew = _passed(stops, [(narrow_need, _NEEDED)])
+        work.why_stopped = stops
+    work.note(_NEEDED)
+    _settle(work)
 
 
-def _showdown(state: BlackjackState, hands: Sequence[Hand]) -> bool:
+def _showdown(work: _Work, hands: Sequence[_WorkHand]) -> bool:
     """Whether some hand is compared with the dealer's cards (VAR.bj.hole-card).
 
     A stood hand is; so is a blackjack that the dealer may still tie: not paid yet, under an
     ace or a ten the dealer has not looked beneath.
     """
-    dealer = state.dealer
-    unknown = not dealer.peeked and _dealer_can_have_blackjack(dealer.up)
+    unknown = not work.peeked and _dealer_can_have_blackjack(work.up)
     return any(
         hand.status is HandStatus.STOOD
         or (hand.status is HandStatus.BLACKJACK and unknown and not hand.paid_early)
@@ -1345,12 +1702,12 @@ def _showdown(state: BlackjackState, hands: Sequence[Hand]) -> bool:
     )
 
 
-def _settle(state: BlackjackState) -> BlackjackState:
+def _settle(work: _Work) -> None:
     lines: list[SettlementLine] = []
-    rounding = state.rules.cite("rounding")
-    for seat, seat_state in enumerate(state.seats):
-        for index, hand in enumerate(seat_state.hands):
-            payout, clauses = _settle_hand(state, seat_state, index, hand)
+    rounding = work.table.rounding
+    for seat, seat_work in enumerate(work.seats):
+        for index, hand in enumerate(seat_work.hands):
+            payout, clauses = _settle_hand(work, seat_work, index, hand)
             lines.append(
                 settled(
                     seat=seat,
@@ -1360,60 +1717,51 @@ def _settle(state: BlackjackState) -> BlackjackState:
                     rounding=rounding,
                 )
             )
-        if seat_state.insurance:
-            payout, clauses = _settle_insurance(state, seat_state.insurance)
+        if seat_work.insurance:
+            payout, clauses = _settle_insurance(work, seat_work.insurance)
             lines.append(
                 settled(
                     seat=seat, bet="insurance", payout=payout, clauses=clauses, rounding=rounding
                 )
             )
     total = sum(line.payout.returned for line in lines)
-    return _step(
-        state,
-        "settle",
-        ("BJ.compare",),
-        "{} line(s), {} returned",
-        len(lines),
-        total,
-        phase=Phase.COMPLETE,
-        turn=None,
-        legal=(),
-        settlement=tuple(lines),
-    )
+    work.log("settle", _COMPARE, "{} line(s), {} returned", len(lines), total)
+    work.phase, work.turn, work.legal = Phase.COMPLETE, None, ()
+    work.settlement = tuple(lines)
 
 
-def _settle_insurance(state: BlackjackState, stake: int) -> tuple[Payout, tuple[str, ...]]:
-    rules = state.rules
-    clauses = (*rules.cite("insurance_pays"), "BJ.half-stakes")
-    if state.dealer.blackjack:
+def _settle_insurance(work: _Work, stake: int) -> tuple[Payout, Why]:
+    rules = work.rules
+    clauses = (*work.table.insurance_pays, "BJ.half-stakes")
+    if work.dealer_blackjack():
         return win(stake, rules.insurance_pays, rules.rounding), clauses
     return lose(stake), clauses
 
 
+_EVEN = Odds(win=Fraction(1))
+
+
 def _settle_hand(
-    state: BlackjackState, seat_state: SeatState, index: int, hand: Hand
-) -> tuple[Payout, tuple[str, ...]]:
+    work: _Work, seat_work: _WorkSeat, index: int, hand: _WorkHand
+) -> tuple[Payout, Why]:
     """One hand's payout and the clauses that decided it."""
-    rules, dealer = state.rules, state.dealer
+    rules, table = work.rules, work.table
     stake = hand.stake
     match hand.status:
         case HandStatus.SURRENDERED:
             # Surrendered before the look (VAR.bj.surrender): half back whatever the hole card.
-            early = rules.cite("surrender_timing") if seat_state.surrender_asked else ()
+            early = table.surrender_timing if seat_work.surrender_asked else ()
             return portion(stake, Fraction(1, 2), rules.half_stake_rounding), (
-                *rules.cite("surrender"),
-                "BJ.half-stakes",
+                *table.surrendered,
                 *early,
             )
         case HandStatus.BUST:
             return lose(stake), ("BJ.bust",)
         case HandStatus.BLACKJACK:
             if hand.even_money:
-                return win(stake, Odds(win=Fraction(1)), rules.rounding), rules.cite(
-                    "blackjack_vs_ace"
-                )
-            context = _natural_context(state)
-            if dealer.blackjack:
+                return win(stake, _EVEN, rules.rounding), table.even_money
+            context = _natural_context(work)
+            if work.dealer_blackjack():
                 return push(stake), ("BJ.nat-pays", *context)
             return win(stake, rules.blackjack_pays, rules.rounding), (
                 "BJ.nat-pays",
@@ -1423,39 +1771,39 @@ def _settle_hand(
         case _:
             pass
     # A live hand: stood, doubled, or never played because a peek ended the round.
-    if dealer.blackjack:
+    if work.dealer_blackjack():
         extra_stakes = hand.doubled or hand.from_split
-        if dealer.peeked:
-            clauses = (*rules.cite("peek"), "BJ.compare", "BJ.natural")
+        if work.peeked:
+            clauses = (*table.peek, "BJ.compare", "BJ.natural")
         elif extra_stakes:
-            clauses = (*rules.cite("dealer_blackjack_takes"), "BJ.compare", "BJ.natural")
+            clauses = (*table.takes, "BJ.compare", "BJ.natural")
         else:
-            clauses = ("BJ.compare", "BJ.natural", *rules.cite("peek"))
-        if dealer.peeked or rules.dealer_blackjack_takes_all:
+            clauses = ("BJ.compare", "BJ.natural", *table.peek)
+        if work.peeked or rules.dealer_blackjack_takes_all:
             return lose(stake), clauses
         # Only the original stake is lost; the doubled part and a split hand's stake come back.
-        kept = stake - (seat_state.stake if index == 0 else 0)
+        kept = stake - (seat_work.stake if index == 0 else 0)
         return returns(stake, Fraction(kept), rules.rounding), clauses
     # A two-card 21 made on a split hand is a plain 21 (A.split, C.bj.split).
-    split_21: tuple[str, ...] = ()
-    if hand.from_split and is_two_card_21(hand.cards):
-        split_21 = rules.cite("split_21_is_blackjack")
-    dealer_total = hand_total(dealer.cards)[0]
-    if dealer_total > 21 or hand.total > dealer_total:
-        return win(stake, Odds(win=Fraction(1)), rules.rounding), (*split_21, "BJ.compare")
-    if hand.total == dealer_total:
+    split_21: Why = ()
+    if hand.from_split and hand.two_card_21():
+        split_21 = table.split_21
+    dealer_total, total = work.dealer_total(), hand.total
+    if dealer_total > 21 or total > dealer_total:
+        return win(stake, _EVEN, rules.rounding), (*split_21, "BJ.compare")
+    if total == dealer_total:
         return push(stake), (*split_21, "BJ.compare")
     return lose(stake), (*split_21, "BJ.compare")
 
 
-def _natural_context(state: BlackjackState) -> tuple[str, ...]:
+def _natural_context(work: _Work) -> Why:
     """The source clauses that say how a blackjack meets this up card."""
-    rules, up = state.rules, state.dealer.up
+    table, up = work.table, work.up
     if up.rank is Rank.ACE:
-        return rules.cite("blackjack_vs_ace")
+        return table.even_money
     if up.rank.is_ten_valued:
-        return rules.cite("peek")
-    return rules.cite("natural_paid_at_once")
+        return table.peek
+    return table.paid_at_once
 
 
 def settle(state: BlackjackState) -> tuple[SettlementLine, ...]:
@@ -1479,23 +1827,25 @@ def citations(state: BlackjackState) -> dict[str, Why]:
     Read off what the rules recorded as they decided: each hand's and the dealer's reasons,
     where the round stands, and each decision's option.
     """
-    rules = state.rules
+    work = state.work
+    rules, table = work.rules, work.table
     out: dict[str, Why] = {}
-    position = state.why or _ORDER
+    position = work.why or _ORDER
     out["phase"] = position
     out["turn"] = position
     out["cards_dealt"] = _ORDER
-    for action, option in options(state).items():
+    for action, option in _options(work).items():
         out[f"legal_decisions[{action.value}]"] = option.why
-    split_rule = rules.cite("split_pairs", "max_hands")
+    split_rule = table.split_hands
     # Fields that one rule decides on every hand or seat.
-    out["*.doubled"] = rules.cite("double_after_split")
+    out["*.doubled"] = table.double
     out["*.from_split"] = split_rule
-    out["*.even_money"] = rules.cite("blackjack_vs_ace")
-    out["*.insurance"] = ("BJ.half-stakes", *rules.cite("insurance"))
+    out["*.even_money"] = table.even_money
+    out["*.insurance"] = ("BJ.half-stakes", *table.insurance)
     if rules.insurance_up_to_half:
-        out["*.insurance"] = (*rules.cite("insurance_stake"), *out["*.insurance"])
-    for i, seat in enumerate(state.seats):
+        out["*.insurance"] = (*table.insurance_stake, *out["*.insurance"])
+    complete = work.phase is Phase.COMPLETE
+    for i, seat in enumerate(work.seats):
         base = f"blackjack.seats[{i}]"
         out[f"{base}.hands"] = split_rule
         for j, hand in enumerate(seat.hands):
@@ -1507,38 +1857,39 @@ def citations(state: BlackjackState) -> dict[str, Why]:
                 # A split hand's second card comes when the hand before it is done: what ended
                 # that hand decided it, unless the player did (then the dealing order did).
                 before = seat.hands[j - 1].why
-                out[f"{path}.cards[1]={ABSENT}"] = _ORDER if before == ("BJ.compare",) else before
-            done = state.complete or hand.status not in (HandStatus.PLAYING, HandStatus.WAITING)
+                out[f"{path}.cards[1]={ABSENT}"] = _ORDER if before == _COMPARE else before
+            done = complete or hand.status not in (HandStatus.PLAYING, HandStatus.WAITING)
             out[f"{path}.cards[{len(hand.cards)}]"] = hand.why if done else _ORDER
             out[f"{path}.status"] = hand.why
             if hand.status is not HandStatus.BUST:
                 # Not bust: the hand's total by the card values is 21 or less.
-                out[f"{path}.status=bust"] = ("BJ.values",)
-            if hand.from_split and is_two_card_21(hand.cards):
+                out[f"{path}.status=bust"] = _VALUES
+            if hand.from_split and hand.two_card_21():
                 # A two-card 21 on a split hand is not a blackjack (A.split, C.bj.split).
-                out[f"{path}.status=blackjack"] = rules.cite("split_21_is_blackjack")
+                out[f"{path}.status=blackjack"] = table.split_21
             if hand.doubled and rules.double_for_less:
-                out[f"{path}.stake"] = rules.cite("double_for_less", "double_after_split")
+                out[f"{path}.stake"] = table.double_for_less_stake
             elif hand.doubled:
-                out[f"{path}.stake"] = rules.cite("double_after_split")
+                out[f"{path}.stake"] = table.double
             elif hand.from_split:
                 out[f"{path}.stake"] = split_rule
             else:
                 out[f"{path}.stake"] = _DEAL
-    dealer = state.dealer
     # Why the round takes no card beyond those dealt, once it is complete.
-    out["cards_dealt+"] = dealer.why_stopped or dealer.why_hole
+    out["cards_dealt+"] = work.why_stopped or work.why_hole
     out["blackjack.dealer.cards"] = _ORDER
-    out["blackjack.dealer.hole_card_hidden"] = dealer.why_hole
-    if not dealer.hole_revealed:
-        out["blackjack.dealer.cards[1]"] = dealer.why_hole
+    out["blackjack.dealer.hole_card_hidden"] = work.why_hole
+    if not work.hole_revealed:
+        out["blackjack.dealer.cards[1]"] = work.why_hole
         return out
-    out[f"blackjack.dealer.cards[1]={ABSENT}"] = dealer.why_hole
-    drew = (*rules.cite("dealer_hits_soft_17"), "BJ.dealer-needed")
-    for index in range(2, len(dealer.cards)):
+    out[f"blackjack.dealer.cards[1]={ABSENT}"] = work.why_hole
+    count = 2 + len(work.draws)
+    for index in range(2, count):
         # The first draw is whatever made the dealer draw at all; the later ones the rule.
-        out[f"blackjack.dealer.cards[{index}]={ABSENT}"] = dealer.why_drew if index == 2 else drew
-    out[f"blackjack.dealer.cards[{len(dealer.cards)}]"] = dealer.why_stopped or drew
+        out[f"blackjack.dealer.cards[{index}]={ABSENT}"] = (
+            work.why_drew if index == 2 else table.drew
+        )
+    out[f"blackjack.dealer.cards[{count}]"] = work.why_stopped or table.drew
     return out
 
 

@@ -1,7 +1,9 @@
 """What the rules core's values are built from: enums hashed by identity, and ``evolve``.
 
-A round is a frozen, slotted dataclass rebuilt at every step, and its cards, statuses and
-decisions are enums looked up in dicts at every step: these two keep that cheap.
+The rules' public values are frozen, slotted dataclasses (``evolve`` copies one with some
+fields changed), and their cards, statuses and decisions are enums looked up in dicts at every
+step: these two keep that cheap. A blackjack round is played on a mutable working state and
+wraps it in a frozen state only between decisions (``oracle.blackjack``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from operator import eq
 
 from oracle.cards import DECK, Card
 from oracle.errors import InvalidRoundError, ShoeNotInProfileError
@@ -81,12 +82,10 @@ def check_composition(
     # Shoes are made of the 52 canonical card objects (parsed or seeded): counting them by
     # identity is exact and far cheaper than hashing each card, which a full shoe makes felt
     # on every deal. Any other card object takes the general count below.
-    # A short shoe (a round's window) mostly holds each card once, which a set tells faster.
-    distinct = set(map(id, cards))
-    if _CANONICAL_IDS.issuperset(distinct) and (
-        (decks >= 1 and len(distinct) == len(cards))
-        or max(Counter(map(id, cards)).values(), default=0) <= decks
-    ):
+    # Sorted, the copies of a card stand together: some card has more than ``decks`` copies
+    # exactly where an id equals the one ``decks`` places on, which C-level loops tell.
+    ids = sorted(map(id, cards))
+    if decks >= 1 and _CANONICAL_IDS.issuperset(ids) and not any(map(eq, ids, ids[decks:])):
         return
     counts = Counter(cards)
     for card, count in counts.items():

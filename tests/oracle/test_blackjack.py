@@ -377,6 +377,17 @@ def test_BJ_natural_dealer_three_card_21_does_not_tie_a_player_blackjack() -> No
     assert returned(state) == {(0, "hand 0"): 250, (1, "hand 0"): 0}
 
 
+@pytest.mark.parametrize("pid", ["A", "C"])
+def test_BJ_natural_an_ace_the_dealer_draws_onto_11_makes_no_blackjack(pid: str) -> None:
+    # Seat 7S 4H = 11, hits TD: 21 in three cards. Dealer 6D + 5C = 11 draws AS (12: the ace
+    # counts 1, 11 would bust) then 9S: 21 in four cards, no blackjack. 21 against 21 pushes.
+    state = play(start(PROFILES[pid], "7S 6D 4H 5C TD AS 9S"), HIT)
+    if not state.complete:
+        state = play(state, STAND)
+    assert state.dealer.cards == parse_cards("6D 5C AS 9S")
+    assert returned(state) == {(0, "hand 0"): 100}
+
+
 # --- BJ.compare ------------------------------------------------------------------------
 
 
