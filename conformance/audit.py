@@ -52,6 +52,7 @@ from conformance.fairness import (
     tally_record,
 )
 from conformance.inputs import amount_of, value_text
+from conformance.scheduler import dask_client
 from oracle import roulette
 from oracle.clauses import Game
 from oracle.errors import InvalidBetLayoutError, OracleError
@@ -1236,15 +1237,10 @@ class _Executor:
     def __init__(self, workers: int, dask_address: str | None) -> None:
         self.pool: ProcessPoolExecutor | None = None
         self.dask: Any = None
+        self.stack = contextlib.ExitStack()
         if dask_address is not None:
-            try:
-                from distributed import Client  # noqa: PLC0415 - the optional extra
-            except ImportError:
-                raise RuntimeError(
-                    "--dask needs the optional extra: pip install 'croupier[dask]'"
-                ) from None
-            client: Any = Client  # distributed's Client is untyped
-            self.dask = client(dask_address)
+            # SchedulerError (a RuntimeError) when Dask is missing or the cluster unreachable.
+            self.dask = self.stack.enter_context(dask_client(dask_address))
         elif workers > 1:
             self.pool = ProcessPoolExecutor(max_workers=workers)
         self.in_flight = max(2, 2 * workers)
@@ -1263,8 +1259,7 @@ class _Executor:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown()
-        if self.dask is not None:
-            self.dask.close()
+        self.stack.close()
 
 
 #: What a log proves about re-chaining and truncation, by what the audit could check.

@@ -2,4 +2,6 @@
 
 from conformance.cli import main
 
-main(prog_name="croupier")  # one name in usage lines, and one completion variable
+# Guarded: a LocalCluster's worker processes (--dask local:N) import the main module again.
+if __name__ == "__main__":
+    main(prog_name="croupier")  # one name in usage lines, and one completion variable

@@ -23,6 +23,7 @@ from conformance.audit import AuditSummary, audit_log, brief, recall
 from conformance.cli.common import (
     MAX_SHOWN,
     STDOUT,
+    DaskAddress,
     Finite,
     InputFile,
     OutputFile,
@@ -137,8 +138,9 @@ _SECTIONS = (
 @click.option(
     "--dask",
     "dask_address",
-    metavar="ADDRESS",
-    help="Run the shards on this Dask scheduler (optional extra 'dask').",
+    type=DaskAddress(),
+    help="Run the shards on this Dask scheduler, or on a LocalCluster of N worker processes "
+    "started for the run (local:N; optional extra 'dask').",
 )
 @log_format_option
 @click.option(

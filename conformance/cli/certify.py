@@ -23,6 +23,7 @@ from clients.words import plural
 from conformance.cli.common import (
     MAX_COUNT,
     MAX_SHOWN,
+    DaskAddress,
     EngineChoice,
     InputFile,
     OutputFile,
@@ -41,6 +42,7 @@ from conformance.cli.common import (
 )
 from conformance.cli.explore import EXPLORE_OUT, coverage_json, explored_results, run_exploration
 from conformance.cli.watch import Interrupted, Watch, interruptible
+from conformance.explore.cluster import DaskOptions
 from conformance.html.certificate import write_certificate
 from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers
@@ -167,6 +169,14 @@ from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_prof
     "diverges as a listed vector did, or on a clause entry's clause).",
 )
 @click.option(
+    "--dask",
+    "dask_address",
+    type=DaskAddress(),
+    help="Run --explore's rounds in chunks on this Dask scheduler's workers, or on a "
+    "LocalCluster of N worker processes (local:N), each worker launching its own engine "
+    "(--launch) or reaching --target; the same rounds and findings whatever the workers.",
+)
+@click.option(
     "--explore-out",
     type=OutputFile(),
     default=None,
@@ -223,6 +233,7 @@ def certify(
     ready_timeout: float,
     engine_log: Path | None,
     explore_rounds: int,
+    dask_address: str | None,
     explore_out: Path | None,
     fail_fast: bool,
     progress_every: float,
@@ -265,7 +276,9 @@ def certify(
             ready_timeout=ready_timeout,
             engine_log=engine_log,
         )
-        _check_options(baseline, recovery, launch)
+        _check_options(
+            baseline, recovery, launch, dask=dask_address is not None and not explore_rounds
+        )
         labs = _lab_corpora(profile_files, cache_dir, vector_paths)
         vector_paths = vector_paths or tuple(lab.path for lab in labs)
         loaded = load_vectors(vector_paths)
@@ -369,8 +382,9 @@ def certify(
         lab_profiles = [lab.profile for lab in labs]
         # The corpus run's known failures waive the explored rounds that diverge alike.
         waive = ExploreWaivers.of(known, [v.vector for v in corpus])
+        dask = None if dask_address is None else DaskOptions(address=dask_address)
         result = _explore_after(
-            result, recorder, engine, loaded, explore_rounds, explore_out, lab_profiles, waive
+            result, recorder, engine, loaded, explore_rounds, explore_out, lab_profiles, waive, dask
         )
     _print_failures(result, show)
     recorder.finish(result)
@@ -545,6 +559,7 @@ def _explore_after(
     out: Path,
     lab_profiles: list[Profile],
     waive: ExploreWaivers,
+    dask: DaskOptions | None,
 ) -> RunReport:
     """The corpus run's report with the explored rounds of each of its profiles after it.
 
@@ -561,6 +576,7 @@ def _explore_after(
         out=out,
         progress_every=recorder.watch.every,
         waive=waive,
+        dask=dask,
     )
     results = explored_results(explored)
     for result in results:
@@ -614,11 +630,16 @@ def _vectors_words(paths: tuple[Path, ...], labs: list[LabCorpus], cache_dir: Pa
     return words + (f" --cache-dir {shlex.quote(str(cache_dir))}" if cache_dir else "")
 
 
-def _check_options(baseline: str, recovery: bool, launch: str | None) -> None:
-    """A good ``--baseline``; ``--recovery`` only with a launched engine (it restarts it)."""
+def _check_options(baseline: str, recovery: bool, launch: str | None, *, dask: bool) -> None:
+    """A good ``--baseline``; ``--recovery`` only with a launched engine (it restarts it).
+
+    ``dask``: ``--dask`` was given without ``--explore``, whose rounds are all it runs.
+    """
     _check_baseline(baseline)
     if recovery and launch is None:
         raise ConfigError("--recovery restarts the engine: give --launch, not --target")
+    if dask:
+        raise ConfigError("--dask runs --explore's rounds on a cluster: give --explore N")
 
 
 def _recovery_corpus(shipped: bool, labs: list[LabCorpus]) -> list[LoadedVector]:

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from conformance.engine import TlsOptions, start_log
 from conformance.results import ConfigError, Result
+from conformance.scheduler import SchedulerError, check_address
 from conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
 from oracle.errors import OracleError
 from oracle.profile import Profile, Profiles, resolve_profile
@@ -108,6 +109,19 @@ def utf8_text(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         except UnicodeEncodeError:
             raise click.BadParameter("not valid UTF-8 text", param=param) from None
     return value
+
+
+class DaskAddress(click.ParamType[str]):
+    """``--dask``: a Dask scheduler's address, or ``local:N`` (``conformance.scheduler``)."""
+
+    name = "ADDRESS|local:N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The address, or a usage error (exit 2) saying what is wrong with it."""
+        try:
+            return check_address(str(value))
+        except SchedulerError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 #: What an output option is given to mean standard output.
@@ -343,8 +357,28 @@ log_format_option = click.option(
 
 def engine_options(command: _F) -> _F:
     """``--target``/``--launch``, the deadlines, ``--engine-log``, ``--tls-*``: reaching an engine."""
+    return _engine_options(
+        command, click.option("--target", metavar="HOST:PORT", help="Attach to a running engine.")
+    )
+
+
+def engine_options_on_dask(command: _F) -> _F:
+    """``engine_options`` where ``--target`` may be given several times (one each, with --dask)."""
+    return _engine_options(
+        command,
+        click.option(
+            "--target",
+            metavar="HOST:PORT",
+            multiple=True,
+            help="Attach to a running engine; with --dask, give it once per engine: the "
+            "workers' chunks take them in turn.",
+        ),
+    )
+
+
+def _engine_options(command: _F, target: Callable[[_F], _F]) -> _F:
     options = (
-        click.option("--target", metavar="HOST:PORT", help="Attach to a running engine."),
+        target,
         click.option(
             "--launch",
             metavar="CMD",

@@ -25,6 +25,7 @@ from conformance.cli.common import (
     MAX_SECONDS,
     MAX_SHOWN,
     STDOUT,
+    DaskAddress,
     EngineChoice,
     Finite,
     InputFile,
@@ -32,7 +33,7 @@ from conformance.cli.common import (
     OutputFolder,
     console,
     engine_choice,
-    engine_options,
+    engine_options_on_dask,
     errors,
     fail,
     load_profile,
@@ -44,6 +45,7 @@ from conformance.cli.common import (
     utf8_text,
 )
 from conformance.engine import EngineUnavailableError
+from conformance.explore.cluster import CHUNK_ROUNDS, DaskOptions, explore_on_dask
 from conformance.explore.search import (
     ExploreConfig,
     ExploreReport,
@@ -56,6 +58,7 @@ from conformance.invocation import croupier_command
 from conformance.known import ExploreWaivers, read_known_failures
 from conformance.labcorpus import default_cache_dir, lab_corpus
 from conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
+from conformance.scheduler import SchedulerError
 from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
 from oracle.errors import OracleError
 from oracle.profile import SHIPPED_IDS, Profile
@@ -73,7 +76,7 @@ _SHOWN = 200
 
 
 @click.command("explore")
-@engine_options
+@engine_options_on_dask
 @click.option(
     "--profile",
     "profile_ids",
@@ -144,9 +147,27 @@ _SHOWN = 200
     "decisions, hand shapes, tableau cells, bet kinds, near misses, limits, refusals), or "
     "at the budget.",
 )
+@click.option(
+    "--dask",
+    "dask_address",
+    type=DaskAddress(),
+    help="Run each profile's rounds in chunks on this Dask scheduler's workers, or on a "
+    "LocalCluster of N worker processes started for the run (local:N; optional extra "
+    "'dask'). Each worker launches its own engine (--launch) or takes the --target of its "
+    "chunk; the same seed gives the same rounds and findings whatever the workers.",
+)
+@click.option(
+    "--dask-chunk",
+    type=click.IntRange(1, MAX_COUNT),
+    default=CHUNK_ROUNDS,
+    show_default=True,
+    metavar="ROUNDS",
+    help="Rounds per chunk with --dask (each steered on its own: with the seed, what decides "
+    "the rounds drawn).",
+)
 @progress_option("Print a progress line this often.")
 def explore_command(
-    target: str | None,
+    target: tuple[str, ...],
     launch: str | None,
     timeout: float,
     tls_ca: Path | None,
@@ -164,6 +185,8 @@ def explore_command(
     as_json: bool,
     database: Path | None,
     until_covered: bool,
+    dask_address: str | None,
+    dask_chunk: int,
     progress_every: float,
 ) -> None:
     """Play rounds the engine has never seen and shrink each distinct mismatch.
@@ -181,13 +204,32 @@ def explore_command(
     too: a mismatch not fully shrunk when time is up is reported as shrunk so far, and says
     so. --known-failures waives what a lab has classified.
 
+    With --dask, each profile's rounds are cut into chunks of --dask-chunk rounds run on the
+    cluster's workers, each chunk steered by what it reached itself (so the rounds differ from
+    a run without --dask, but not with the number of workers); each finding is shrunk on the
+    worker that found it; findings are merged by clause, outcome and path, in chunk order. A
+    worker lost mid-run has its chunks run again on another.
+
     Exit codes: 0 nothing found (or only waived mismatches), 1 a mismatch found, 2 usage
     error, 3 engine unreachable or gone, 130 and 143 interrupted by SIGINT and SIGTERM (a
     launched engine is stopped; what was found so far is written).
     """
+    if len(target) > 1 and dask_address is None:
+        fail("--target is given more than once: several engines need --dask")
+    if dask_address is None and dask_chunk != CHUNK_ROUNDS:
+        fail("--dask-chunk needs --dask")
+    dask = (
+        None
+        if dask_address is None
+        else DaskOptions(
+            address=dask_address,
+            chunk_rounds=dask_chunk,
+            targets=target if len(target) > 1 else (),
+        )
+    )
     try:
         engine = engine_choice(
-            target=target,
+            target=target[0] if target else None,
             launch=launch,
             timeout=timeout,
             tls_ca=tls_ca,
@@ -241,6 +283,7 @@ def explore_command(
         waive=waive,
         as_json=as_json,
         until_covered=until_covered,
+        dask=dask,
     )
     if profile_ids and report.skipped:
         errors.print(
@@ -271,6 +314,7 @@ def run_exploration(
     waive: ExploreWaivers | None = None,
     as_json: bool = False,
     until_covered: bool = False,
+    dask: DaskOptions | None = None,
 ) -> ExploreReport:
     """Explore, print the report (or its JSON), append the findings to ``out``; exits 2 or 3.
 
@@ -317,9 +361,11 @@ def run_exploration(
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        report = explore(config)
+        report = explore(config) if dask is None else explore_on_dask(config, dask)
     except EngineUnavailableError as exc:
         fail(str(exc), code=3)
+    except SchedulerError as exc:
+        fail(str(exc))
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
