@@ -553,13 +553,27 @@ def wire_records(draw: st.DrawFn, round_ids: Sequence[str]) -> round_pb2.RoundRe
 # --- explored rounds: croupier explore's own strategies, for tests of the search ---
 
 # Imported here, not at the top, so that this section stays self-contained for its editors.
+from croupier.conformance.v1 import vector_pb2  # noqa: E402
+
 from conformance.explore import rounds as _explore  # noqa: E402
+from oracle.profile import Profile  # noqa: E402
 
 #: The faults a drawn round may carry, per game.
 FAULTS = _explore.FAULTS
-#: One drawn vector of a profile: a round (spins at one table), maybe a fault.
-explored_vector = _explore.explored_vector
-#: A full shoe with a stacked top.
-shoe_cards = _explore.shoe_cards
-#: Roulette bets that look like a bet of the layout and are not one.
-near_miss_shapes = _explore.near_miss_shapes
+
+
+def explored_vector(
+    profile: Profile,
+    vector_id: str,
+    partners: Sequence[Profile] = (),
+    aim: str | None = None,
+) -> st.SearchStrategy[vector_pb2.Vector]:
+    """One drawn vector of a profile: a round (spins at one table), maybe a fault."""
+    return _explore.explored_vector(profile, vector_id, partners, aim).strategy
+
+
+def shoe_cards(
+    profile: Profile, hands: Sequence[_explore.Hand] = ()
+) -> st.SearchStrategy[list[str]]:
+    """A full shoe with a stacked top, the seats' ``hands`` dealt from it."""
+    return _explore.shoe_cards(profile, hands).strategy

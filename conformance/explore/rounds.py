@@ -1,4 +1,8 @@
-"""Rounds an engine has never seen: Hypothesis strategies for vectors of one profile.
+"""Rounds an engine has never seen: what a drawn vector of one profile is made of.
+
+Described with ``conformance.explore.draws``: explore samples these specs in bulk from a
+seeded generator, and Hypothesis draws the same choices through ``Spec.strategy`` (to shrink
+a mismatch, and in the tests).
 
 Each drawn vector is played through the oracle as it is drawn (``conformance.vectors.
 play_round``), so it carries the oracle's answers and citations like any corpus vector and
@@ -14,7 +18,7 @@ the runner judges it the same way. What is drawn:
 - at most one fault (``FAULTS``): each must be refused with the contract's reason.
 
 Everything shrinks: fewer rounds, seats, bets and decisions, smaller stakes, the plain shoe.
-The test suite draws from these strategies too (``tests/strategies.py``).
+The test suite draws from these specs too (``tests/strategies.py``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from typing import Final, TypeVar
 
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, round_pb2
-from hypothesis import strategies as st
 
+from conformance.explore import draws
 from conformance.vectors import (
     PlayedRound,
     finish_vector,
@@ -138,38 +142,37 @@ _JUNK_CARDS = ("10H", "th", "1S", "XX", "", "AS ", "KZ")
 
 
 @cache
-def _stakes(profile: Profile) -> st.SearchStrategy[int]:
+def _stakes(profile: Profile) -> draws.Spec[int]:
     low, high = profile.integer("min_bet"), profile.integer("max_bet")
     # Where exact arithmetic and floats part: multiples of 20 (a commission of 0.95 on 60 in
     # floats on major units is 56.99...), odd stakes at 3:2 and halves of odd stakes.
     floats = (15, 20, 30, 60, 120, 140, 380)
     edges = sorted({low, low + 1, 1, 3, 7, 25, 99, 101, 333, *floats, min(high, 10**6), high})
-    return st.one_of(
-        st.integers(min_value=low, max_value=min(high, 500)),
-        st.sampled_from([s for s in edges if low <= s <= high]),
+    return draws.one_of(
+        draws.integers(min_value=low, max_value=min(high, 500)),
+        draws.sampled_from([s for s in edges if low <= s <= high]),
     )
 
 
 _T = TypeVar("_T")
-_COIN = st.integers(min_value=0, max_value=1)
-_AIMED = st.booleans()
-_BETS = st.integers(min_value=1, max_value=4)
-_FOUR = st.integers(min_value=0, max_value=3)
-_SPAN = st.integers(min_value=0, max_value=2**31 - 1)
+_COIN = draws.integers(min_value=0, max_value=1)
+_AIMED = draws.booleans()
+_BETS = draws.integers(min_value=1, max_value=4)
+_FOUR = draws.integers(min_value=0, max_value=3)
+_SPAN = draws.integers(min_value=0, max_value=2**31 - 1)
 
 
-def _balance(draw: st.DrawFn, staked: int) -> int:
+def _balance(draw: draws.Draw, staked: int) -> int:
     """A balance from the bare stake to about three times it, or one of its round multiples.
 
-    Drawn from strategies built once (building one a draw is most of a draw's cost); shrinks
-    to the bare stake.
+    Drawn from specs built once; shrinks to the bare stake.
     """
     if draw(_COIN):
         return (staked, staked + staked // 2, 2 * staked, 3 * staked)[draw(_FOUR)]
     return staked + draw(_SPAN) % (2 * staked + 51)
 
 
-def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
+def _wagers(draw: draws.Draw, profile: Profile) -> tuple[Wager, ...]:
     stakes = _stakes(profile)
     match profile.game:
         case Game.BLACKJACK:
@@ -189,13 +192,13 @@ def _wagers(draw: st.DrawFn, profile: Profile) -> tuple[Wager, ...]:
     raise AssertionError(profile.game)
 
 
-_BACCARAT_KINDS = st.lists(st.sampled_from(baccarat.BetKind), min_size=1, max_size=3, unique=True)
+_BACCARAT_KINDS = draws.unique_lists(tuple(baccarat.BetKind), min_size=1, max_size=3)
 
 
 @cache
 def _layout(
     profile: Profile,
-) -> tuple[st.SearchStrategy[BetKind], dict[BetKind, st.SearchStrategy[tuple[int, ...]]]]:
+) -> tuple[draws.Spec[BetKind], dict[BetKind, draws.Spec[tuple[int, ...]]]]:
     """The kinds of the layout the table offers (VAR.rou.bets-offered), and each one's shapes.
 
     A kind it does not offer is a fault, drawn apart. Built once a profile: the layout's
@@ -204,14 +207,16 @@ def _layout(
     wheel = Wheel(profile.choice("wheel"))
     offered = profile.words("bets_offered")
     kinds = [k for k in BetKind if roulette.shapes(wheel, k) and k.value in offered]
-    return st.sampled_from(kinds), {k: st.sampled_from(roulette.shapes(wheel, k)) for k in kinds}
+    return draws.sampled_from(kinds), {
+        k: draws.sampled_from(roulette.shapes(wheel, k)) for k in kinds
+    }
 
 
 Hand = tuple[Rank, Rank]
 
 
-@st.composite
-def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
+@draws.composite
+def _seat(draw: draws.Draw, profile: Profile) -> tuple[SeatRequest, Hand | None]:
     """A seat's wagers and balance; in blackjack, the shape of its first two cards too."""
     wagers = _wagers(draw, profile)
     staked = sum(w.amount for w in wagers)
@@ -222,12 +227,12 @@ def _seat(draw: st.DrawFn, profile: Profile) -> tuple[SeatRequest, Hand | None]:
 @cache
 def _seat_lists(
     profile: Profile, least: int, most: int
-) -> st.SearchStrategy[list[tuple[SeatRequest, Hand | None]]]:
-    return st.lists(_seat(profile), min_size=least, max_size=most)
+) -> draws.Spec[list[tuple[SeatRequest, Hand | None]]]:
+    return draws.lists(_seat(profile), min_size=least, max_size=most)
 
 
 def _seats(
-    draw: st.DrawFn, profile: Profile, *, one_seat: bool = False, two: bool = False
+    draw: draws.Draw, profile: Profile, *, one_seat: bool = False, two: bool = False
 ) -> tuple[list[round_pb2.Seat], list[Hand]]:
     # A list, not a count: shrinking deletes a seat with its hand, and the rest stay aligned.
     # No more seats than the table takes (TABLE.seats); one or two where an aim fixes the
@@ -263,14 +268,14 @@ def stacked_shoe(decks: int, ranks: Sequence[Rank], seed: int) -> tuple[Card, ..
 _ACE = Rank.ACE
 _TENS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
 _LOW = (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX)
-_any_rank = st.sampled_from(RANKS)
-_ten = st.sampled_from(_TENS)
+_any_rank = draws.sampled_from(RANKS)
+_ten = draws.sampled_from(_TENS)
 
 
 def _either_order(
-    first: st.SearchStrategy[Rank], second: st.SearchStrategy[Rank]
-) -> st.SearchStrategy[tuple[Rank, Rank]]:
-    return st.tuples(first, second, st.booleans()).map(
+    first: draws.Spec[Rank], second: draws.Spec[Rank]
+) -> draws.Spec[tuple[Rank, Rank]]:
+    return draws.tuples(first, second, draws.booleans()).map(
         lambda t: (t[1], t[0]) if t[2] else (t[0], t[1])
     )
 
@@ -278,27 +283,27 @@ def _either_order(
 #: A blackjack hand's first two cards: any two (what shrinking aims at), or a shape that
 #: makes a rule bite: a natural, a pair (aces and eights most), two ten-valued cards (a pair
 #: or not, by the profile's pair rule), a soft hand, a stiff one.
-_two_cards = st.one_of(
-    st.tuples(_any_rank, _any_rank),
-    _either_order(st.just(_ACE), _ten),
-    st.sampled_from((_ACE, _ACE, Rank.EIGHT, Rank.TEN, *RANKS)).map(lambda r: (r, r)),
-    st.tuples(_ten, _ten),
-    _either_order(st.just(_ACE), st.sampled_from(RANKS[1:9])),
-    _either_order(_ten, st.sampled_from(_LOW)),
+_two_cards = draws.one_of(
+    draws.tuples(_any_rank, _any_rank),
+    _either_order(draws.just(_ACE), _ten),
+    draws.sampled_from((_ACE, _ACE, Rank.EIGHT, Rank.TEN, *RANKS)).map(lambda r: (r, r)),
+    draws.tuples(_ten, _ten),
+    _either_order(draws.just(_ACE), draws.sampled_from(RANKS[1:9])),
+    _either_order(_ten, draws.sampled_from(_LOW)),
 )
 #: The dealer's up and hole cards: a hand shape, or an ace or a ten up more often than a deck
 #: deals them (the offers, the peek, the late blackjack and the insurance rules all start there).
-_dealer_cards = st.one_of(
+_dealer_cards = draws.one_of(
     _two_cards,
-    st.tuples(st.sampled_from((_ACE, _ACE, *_TENS, Rank.SIX, *RANKS)), _any_rank),
+    draws.tuples(draws.sampled_from((_ACE, _ACE, *_TENS, Rank.SIX, *RANKS)), _any_rank),
 )
 #: Cards drawn after the deal (hits, doubles, split hands, the dealer): tens and aces often.
-_drawn_rank = st.one_of(_any_rank, _ten, st.just(_ACE), st.sampled_from(_LOW))
+_drawn_rank = draws.one_of(_any_rank, _ten, draws.just(_ACE), draws.sampled_from(_LOW))
 
 
 def _blackjack_top(
     hands: Sequence[Hand], dealer: Hand | None = None, first: Sequence[Rank] = ()
-) -> st.SearchStrategy[list[Rank]]:
+) -> draws.Spec[list[Rank]]:
     """The top of a blackjack shoe in deal order (BJ.deal-order): the seats' hands, the dealer's, draws.
 
     ``dealer``, ``first``: the dealer's cards and the first cards drawn, when an aim fixes them.
@@ -315,26 +320,26 @@ def _blackjack_top(
             *drawn,
         ]
 
-    return st.builds(lay, _dealer_cards, _draws(tuple(h[0] for h in hands)))
+    return draws.builds(lay, _dealer_cards, _draws(tuple(h[0] for h in hands)))
 
 
 @cache
-def _draws(firsts: tuple[Rank, ...]) -> st.SearchStrategy[list[Rank]]:
+def _draws(firsts: tuple[Rank, ...]) -> draws.Spec[list[Rank]]:
     """Cards drawn after the deal, often a seat's first: a split pair meets its rank again."""
-    paired = st.sampled_from(firsts) if firsts else _any_rank
-    return st.lists(st.one_of(_drawn_rank, paired), max_size=12)
+    paired = draws.sampled_from(firsts) if firsts else _any_rank
+    return draws.lists(draws.one_of(_drawn_rank, paired), max_size=12)
 
 
 #: Baccarat point values (BAC.values): a rank of each value, tens for 0.
 _OF_VALUE = {v: next(r for r in RANKS if r.pip % 10 == v) for v in range(10)}
 
 
-def _points(total: int) -> st.SearchStrategy[tuple[Rank, Rank]]:
+def _points(total: int) -> draws.Spec[tuple[Rank, Rank]]:
     """Two cards worth ``total`` points (BAC.values)."""
     return _any_rank.map(lambda r: (r, _OF_VALUE[(total - r.pip) % 10]))
 
 
-def _tableau_top() -> st.SearchStrategy[list[Rank]]:
+def _tableau_top() -> draws.Spec[list[Rank]]:
     """A baccarat top that reaches every cell of the drawing tableau alike.
 
     The player holds 0 to 5 (and draws), the banker 0 to 7; the player's third card is any
@@ -347,20 +352,20 @@ def _tableau_top() -> st.SearchStrategy[list[Rank]]:
         # BAC.deal: player, banker, player, banker, then the player's third card, the banker's.
         return [player[0], banker[0], player[1], banker[1], third, fourth]
 
-    return st.builds(
+    return draws.builds(
         lay,
-        st.integers(0, 5).flatmap(_points),
-        st.integers(0, 7).flatmap(_points),
+        draws.integers(0, 5).flatmap(_points),
+        draws.integers(0, 7).flatmap(_points),
         _any_rank,
         _any_rank,
     )
 
 
-def _palette_top() -> st.SearchStrategy[list[Rank]]:
+def _palette_top() -> draws.Spec[list[Rank]]:
     """A top drawn from one to four ranks (baccarat: naturals, ties and third cards come often)."""
-    palettes = st.lists(_any_rank, min_size=1, max_size=4, unique=True)
-    return st.tuples(palettes, st.integers(min_value=6, max_value=12)).flatmap(
-        lambda ps: st.lists(st.sampled_from(ps[0]), min_size=ps[1], max_size=ps[1])
+    palettes = draws.unique_lists(RANKS, min_size=1, max_size=4)
+    return draws.tuples(palettes, draws.integers(min_value=6, max_value=12)).flatmap(
+        lambda ps: draws.lists(draws.sampled_from(ps[0]), min_size=ps[1], max_size=ps[1])
     )
 
 
@@ -371,38 +376,38 @@ def shoe_cards(
     dealer: Hand | None = None,
     drawn: Sequence[Rank] = (),
     top: Sequence[Rank] | None = None,
-) -> st.SearchStrategy[list[str]]:
+) -> draws.Spec[list[str]]:
     """A full shoe of the profile's decks, as card texts: a stacked top, the rest seeded.
 
     A blackjack top deals the seats ``hands`` (one per seat, in seat order), and ``dealer``
     and the first ``drawn`` cards if given; ``top``: a baccarat top laid as it is.
     """
     decks = profile.integer("decks")
-    tops: st.SearchStrategy[list[Rank]]
+    tops: draws.Spec[list[Rank]]
     if profile.game is Game.BLACKJACK:
         tops = _blackjack_top(hands, dealer, drawn)
     elif top is not None:
-        tops = st.just(list(top))
+        tops = draws.just(list(top))
     else:
         tops = _baccarat_tops()
-    return st.builds(
+    return draws.builds(
         lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], tops, _SEEDS
     )
 
 
-_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+_SEEDS = draws.integers(min_value=0, max_value=2**32 - 1)
 
 
 @cache
-def _baccarat_tops() -> st.SearchStrategy[list[Rank]]:
-    return st.one_of(st.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
+def _baccarat_tops() -> draws.Spec[list[Rank]]:
+    return draws.one_of(draws.lists(_any_rank, max_size=12), _palette_top(), _tableau_top())
 
 
 @cache
-def _pockets(wheel: Wheel) -> st.SearchStrategy[int]:
+def _pockets(wheel: Wheel) -> draws.Spec[int]:
     """A pocket of ``wheel``, the zeros often (where the wheels' and layouts' rules differ)."""
-    zeros = st.sampled_from(sorted(wheel.zeros))
-    return st.one_of(st.integers(min_value=0, max_value=wheel.pockets - 1), zeros)
+    zeros = draws.sampled_from(sorted(wheel.zeros))
+    return draws.one_of(draws.integers(min_value=0, max_value=wheel.pockets - 1), zeros)
 
 
 def _pocket_text(pocket: int) -> str:
@@ -483,11 +488,11 @@ def near_misses(wheel: Wheel) -> dict[BetKind, tuple[tuple[int, ...], ...]]:
 
 
 @cache
-def near_miss_shapes(wheel: Wheel) -> st.SearchStrategy[tuple[BetKind, tuple[int, ...]]]:
+def near_miss_shapes(wheel: Wheel) -> draws.Spec[tuple[BetKind, tuple[int, ...]]]:
     """A kind, then one of its near misses (``near_misses``): a bet that is no shape of it."""
     misses = near_misses(wheel)
-    return st.sampled_from(tuple(misses)).flatmap(
-        lambda kind: st.sampled_from(misses[kind]).map(lambda numbers: (kind, numbers))
+    return draws.sampled_from(tuple(misses)).flatmap(
+        lambda kind: draws.sampled_from(misses[kind]).map(lambda numbers: (kind, numbers))
     )
 
 
@@ -504,7 +509,7 @@ def near_miss_bet(kind: BetKind, numbers: tuple[int, ...], stake: int) -> round_
 
 
 def _near_miss_bet(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     wheel: Wheel,
     stake: int,
     kind: BetKind | None = None,
@@ -517,7 +522,7 @@ def _near_miss_bet(
     return near_miss_bet(kind, numbers, stake)
 
 
-def _pick(draw: st.DrawFn, options: Sequence[_T], variant: int | None) -> _T:
+def _pick(draw: draws.Draw, options: Sequence[_T], variant: int | None) -> _T:
     """One of ``options``: drawn, or the ``variant``-th (an aim's visits take each in turn).
 
     Visits step through the options by about 0.618 of their number (a step prime to it):
@@ -525,7 +530,7 @@ def _pick(draw: st.DrawFn, options: Sequence[_T], variant: int | None) -> _T:
     family (the other layout's shapes, a row's ends), come far apart.
     """
     if variant is None:
-        return draw(st.sampled_from(options))
+        return draw(draws.sampled_from(options))
     return options[(variant * _golden_step(len(options))) % len(options)]
 
 
@@ -538,7 +543,7 @@ def _golden_step(count: int) -> int:
 
 
 def _fault_seats(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     fault: str,
     seats: list[round_pb2.Seat],
@@ -571,7 +576,7 @@ def _fault_seats(
 
 
 def _fault_deal(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     fault: str,
     deal: engine_service_pb2.DealRequest,
@@ -587,7 +592,7 @@ def _fault_deal(
         case "malformed round id":
             deal.round_id = _pick(draw, ("bad id", "r" * 129, "é/round"), variant)
         case "malformed card":
-            index = draw(st.integers(min_value=0, max_value=5))
+            index = draw(draws.integers(min_value=0, max_value=5))
             deal.shoe.cards[index] = _pick(draw, _JUNK_CARDS, variant)
         case "card over the decks":
             # One copy too many (a shoe of one deck more would hold it), or twice the decks.
@@ -605,7 +610,7 @@ def _fault_deal(
         case "shoe cut short":
             # Fewer cards than the deal itself takes (BJ.deal-order, BAC.deal).
             needed = 2 * len(deal.seats) + 2 if profile.game is Game.BLACKJACK else 4
-            del deal.shoe.cards[draw(st.integers(min_value=1, max_value=needed - 1)) :]
+            del deal.shoe.cards[draw(draws.integers(min_value=1, max_value=needed - 1)) :]
         case "pocket off the wheel":
             wheel = Wheel(profile.choice("wheel"))
             off = ("37", "38", "-1") if wheel is Wheel.AMERICAN else ("00", "37")
@@ -632,7 +637,7 @@ _STAKES_CHANGE = frozenset(_SIMPLEST[5:])
 Chooser = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
 
 
-def _chooser(draw: st.DrawFn, illegal_at: int | None, prefer: Sequence[int] = ()) -> Chooser:
+def _chooser(draw: draws.Draw, illegal_at: int | None, prefer: Sequence[int] = ()) -> Chooser:
     """Each decision drawn among the legal ones; at step ``illegal_at``, one that is not.
 
     ``prefer``: kinds taken whenever legal, the first of them open (an aim's decisions).
@@ -646,7 +651,7 @@ def _chooser(draw: st.DrawFn, illegal_at: int | None, prefer: Sequence[int] = ()
         turn = (state.turn.seat, state.turn.hand)
         if step == illegal_at:
             others = [k for k in round_pb2.DecisionKind.values() if k and k not in legal]
-            kind = draw(st.sampled_from(others)) if others else legal[0]
+            kind = draw(draws.sampled_from(others)) if others else legal[0]
             if not others:  # every kind is open: address a hand that is not the turn's
                 turn = (turn[0] + 1, turn[1])
             return round_pb2.Decision(
@@ -672,7 +677,7 @@ def _chooser(draw: st.DrawFn, illegal_at: int | None, prefer: Sequence[int] = ()
 
 
 def _play_blackjack(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     deal: engine_service_pb2.DealRequest,
     fault: str | None,
@@ -684,7 +689,7 @@ def _play_blackjack(
     stream = SeededStream("explore")
     if fault == "settle before the end":
         # Play a few decisions, then stop: Settle must be refused while the round waits.
-        stop = draw(st.integers(min_value=0, max_value=3))
+        stop = draw(draws.integers(min_value=0, max_value=3))
         script: list[round_pb2.Decision] = []
         choose = _chooser(draw, None, prefer)
         while True:
@@ -725,7 +730,7 @@ def _play_blackjack(
             variant=variant,
         )
     illegal_at = (
-        draw(st.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
+        draw(draws.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
     )
     return play_round(
         profile,
@@ -737,13 +742,13 @@ def _play_blackjack(
     )
 
 
-def _amounts(profile: Profile, draw: st.DrawFn, choose: Chooser) -> Chooser:
+def _amounts(profile: Profile, draw: draws.Draw, choose: Chooser) -> Chooser:
     """``choose``, with drawn amounts where the profile takes them; shrinks to the full one."""
     return with_amounts(profile, choose, lambda _stream, bound: _index(draw, bound))
 
 
 def _play_on(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     deal: engine_service_pb2.DealRequest,
     *,
@@ -795,12 +800,12 @@ def _play_on(
     return play_round(profile, deal, script, None, taken=taken)
 
 
-def _index(draw: st.DrawFn, count: int) -> int:
+def _index(draw: draws.Draw, count: int) -> int:
     """0 to ``count`` - 1, each as likely; shrinks to 0.
 
-    ``st.integers(0, n)`` and ``sampled_from`` favour small values and the bounds (good for
-    finding edge cases, bad for a choice among peers): a decision or a fault at the end of a
-    list would come seldom.
+    Hypothesis' ``integers(0, n)`` favours small values and the bounds (good for finding edge
+    cases, bad for a choice among peers): drawn by Hypothesis (the tests), a decision or a
+    fault at the end of a list would come seldom. The bulk sampler draws every word alike.
     """
     # Hypothesis draws small and boundary values often even from a wide range: a multiplicative
     # hash (Knuth's) spreads them over every residue, and keeps 0 at 0 for shrinking.
@@ -808,10 +813,10 @@ def _index(draw: st.DrawFn, count: int) -> int:
     return (drawn * 2654435761 % 2**32) % count
 
 
-_WORD = st.integers(min_value=0, max_value=2**32 - 1)
+_WORD = draws.integers(min_value=0, max_value=2**32 - 1)
 
 
-def _uniform(draw: st.DrawFn, options: Sequence[str]) -> str:
+def _uniform(draw: draws.Draw, options: Sequence[str]) -> str:
     """One of ``options``, each as likely (``_index``)."""
     return options[_index(draw, len(options))]
 
@@ -852,18 +857,18 @@ class _Plan:
 _NO_PLAN = _Plan()
 
 
-def _of_value(draw: st.DrawFn, value: int) -> Rank:
+def _of_value(draw: draws.Draw, value: int) -> Rank:
     """A rank worth ``value`` baccarat points (BAC.values): tens and pictures for 0."""
     ranks = [r for r in RANKS if r.pip % 10 == value]
     return ranks[_index(draw, len(ranks))]
 
 
-def _two_worth(draw: st.DrawFn, total: int) -> tuple[Rank, Rank]:
+def _two_worth(draw: draws.Draw, total: int) -> tuple[Rank, Rank]:
     first = RANKS[_index(draw, len(RANKS))]
     return first, _of_value(draw, (total - first.pip) % 10)
 
 
-def _baccarat_plan(draw: st.DrawFn, aim: str) -> _Plan:
+def _baccarat_plan(draw: draws.Draw, aim: str) -> _Plan:
     kind, _, rest = aim.partition(":")
     player: tuple[Rank, Rank] | None = None
     banker: tuple[Rank, Rank] | None = None
@@ -894,7 +899,7 @@ def _baccarat_plan(draw: st.DrawFn, aim: str) -> _Plan:
 _TEN_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
 
 
-def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
+def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
     kind, _, rest = aim.partition(":")
     ten = _TEN_RANKS[_index(draw, 4)]
     any_rank = RANKS[_index(draw, len(RANKS))]
@@ -979,7 +984,7 @@ def _blackjack_plan(draw: st.DrawFn, aim: str, variant: int) -> _Plan:
     return _NO_PLAN
 
 
-def _decision_plan(draw: st.DrawFn, kind: str, ten: Rank, any_rank: Rank) -> _Plan:
+def _decision_plan(draw: draws.Draw, kind: str, ten: Rank, any_rank: Rank) -> _Plan:
     """A hand on which ``kind`` is open, and the chooser's preference for it."""
     want = round_pb2.DecisionKind.Value(f"DECISION_KIND_{kind.upper().replace('-', '_')}")
     low = Rank(str(2 + _index(draw, 5)))
@@ -999,7 +1004,7 @@ def _decision_plan(draw: st.DrawFn, kind: str, ten: Rank, any_rank: Rank) -> _Pl
     return _Plan(hand=hand, dealer=dealer, prefer=(want,), one_seat=dealer is not None, rich=True)
 
 
-def _roulette_plan(draw: st.DrawFn, profile: Profile, aim: str, variant: int | None) -> _Plan:
+def _roulette_plan(draw: draws.Draw, profile: Profile, aim: str, variant: int | None) -> _Plan:
     kind, _, rest = aim.partition(":")
     wheel = Wheel(profile.choice("wheel"))
     if kind == "bet":
@@ -1027,7 +1032,7 @@ _WAITING_FAULTS = frozenset(
 )
 
 
-def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[str]) -> _Plan:
+def _plan(draw: draws.Draw, profile: Profile, aim: str | None, faults: Sequence[str]) -> _Plan:
     """What ``aim`` fixes in this draw (nothing for a cell without a recipe: a clause)."""
     if aim is None:
         return _NO_PLAN
@@ -1056,7 +1061,7 @@ def _plan(draw: st.DrawFn, profile: Profile, aim: str | None, faults: Sequence[s
 
 
 def _apply_plan(
-    draw: st.DrawFn, profile: Profile, plan: _Plan, seats: list[round_pb2.Seat]
+    draw: draws.Draw, profile: Profile, plan: _Plan, seats: list[round_pb2.Seat]
 ) -> None:
     """Give the first seat what the plan fixes: a stake at a limit, its balance, a bet kind."""
     seat = seats[0]
@@ -1086,9 +1091,9 @@ def _apply_plan(
         seat.balance.minor_units = staked
 
 
-@st.composite
+@draws.composite
 def explored_vector(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     vector_id: str,
     partners: Sequence[Profile] = (),
@@ -1112,7 +1117,7 @@ def explored_vector(
         aim = None
     # Roulette's faults are mostly near-miss bets, one rule (C.rou.geometry) per shape: half.
     every = 2 if game is Game.ROULETTE else _FAULT_EVERY
-    faulty_draw = draw(st.integers(min_value=0, max_value=every - 1)) == every - 1
+    faulty_draw = draw(draws.integers(min_value=0, max_value=every - 1)) == every - 1
     same_game = [p for p in partners if p.game is game and p.id != profile.id]
     faults = (*FAULTS[game], *(ACROSS[game] if same_game else ()))
     fault = _uniform(draw, faults) if faulty_draw else None
@@ -1133,7 +1138,7 @@ def explored_vector(
     )
     if game is Game.ROULETTE:
         # Mostly one spin, some a few, some enough to fill a board (C.rou.history shows 13).
-        count = draw(st.one_of(st.just(1), st.integers(2, 4), st.integers(14, 16)))
+        count = draw(draws.one_of(draws.just(1), draws.integers(2, 4), draws.integers(14, 16)))
     else:
         count = 1
     if plan is not _NO_PLAN and game is Game.ROULETTE:
@@ -1178,7 +1183,7 @@ def _rounds_needed(fault: str | None) -> int:
 
 
 def _drawn_round(
-    draw: st.DrawFn,
+    draw: draws.Draw,
     profile: Profile,
     round_id: str,
     vector_id: str,
@@ -1253,7 +1258,7 @@ def _bit(vround: vector_pb2.VectorRound) -> bool:
 
 
 def _across(
-    draw: st.DrawFn, profile: Profile, vector_id: str, fault: str, partner: Profile
+    draw: draws.Draw, profile: Profile, vector_id: str, fault: str, partner: Profile
 ) -> vector_pb2.Vector:
     """Rounds of ``partner`` and ``profile``: one round id (ROUND_EXISTS), or one table.
 
@@ -1287,7 +1292,7 @@ def _across(
         )
         if here.game is Game.ROULETTE:
             wheel = Wheel(here.choice("wheel"))
-            deal.spin.pocket = _pocket_text(draw(st.integers(0, wheel.pockets - 1)))
+            deal.spin.pocket = _pocket_text(draw(draws.integers(0, wheel.pockets - 1)))
         else:
             deal.shoe.cards.extend(draw(shoe_cards(here, hands)))
         if here.game is Game.BLACKJACK:

@@ -38,14 +38,12 @@ from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
-from hypothesis.control import BuildContext
 from hypothesis.database import (
     DirectoryBasedExampleDatabase,
     InMemoryExampleDatabase,
     choices_from_bytes,
     choices_to_bytes,
 )
-from hypothesis.internal.conjecture.data import ConjectureData
 
 from clients.words import plural
 from conformance.engine import (
@@ -56,6 +54,7 @@ from conformance.engine import (
     open_channel,
 )
 from conformance.explore.coverage import CellCoverage, aim_order, reached
+from conformance.explore.draws import Choice, Spec, sample
 from conformance.explore.rounds import explored_vector
 from conformance.known import ExploreWaivers
 from conformance.results import BAD, Result, signature
@@ -385,8 +384,8 @@ class _Draw:
 class _Search:
     """One profile's search: draw in bulk, judge concurrently, shrink each distinct mismatch.
 
-    Rounds are drawn from the explorer's strategies (``explored_vector``) by a seeded source
-    of Hypothesis' own choices (``_draw_once``), each aimed at the profile's least-reached
+    Rounds are drawn from the explorer's strategies (``explored_vector``) by a seeded
+    generator of the choices Hypothesis makes (``_draw_once``), each aimed at the profile's least-reached
     coverage cell (``next_aim``), and played on the engine ``CONCURRENCY`` at a time. A
     mismatch is handed to Hypothesis with the choices that drew it: Hypothesis replays and
     shrinks it. What is drawn depends on the seed and on the oracle's answers alone, never on
@@ -496,8 +495,8 @@ class _Search:
         source = _chunk_seed(self.live.config.seed, self.profile.id, self.ids)
         # The last vector holds no more rounds than the budget has left: it ends there.
         most = max(1, self.live.config.rounds - self.drawn)
-        strategy = explored_vector(self.profile, vector_id, self.partners, aim, most=most)
-        vector, drawn_choices = _draw_once(strategy, source, choices)
+        spec = explored_vector(self.profile, vector_id, self.partners, aim, most=most)
+        vector, drawn_choices = _draw_once(spec, source, choices)
         self.drawn += len(vector.rounds)
         hit = frozenset(reached(self.profile, vector))
         self.steer.add(hit, self.drawn)
@@ -527,13 +526,23 @@ class _Search:
     def play(self, work: Coroutine[Any, Any, Any]) -> Any:
         """Run ``work`` on the loop where a stop request can cancel it; map its endings."""
         stop = self.live.config.stop
+        held: list[Any] = []
+
+        async def hold() -> None:
+            # The task returns nothing: when a run ends, asyncio.Runner finds its SIGINT
+            # handler by value, and the failed lookup formats the main task, its result
+            # whole (a batch's vectors: milliseconds a batch, for nothing).
+            held.append(await work)
+
         try:
             if stop is None:
-                return self.runner.run(work)
-            if stop.signum is not None:
+                self.runner.run(hold())
+            elif stop.signum is not None:
                 work.close()
                 raise _Stopped
-            return self.runner.run(stop.guard(work))
+            else:
+                self.runner.run(stop.guard(hold()))
+            return held[0]
         except EngineUnavailableError as exc:
             raise _EngineGone(exc) from None
         except asyncio.CancelledError:
@@ -626,7 +635,7 @@ class _Search:
             vector = data.draw(
                 explored_vector(
                     self.profile, self.vector_id(), self.partners, drawn.aim, most=drawn.most
-                ),
+                ).strategy,
                 label="vector",
             )
             self.shrink_rounds += len(vector.rounds)
@@ -702,30 +711,18 @@ _DB_KEY = b"croupier-explore"
 
 
 def _draw_once(
-    strategy: st.SearchStrategy[vector_pb2.Vector], source: int, choices: tuple[Any, ...] | None
-) -> tuple[vector_pb2.Vector, tuple[Any, ...]]:
-    """Draw from ``strategy`` as Hypothesis generates, from ``source`` (or replay ``choices``).
+    spec: Spec[vector_pb2.Vector], source: int, choices: tuple[Any, ...] | None
+) -> tuple[vector_pb2.Vector, tuple[Choice, ...]]:
+    """Draw from ``spec`` by the seeded sampler, from ``source`` (or replay ``choices``).
 
-    The same source of choices as Hypothesis' generation phase, without its engine: no
-    bookkeeping per example, and the choices recorded, so that Hypothesis can replay and
-    shrink the draw (``_Search.shrink``).
+    No Hypothesis engine: each choice from ``random.Random(source)``, recorded, so that
+    Hypothesis can replay and shrink the draw (``_Search.shrink``). A replay past the choices
+    recorded takes the simplest ones.
     """
     if choices is None:
         # The first choice, whether the draw takes its aim (``explored_vector``): it does.
-        data = ConjectureData(
-            random=random.Random(source),  # noqa: S311
-            prefix=(True,),
-            max_choices=_MAX_CHOICES,
-        )
-    else:
-        data = ConjectureData.for_choices(choices)
-    with BuildContext(data, wrapped_test=_draw_once):
-        vector = data.draw(strategy)
-    return vector, tuple(data.choices)
-
-
-#: Choices one draw may make (Hypothesis' own bound is of the same order).
-_MAX_CHOICES = 10_000
+        return sample(spec, random.Random(source), (True,))  # noqa: S311 - a test's draw
+    return sample(spec, None, choices)
 
 
 def chosen_profiles(

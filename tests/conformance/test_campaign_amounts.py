@@ -56,7 +56,7 @@ def test_explored_rounds_of_such_a_profile_draw_amounts_too() -> None:
     kinds: set[int] = set()
 
     @settings(max_examples=200, database=None, derandomize=True)
-    @given(explored_vector(load_profile_file(DOWNTOWN), "v"))
+    @given(explored_vector(load_profile_file(DOWNTOWN), "v").strategy)
     def count(vector: vector_pb2.Vector) -> None:
         for vround in vector.rounds:
             for step in vround.steps:

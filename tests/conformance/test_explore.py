@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from conformance.cli import main
-from conformance.explore import search
+from conformance.explore import rounds, search
 from conformance.explore.coverage import cells
 from conformance.explore.search import ExploreConfig, explore
 from conformance.vectors import campaign, read_vectors, write_vectors
@@ -193,8 +193,8 @@ def test_every_fault_is_drawn_and_refused(game: Game, fault: str) -> None:
     # its end).
     found = []
     for visit in range(8):
-        strategy = explored_vector(profile, "v", PROFILES, f"fault:{fault}#{visit}")
-        vector, _ = search._draw_once(strategy, visit, None)
+        spec = rounds.explored_vector(profile, "v", PROFILES, f"fault:{fault}#{visit}")
+        vector, _ = search._draw_once(spec, visit, None)
         if f"({fault})" in vector.description:
             found.append(vector)
             break

@@ -150,8 +150,8 @@ def test_every_cell_is_reached_by_a_draw_aimed_at_it(prof: Profile) -> None:
         # A few draws at most: some faults bite only when the round waits (a Settle before
         # its end), and an aim's visits take a fault's forms in turn (``CELL#N``).
         for attempt in range(6):
-            strategy = explored_vector(prof, f"v{attempt}", PROFILES, f"{cell}#{attempt}")
-            vector, _ = search._draw_once(strategy, rng.getrandbits(64), None)
+            spec = explored_vector(prof, f"v{attempt}", PROFILES, f"{cell}#{attempt}")
+            vector, _ = search._draw_once(spec, rng.getrandbits(64), None)
             hit = reached(prof, vector)
             cover.add(hit, 0)
             if cell in hit:
