@@ -57,10 +57,17 @@ class PlayedRound:
 
 
 def _cite(
-    target: MutableMapping[str, vector_pb2.Clauses], *parts: Mapping[str, tuple[str, ...]]
+    target: MutableMapping[str, vector_pb2.Clauses],
+    *parts: Mapping[str, tuple[str, ...]],
+    short: bool = True,
 ) -> None:
-    """Fill an answer's citations, in as few keys as answer the same (``compact``)."""
-    for path, clauses in sorted(compact(merged(*parts)).items()):
+    """Fill an answer's citations, in as few keys as answer the same (``compact``).
+
+    ``short=False``: every key as recorded (``cite`` answers alike; what a vector that is
+    only played, never kept, saves the work of).
+    """
+    every = merged(*parts)
+    for path, clauses in sorted((compact(every) if short else every).items()):
         target[path].ids[:] = clauses
 
 
@@ -73,13 +80,15 @@ def _refuse_into(
     target: vector_pb2.VectorRound | vector_pb2.VectorStep,
     exc: OracleError,
     citations: MutableMapping[str, vector_pb2.Clauses],
+    *,
+    short: bool = True,
 ) -> None:
     """Record what a call must be refused with: reason, required keys, fixed values, clause."""
     target.expected_error = exc.reason
     target.expected_error_metadata[:] = REQUIRED_METADATA.get(exc.reason, ())
     target.expected_error_values.clear()
     target.expected_error_values.update(fixed_values(exc))
-    _cite(citations, {"error": (exc.clause,)})
+    _cite(citations, {"error": (exc.clause,)}, short=short)
 
 
 def _goes_on(given: round_pb2.Decision | vector_pb2.VectorStep) -> bool:
@@ -102,6 +111,7 @@ def play_round(
     taken: Set[str] = frozenset(),
     known: str | Set[str] | None = None,
     after: Sequence[vector_pb2.VectorStep] = (),
+    short: bool = True,
 ) -> PlayedRound:
     """Play one round's requests through the oracle and record every answer and its citations.
 
@@ -114,10 +124,11 @@ def play_round(
     A scripted ``VectorStep`` with ``expected_error`` or ``settle`` set is a call whose refusal
     lets the round go on (the round as it was); any other refusal is the round's last call.
     ``after`` are calls made once the round is settled: each is refused, the round closed.
+    ``short=False``: the citations as recorded, not compacted (``_cite``).
     """
     out = vector_pb2.VectorRound(deal=deal)
     allowed = {known} if isinstance(known, str) else set(known or {profile.id})
-    dealt = _deal_into(out, profile, board, taken, allowed)
+    dealt = _deal_into(out, profile, board, taken, allowed, short=short)
     if dealt is None:
         return PlayedRound(round=out, history=board)
     current = dealt
@@ -143,7 +154,7 @@ def play_round(
             decision = convert.decision_for(step.decision, current)
             current = apply_decision(current, decision)
         except OracleError as exc:
-            _refuse_into(step, exc, step.citations)
+            _refuse_into(step, exc, step.citations, short=short)
             if goes_on:
                 continue
             out.expected_error = step.expected_error
@@ -160,12 +171,13 @@ def play_round(
             step.citations,
             prefixed(current.citations(), "state"),
             {"error=ILLEGAL_DECISION": legal} if legal else {},
+            short=short,
         )
     if not current.complete:
         # The script ends before the round does: Settle must be refused.
-        _refuse_into(out, _waiting(current), out.settle_citations)
+        _refuse_into(out, _waiting(current), out.settle_citations, short=short)
         return PlayedRound(round=out, history=board)
-    _settle_into(out, current, deal.round_id, after)
+    _settle_into(out, current, deal.round_id, after, short=short)
     return PlayedRound(round=out, history=current.history or board)
 
 
@@ -190,6 +202,8 @@ def _deal_into(
     board: roulette.TableHistory | None,
     taken: Set[str],
     allowed: Set[str],
+    *,
+    short: bool,
 ) -> Round | None:
     """Record the Deal's answer or refusal; the round dealt, or None when it is refused."""
     try:
@@ -204,7 +218,7 @@ def _deal_into(
             )
         current = start_round(profile, request, board)
     except OracleError as exc:
-        _refuse_into(out, exc, out.deal_citations)
+        _refuse_into(out, exc, out.deal_citations, short=short)
         return None
     out.expected_state.CopyFrom(convert.round_state(current))
     # Ids are case-sensitive: an id that differs from an earlier one only in case is new.
@@ -215,6 +229,7 @@ def _deal_into(
         prefixed(current.citations(), "state"),
         current.accepted(),
         {"error=ROUND_EXISTS": ("CONTRACT.lifecycle",)} if twin else {},
+        short=short,
     )
     return current
 
@@ -231,6 +246,8 @@ def _settle_into(
     current: Round,
     round_id: str,
     after: Sequence[vector_pb2.VectorStep],
+    *,
+    short: bool,
 ) -> None:
     """Record a complete round's Settle, then the calls after it, each refused."""
     settle = engine_service_pb2.SettleResponse(
@@ -244,12 +261,13 @@ def _settle_into(
         prefixed(current.settlement_citations(), "settlement"),
         prefixed(state, "state"),
         {"error=ROUND_NOT_COMPLETE": state["phase"]},
+        short=short,
     )
     for call in after:
         late = out.after_settle.add(settle=call.settle, restart_before=call.restart_before)
         if call.HasField("decision"):
             late.decision.CopyFrom(call.decision)
-        _refuse_into(late, _closed(round_id), late.citations)
+        _refuse_into(late, _closed(round_id), late.citations, short=short)
 
 
 def _answer_maps(vector: vector_pb2.Vector) -> list[MutableMapping[str, vector_pb2.Clauses]]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -251,18 +250,29 @@ def stacked_shoe(decks: int, ranks: Sequence[Rank], seed: int) -> tuple[Card, ..
 
     A rank the shoe has run out of gives way to the first card left (in fresh-deck order).
     """
-    pool = Counter(DECK * decks)
-    top: list[Card] = []
+    return tuple(_stacked(decks, ranks, seed, DECK))
+
+
+#: Each rank's places in a fresh deck (``DECK``), in order; and each card's text.
+_PLACES = {rank: tuple(i for i, c in enumerate(DECK) if c.rank is rank) for rank in RANKS}
+_TEXTS = tuple(str(c) for c in DECK)
+
+
+def _stacked(decks: int, ranks: Sequence[Rank], seed: int, cards: Sequence[_T]) -> list[_T]:
+    """``stacked_shoe`` as ``cards`` (the deck's cards, or their texts), place by place."""
+    left = [decks] * len(DECK)
+    top: list[_T] = []
     for rank in ranks:
-        card = next((c for c in DECK if c.rank is rank and pool[c] > 0), None)
-        card = card or next(c for c in DECK if pool[c] > 0)
-        pool[card] -= 1
-        top.append(card)
-    rest = list(pool.elements())
+        place = next((i for i in _PLACES[rank] if left[i]), None)
+        if place is None:
+            place = next(i for i, n in enumerate(left) if n)
+        left[place] -= 1
+        top.append(cards[place])
+    rest = [cards[i] for i, n in enumerate(left) for _ in range(n)]
     # Shuffling 300 cards through Hypothesis would cost milliseconds an example, and the
     # interesting cards are the stacked top, which shrinks.
     random.Random(seed).shuffle(rest)  # noqa: S311 - a test shoe, not a secret
-    return (*top, *rest)
+    return top + rest
 
 
 _ACE = Rank.ACE
@@ -390,9 +400,7 @@ def shoe_cards(
         tops = draws.just(list(top))
     else:
         tops = _baccarat_tops()
-    return draws.builds(
-        lambda ranks, seed: [str(c) for c in stacked_shoe(decks, ranks, seed)], tops, _SEEDS
-    )
+    return draws.builds(lambda ranks, seed: _stacked(decks, ranks, seed, _TEXTS), tops, _SEEDS)
 
 
 _SEEDS = draws.integers(min_value=0, max_value=2**32 - 1)
@@ -685,6 +693,7 @@ def _play_blackjack(
     *,
     prefer: Sequence[int] = (),
     variant: int | None = None,
+    short: bool = True,
 ) -> PlayedRound:
     stream = SeededStream("explore")
     if fault == "settle before the end":
@@ -693,7 +702,7 @@ def _play_blackjack(
         script: list[round_pb2.Decision] = []
         choose = _chooser(draw, None, prefer)
         while True:
-            played = play_round(profile, deal, script, None, taken=taken)
+            played = play_round(profile, deal, script, None, taken=taken, short=short)
             vround = played.round
             states = [s.expected_state for s in vround.steps] or [vround.expected_state]
             state = states[-1]
@@ -708,12 +717,13 @@ def _play_blackjack(
             None,
             policy=(_amounts(profile, draw, _chooser(draw, None, prefer)), stream),
             taken=taken,
+            short=short,
         )
         if not played.round.HasField("expected_settle"):
             return played
         twice = [vector_pb2.VectorStep(settle=True)]
         decisions = [step.decision for step in played.round.steps]
-        return play_round(profile, deal, decisions, None, taken=taken, after=twice)
+        return play_round(profile, deal, decisions, None, taken=taken, after=twice, short=short)
     if fault in (
         "decision after the end",
         "illegal decision, play on",
@@ -728,6 +738,7 @@ def _play_blackjack(
             stream=stream,
             prefer=prefer,
             variant=variant,
+            short=short,
         )
     illegal_at = (
         draw(draws.integers(min_value=0, max_value=1)) if fault == "illegal decision" else None
@@ -739,6 +750,7 @@ def _play_blackjack(
         None,
         policy=(_amounts(profile, draw, _chooser(draw, illegal_at, prefer)), stream),
         taken=taken,
+        short=short,
     )
 
 
@@ -757,6 +769,7 @@ def _play_on(
     stream: SeededStream,
     prefer: Sequence[int] = (),
     variant: int | None = None,
+    short: bool = True,
 ) -> PlayedRound:
     """A call refused while the round goes on: after the end, or at a drawn step of play.
 
@@ -765,7 +778,7 @@ def _play_on(
     Settle), and the rest of the round is played again as before: it must not change.
     """
     choose = _amounts(profile, draw, _chooser(draw, None, prefer))
-    first = play_round(profile, deal, [], None, policy=(choose, stream), taken=taken)
+    first = play_round(profile, deal, [], None, policy=(choose, stream), taken=taken, short=short)
     steps = list(first.round.steps)
     if first.round.expected_error or not first.round.HasField("expected_settle"):
         return first
@@ -777,7 +790,7 @@ def _play_on(
         kind = round_pb2.DecisionKind.ValueType(kinds[_index(draw, len(kinds))])
         late = round_pb2.Decision(seat=0, hand=0, kind=kind)
         refused = vector_pb2.VectorStep(decision=late, expected_error="refused")
-        return play_round(profile, deal, [*decisions, refused], None, taken=taken)
+        return play_round(profile, deal, [*decisions, refused], None, taken=taken, short=short)
     at = _index(draw, len(steps))
     state = steps[at - 1].expected_state if at else first.round.expected_state
     if fault == "settle before the end, play on":
@@ -797,7 +810,7 @@ def _play_on(
         wrong = round_pb2.Decision(seat=turn[0], hand=turn[1], kind=kind)
         refused = vector_pb2.VectorStep(decision=wrong, expected_error="refused")
     script = [*decisions[:at], refused, *decisions[at:]]
-    return play_round(profile, deal, script, None, taken=taken)
+    return play_round(profile, deal, script, None, taken=taken, short=short)
 
 
 def _index(draw: draws.Draw, count: int) -> int:
@@ -1100,6 +1113,7 @@ def explored_vector(
     aim: str | None = None,
     *,
     most: int | None = None,
+    short: bool = True,
 ) -> vector_pb2.Vector:
     """One vector of ``profile``: a round (a few spins at one table for roulette), maybe a fault.
 
@@ -1108,7 +1122,9 @@ def explored_vector(
     the last round is drawn to reach (its fault, stakes, cards, bets or decisions fixed); a
     cell without a recipe (a clause) leaves the draw as it is. ``most``: the most rounds the
     vector may hold (what is left of a budget in rounds): fewer spins, and no fault that needs
-    more rounds than that.
+    more rounds than that. ``short=False``: the oracle's citations as recorded, not compacted
+    as a corpus vector's (the same clauses; a vector only played saves the work); the same
+    choices draw the same vector either way.
     """
     game = profile.game
     if aim is not None and not draw(_AIMED):
@@ -1128,7 +1144,8 @@ def explored_vector(
     if most is not None and _rounds_needed(fault) > most:
         fault = None
     if fault in ACROSS[game]:
-        return _across(draw, profile, vector_id, fault, same_game[_index(draw, len(same_game))])
+        partner = same_game[_index(draw, len(same_game))]
+        return _across(draw, profile, vector_id, fault, partner, short=short)
     vector = vector_pb2.Vector(
         id=vector_id,
         name=f"{profile.id}/explore/{vector_id}",
@@ -1160,6 +1177,7 @@ def explored_vector(
             aimed=plan if last else _NO_PLAN,
             board=board,
             taken=taken,
+            short=short,
         )
         board = played.history
         taken.add(played.round.deal.round_id)
@@ -1192,6 +1210,7 @@ def _drawn_round(
     aimed: _Plan,
     board: roulette.TableHistory | None,
     taken: set[str],
+    short: bool = True,
 ) -> PlayedRound:
     """One round of a drawn vector: its seats, shoe or spin, its fault, played by the oracle."""
     game = profile.game
@@ -1227,17 +1246,24 @@ def _drawn_round(
             decision=round_pb2.Decision(kind=round_pb2.DECISION_KIND_STAND),
             round_id=f"{deal.round_id}-none",
         )
-        played = play_round(profile, deal, [stray], board, taken=taken)
+        played = play_round(profile, deal, [stray], board, taken=taken, short=short)
     elif here == "decision in a game without":
         hit = round_pb2.Decision(kind=round_pb2.DECISION_KIND_HIT)
-        played = play_round(profile, deal, [hit], board, taken=taken)
+        played = play_round(profile, deal, [hit], board, taken=taken, short=short)
     elif game is Game.BLACKJACK:
         played = _play_blackjack(
-            draw, profile, deal, here, taken, prefer=aimed.prefer, variant=aimed.variant
+            draw,
+            profile,
+            deal,
+            here,
+            taken,
+            prefer=aimed.prefer,
+            variant=aimed.variant,
+            short=short,
         )
     else:
         after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []
-        played = play_round(profile, deal, [], board, taken=taken, after=after)
+        played = play_round(profile, deal, [], board, taken=taken, after=after, short=short)
     return played
 
 
@@ -1258,7 +1284,13 @@ def _bit(vround: vector_pb2.VectorRound) -> bool:
 
 
 def _across(
-    draw: draws.Draw, profile: Profile, vector_id: str, fault: str, partner: Profile
+    draw: draws.Draw,
+    profile: Profile,
+    vector_id: str,
+    fault: str,
+    partner: Profile,
+    *,
+    short: bool = True,
 ) -> vector_pb2.Vector:
     """Rounds of ``partner`` and ``profile``: one round id (ROUND_EXISTS), or one table.
 
@@ -1304,9 +1336,12 @@ def _across(
                 policy=(_amounts(here, draw, _chooser(draw, None)), SeededStream("explore")),
                 taken=taken,
                 known=known,
+                short=short,
             )
         else:
-            played = play_round(here, deal, [], boards.get(here.id), taken=taken, known=known)
+            played = play_round(
+                here, deal, [], boards.get(here.id), taken=taken, known=known, short=short
+            )
         boards[here.id] = played.history
         taken.add(deal.round_id)
         vector.rounds.append(played.round)

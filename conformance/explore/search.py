@@ -495,7 +495,8 @@ class _Search:
         source = _chunk_seed(self.live.config.seed, self.profile.id, self.ids)
         # The last vector holds no more rounds than the budget has left: it ends there.
         most = max(1, self.live.config.rounds - self.drawn)
-        spec = explored_vector(self.profile, vector_id, self.partners, aim, most=most)
+        # Played, not kept: the citations as the oracle records them (``written``).
+        spec = explored_vector(self.profile, vector_id, self.partners, aim, most=most, short=False)
         vector, drawn_choices = _draw_once(spec, source, choices)
         self.drawn += len(vector.rounds)
         hit = frozenset(reached(self.profile, vector))
@@ -590,10 +591,10 @@ class _Search:
         if self.database is not None:
             self.database.save(_DB_KEY, choices_to_bytes((drawn.aim or "", *drawn.choices)))
         if not self.live.config.shrink:
-            self.keep(drawn.vector, result, found, drawn.drawn)
+            self.keep(self.written(drawn), result, found, drawn.drawn)
             return
         self.target = found
-        last = [(drawn.vector, result)]
+        last = [(self.written(drawn), result)]
         try:
             self.shrink(drawn, found, last)
         except (_ShrinkCut, _Stopped, _EngineGone):
@@ -603,6 +604,13 @@ class _Search:
         finally:
             self.target = None
         self.keep(*last[-1], found, drawn.drawn)
+
+    def written(self, drawn: _Draw) -> vector_pb2.Vector:
+        """The vector ``drawn`` as a finding is written: drawn again, citations compacted."""
+        spec = explored_vector(
+            self.profile, drawn.vector.id, self.partners, drawn.aim, most=drawn.most
+        )
+        return _draw_once(spec, 0, drawn.choices)[0]
 
     def stored(self) -> list[tuple[Any, ...]]:
         """The draws of earlier findings kept in ``--database``: replayed first."""
