@@ -172,13 +172,13 @@ def test_a_draw_holds_no_more_rounds_than_the_budget_has_left(game: Game) -> Non
     """``most``: no fault that needs a round before its own, and a board of fewer spins."""
     profile = next(p for p in PROFILES if p.game is game)
     for visit, fault in enumerate(sorted({*FAULTS[game], "round id of another profile"})):
-        strategy = explored_vector(profile, "v", PROFILES, f"fault:{fault}#0", most=1)
-        vector, _ = search._draw_once(strategy, visit, None)
+        spec = rounds.explored_vector(profile, "v", PROFILES, f"fault:{fault}#0", most=1)
+        vector, _ = search._draw_once(spec, visit, None)
         assert len(vector.rounds) == 1, fault
     if game is Game.ROULETTE:
         # A full board is 14 spins or more (C.rou.history): three were left.
-        strategy = explored_vector(profile, "v", PROFILES, "history:full#0", most=3)
-        vector, _ = search._draw_once(strategy, 0, None)
+        spec = rounds.explored_vector(profile, "v", PROFILES, "history:full#0", most=3)
+        vector, _ = search._draw_once(spec, 0, None)
         assert len(vector.rounds) == 3
 
 
