@@ -21,6 +21,9 @@ compiler is present); each figure names its build (``pure`` or ``mypyc``).
 - ``explore``, ``explore-zoo``: explore's rounds/s beside certify's on the demo engine, the
   rounds ``--until-covered`` takes per profile, and the rounds until found against the zoo
   (``bench.explore``).
+- ``explore-dask``: ``croupier explore --dask`` rounds/s on a 2-worker ``LocalCluster``
+  against a 1-worker one, each worker with its own demo engine, and whether both drew and
+  found the same (``bench.explore_dask``).
 - ``corpus``: seconds to load the shipped corpus in a fresh process on one core, against the
   same vectors as JSON Lines (goal under 2 s), and the size of 1,000 campaign vectors of a
   lab profile, binary against JSON Lines (goal under 2 MB).
@@ -51,6 +54,7 @@ from croupier.v1 import engine_service_pb2, round_pb2
 
 from bench import echo, gym_anchor
 from bench.explore import bench_explore, bench_zoo
+from bench.explore_dask import bench_explore_dask
 from bench.figures import Figure, Goal, against, header, repeated
 from bench.plugin import bench_plugin
 from clients.audit import AuditWriter
@@ -81,6 +85,7 @@ NAMES = (
     "plugin",
     "explore",
     "explore-zoo",
+    "explore-dask",
 )
 #: The runner's default: vectors in flight at once (``croupier certify --concurrency``).
 CONCURRENCY = 16
@@ -557,6 +562,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "plugin": lambda: _plugin(sizes, quick=args.quick),
         "explore": lambda: bench_explore(quick=args.quick, show=show, note=note),
         "explore-zoo": lambda: bench_zoo(2, show, note),
+        "explore-dask": lambda: bench_explore_dask(quick=args.quick, show=show, note=note),
     }
     rules = [name for name in RULES_PARTS if name in chosen]
     if rules and build.ENV not in os.environ:

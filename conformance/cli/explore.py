@@ -348,7 +348,9 @@ def run_exploration(
         engine_log=engine.engine_log,
         database=database,
         reproduce=reproduce,
-        progress=_Ticker(progress_every, errors if as_json else console).tick,
+        progress=_Ticker(
+            progress_every, errors if as_json else console, together=dask is not None
+        ).tick,
         stop=stop,
         id_prefix=f"x{hashlib.sha256(seed.encode()).hexdigest()[:6]}",
         max_findings=max_findings,
@@ -432,24 +434,26 @@ def _listed_corpus(
 
 
 class _Ticker:
-    """A progress line every ``every`` seconds: profile, rounds so far, rounds per second."""
+    """A progress line every ``every`` seconds: profile, rounds so far, rounds per second.
 
-    def __init__(self, every: float, where: Console) -> None:
+    ``together``: the profiles are searched at once (``--dask``), each since the start;
+    otherwise one after another, each since its first round.
+    """
+
+    def __init__(self, every: float, where: Console, *, together: bool = False) -> None:
         self.where = where
         self.every = every
         self.last = time.monotonic()
-        self.since = self.last
-        self.profile = ""
-        self.count = 0
+        self.started = self.last
+        self.together = together
+        self.since: dict[str, float] = {}
 
     def tick(self, profile_id: str, rounds: int) -> None:
         now = time.monotonic()
-        if profile_id != self.profile:
-            self.profile, self.since, self.count = profile_id, now, 0
-        self.count = rounds
+        since = self.since.setdefault(profile_id, self.started if self.together else now)
         if now - self.last >= self.every:
             self.last = now
-            rate = self.count / max(now - self.since, 1e-9)
+            rate = rounds / max(now - since, 1e-9)
             self.where.print(
                 f"explore: {profile_id} {plural(rounds, 'round')} ({rate:.0f}/s)", highlight=False
             )

@@ -11,6 +11,8 @@ import dataclasses
 import itertools
 import json
 import shlex
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -34,6 +36,7 @@ from conformance.explore.search import (
     ExploreConfig,
     ExploreReport,
     ProfileExploration,
+    Stop,
     chosen_profiles,
     explore,
 )
@@ -225,6 +228,20 @@ def test_a_worker_lost_mid_run_has_its_chunk_run_again(
         assert len(started.scheduler.workers) == 1
     assert _RUNS == {0: 1, 1: 2, 2: 1}
     assert _seen(report) == _seen(on_one)
+
+
+def test_a_time_budget_or_a_stop_ends_the_chunks(mutant: Engine, two: str) -> None:
+    options = DaskOptions(address=two, chunk_rounds=CHUNK)
+    began = time.monotonic()
+    timed = explore_on_dask(_config(mutant.address, rounds=10**9, seconds=1.0), options)
+    assert 0 < timed.profiles[0].rounds < 10**9
+    assert timed.interrupted is None
+    assert time.monotonic() - began < 60
+    stop = Stop()
+    threading.Timer(0.5, stop.request, (signal.SIGTERM,)).start()
+    stopped = explore_on_dask(_config(mutant.address, rounds=10**9, stop=stop), options)
+    assert stopped.interrupted == signal.SIGTERM
+    assert stopped.profiles[0].rounds < 10**9
 
 
 def test_the_chunks_take_the_targets_in_turn() -> None:

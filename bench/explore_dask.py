@@ -1,0 +1,75 @@
+"""``croupier explore --dask`` on 1 and 2 workers: the speed-up, and that nothing else changes.
+
+The same exploration (the seven shipped profiles of the demo engine, seed ``bench``, the same
+budget and chunk size) on a Dask ``LocalCluster`` of 1, then of 2, single-threaded worker
+processes, each worker launching its own demo engine. The clusters are started before the
+clock; each run's seconds are the explore's own (``ExploreReport.seconds``: the first
+engine's Describe, every worker's engine launch, the chunks, the merge). The figure is the
+2-worker rate over the 1-worker rate; the note says whether both runs drew the same rounds and
+found the same (they must: chunk-local steering).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from bench.figures import Figure, Goal, against
+from conformance.explore.cluster import DaskOptions, explore_on_dask
+from conformance.explore.search import ExploreConfig, ExploreReport
+from conformance.results import signature
+from oracle.profile import shipped_profiles
+
+DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+#: Two workers, each with its engine, share the machine's cores with the main process: on
+#: two cores, four busy processes. The audit's goal (1.8x) has no engine beside each worker.
+SPEED_UP_GOAL = Goal(at_least=1.5, text=">= 1.50x")
+
+
+def _explored(workers: int, rounds: int, chunk: int) -> ExploreReport:
+    distributed: Any = importlib.import_module("distributed")
+    config = ExploreConfig(profiles=shipped_profiles(), launch=DEMO, rounds=rounds, seed="bench")
+    with distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        return explore_on_dask(
+            config, DaskOptions(address=cluster.scheduler_address, chunk_rounds=chunk)
+        )
+
+
+def _seen(report: ExploreReport) -> list[object]:
+    return [
+        (
+            p.profile_id,
+            p.rounds,
+            sorted(p.cells.counts.items()),
+            [(f.vector.id, f.found_after, signature(f.result)) for f in p.findings],
+        )
+        for p in report.profiles
+    ]
+
+
+def bench_explore_dask(
+    *, quick: bool, show: Callable[[Figure], None], note: Callable[[str], None]
+) -> None:
+    """Explore's rounds/s on a 2-worker LocalCluster against a 1-worker one."""
+    rounds, chunk = (100, 50) if quick else (1000, 250)
+    one = _explored(1, rounds, chunk)
+    two = _explored(2, rounds, chunk)
+    same = _seen(one) == _seen(two)
+    note(
+        f"explore-dask: {one.rounds:,} rounds over the 7 shipped profiles (chunks of {chunk}), "
+        f"on 1 worker in {one.seconds:.1f} s, on 2 in {two.seconds:.1f} s, each worker with "
+        f"its own demo engine; the same rounds, coverage and findings: {'yes' if same else 'NO'}"
+    )
+    show(
+        against(
+            "explore --dask rounds/s, 2 workers vs 1",
+            two.rounds / two.seconds,
+            ("1 worker", one.rounds / one.seconds),
+            SPEED_UP_GOAL,
+        )
+    )
