@@ -2,20 +2,18 @@
 
 The same exploration (the seven shipped profiles of the demo engine, seed ``bench``, the same
 budget and chunk size) on a Dask ``LocalCluster`` of 1, then of 2, single-threaded worker
-processes, each worker launching its own demo engine. The clusters are started before the
-clock; each run's seconds are the explore's own (``ExploreReport.seconds``: the first
-engine's Describe, every worker's engine launch, the chunks, the merge). The figure is the
-2-worker rate over the 1-worker rate; the note says whether both runs drew the same rounds and
-found the same (they must: chunk-local steering).
+processes (``--dask local:N``), each worker launching its own demo engine. The clusters are
+started before the clock; each run's seconds are the explore's own
+(``ExploreReport.seconds``: the first engine's Describe, every worker's engine launch, the
+chunks, the merge). The figure is the 2-worker rate over the 1-worker rate; the note says
+whether both runs drew the same rounds and found the same (they must: chunk-local steering).
 """
 
 from __future__ import annotations
 
-import importlib
 import shlex
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from bench.figures import Figure, Goal, against
 from conformance.explore.cluster import DaskOptions, explore_on_dask
@@ -30,14 +28,9 @@ SPEED_UP_GOAL = Goal(at_least=1.5, text=">= 1.50x")
 
 
 def _explored(workers: int, rounds: int, chunk: int) -> ExploreReport:
-    distributed: Any = importlib.import_module("distributed")
     config = ExploreConfig(profiles=shipped_profiles(), launch=DEMO, rounds=rounds, seed="bench")
-    with distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        return explore_on_dask(
-            config, DaskOptions(address=cluster.scheduler_address, chunk_rounds=chunk)
-        )
+    # local:N, as croupier explore --dask local:N starts it: up before the run's clock starts.
+    return explore_on_dask(config, DaskOptions(address=f"local:{workers}", chunk_rounds=chunk))
 
 
 def _seen(report: ExploreReport) -> list[object]:

@@ -32,7 +32,9 @@ from conformance.explore.cluster import (
     explore_on_dask,
     run_chunk,
 )
+from conformance.explore.coverage import CellCoverage, cells
 from conformance.explore.search import (
+    Coverage,
     ExploreConfig,
     ExploreReport,
     ProfileExploration,
@@ -198,6 +200,36 @@ def test_chunks_merge_alike_in_whatever_order_they_come(mutant: Engine) -> None:
     # Each chunk seeds its own draws: no two chunks drew the same rounds.
     drawn = [sorted(r.exploration.coverage.clauses.items()) for r in results]
     assert len({json.dumps(d) for d in drawn}) > 1
+
+
+def test_until_covered_ends_at_the_chunk_that_reached_the_last_cell() -> None:
+    profiles = shipped_profiles()
+    config = ExploreConfig(profiles=[BACCARAT], target="a:1", rounds=600, until_covered=True)
+    every = cells(BACCARAT, profiles)
+    half = len(every) // 2
+
+    def chunk(index: int, reached: tuple[str, ...]) -> ChunkResult:
+        # Each cell first reached at its own round: the n-th of the list at round n.
+        covered = CellCoverage.of(BACCARAT, profiles)
+        for at, cell in enumerate(reached, start=1):
+            covered.add({cell}, at)
+        done = ProfileExploration(
+            profile_id=BACCARAT.id, rounds=200, seconds=1.0, coverage=Coverage(), cells=covered
+        )
+        return ChunkResult(profile_id=BACCARAT.id, index=index, exploration=done)
+
+    # Chunk 0 reaches the first half; chunk 1 the rest (and five cells again); chunk 2 all.
+    results = [chunk(0, every[:half]), chunk(1, every[half - 5 :]), chunk(2, every)]
+    state = cluster.merged_profile(config, BACCARAT, profiles)
+    for result in reversed(results):
+        state.arrive(result)
+    outcome = state.outcome()
+    assert outcome.rounds == 400
+    assert outcome.cells.unreached == ()
+    # The last cell: the last of chunk 1's list, after chunk 0's 200 rounds.
+    assert outcome.cells.covered_at == 200 + len(every) - (half - 5)
+    assert outcome.cells.first[every[0]] == 1
+    assert outcome.cells.counts[every[half - 1]] == 2
 
 
 _RUNS: Counter[int] = Counter()
