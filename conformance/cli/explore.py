@@ -211,8 +211,9 @@ def explore_command(
     worker lost mid-run has its chunks run again on another.
 
     Exit codes: 0 nothing found (or only waived mismatches), 1 a mismatch found, 2 usage
-    error, 3 engine unreachable or gone, 130 and 143 interrupted by SIGINT and SIGTERM (a
-    launched engine is stopped; what was found so far is written).
+    error (or a --dask cluster that cannot be reached, or that lost the workers of a chunk
+    too often), 3 engine unreachable or gone, 130 and 143 interrupted by SIGINT and SIGTERM
+    (a launched engine is stopped; what was found so far is written).
     """
     if len(target) > 1 and dask_address is None:
         fail("--target is given more than once: several engines need --dask")

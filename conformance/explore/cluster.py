@@ -60,8 +60,10 @@ from oracle.profile import Profile
 
 #: Rounds per chunk unless ``DaskOptions`` says otherwise (``croupier explore --dask-chunk``).
 CHUNK_ROUNDS = 500
-#: Chunks in flight per worker thread of the cluster: one running, one waiting.
-IN_FLIGHT = 2
+#: Chunks in flight per worker thread of the cluster: enough queued that no worker waits
+#: for the next (Dask hands them out as threads free up), few enough that a profile done
+#: early leaves few to cancel.
+IN_FLIGHT = 4
 #: Seconds the main process waits for a chunk before it looks at a stop request again.
 _POLL = 0.2
 #: Seconds a worker is given to stop its engine at the end of a run.
@@ -461,6 +463,7 @@ class ClusterRun:
         pending: dict[Any, Chunk] = {}
         plan = self.chunks(merged, partners)
         limit = IN_FLIGHT * self.workers()
+        submitted = 0
         interrupted: int | None = None
         try:
             while True:
@@ -468,11 +471,14 @@ class ClusterRun:
                     chunk = next(plan, None)
                     if chunk is None:
                         break
+                    submitted += 1
                     future = self.client.submit(
                         run_chunk,
                         chunk,
                         key=f"explore-{self.token}-{chunk.profile.id}-{chunk.index}",
                         pure=False,
+                        # In plan order: each profile's next chunk to merge comes first.
+                        priority=-submitted,
                     )
                     pending[future] = chunk
                 if not pending:

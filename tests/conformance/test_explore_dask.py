@@ -43,6 +43,7 @@ from conformance.explore.search import (
     explore,
 )
 from conformance.results import signature
+from conformance.scheduler import SchedulerError, dask_client
 from conformance.vectors import campaign, read_vectors, write_vectors
 from conformance.zoo import launch_command
 from oracle.profile import shipped_profile, shipped_profiles
@@ -363,3 +364,9 @@ def test_dask_options_are_checked(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
+
+
+def test_a_scheduler_that_does_not_answer_is_named() -> None:
+    named = r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:1"
+    with pytest.raises(SchedulerError, match=named), dask_client("tcp://127.0.0.1:1", timeout=0.5):
+        pass
