@@ -383,15 +383,24 @@ class ClusterRun:
         return dataclasses.replace(config, target=self.targets[position % len(self.targets)])
 
     def describe(self) -> tuple[engine_service_pb2.DescribeResponse, ExploreWaivers, set[str]]:
-        """The first engine's Describe and known failures learned; what every engine claims."""
+        """The first engine's Describe and known failures learned; what every engine claims.
+
+        Every target is asked what it claims; with ``--launch``, every worker there is now
+        launches its engine at once (a worker that joins later launches its own for its
+        first chunk). The known failures are learned on the first engine alone.
+        """
         sent = _worker_config(self.config)
-        # Every target is asked what it claims; the known failures are learned on the first.
-        asked = [
-            self.on_target(
-                sent if place == 0 else dataclasses.replace(sent, waive=ExploreWaivers()), place
-            )
-            for place in range(1 if self.config.launch else len(self.targets))
-        ]
+        quiet = dataclasses.replace(sent, waive=ExploreWaivers())
+        if self.config.launch:
+            asked: list[tuple[ExploreConfig, list[str] | None]] = [
+                (sent if place == 0 else quiet, [worker])
+                for place, worker in enumerate(sorted(self.client.nthreads()) or [""])
+            ]
+        else:
+            asked = [
+                (self.on_target(sent if place == 0 else quiet, place), None)
+                for place in range(len(self.targets))
+            ]
         answers = [
             self.client.submit(
                 describe_engine,
@@ -399,8 +408,11 @@ class ClusterRun:
                 config,
                 key=f"explore-describe-{self.token}-{place}",
                 pure=False,
+                # On that worker if it is still there; on another if not.
+                workers=worker if worker != [""] else None,
+                allow_other_workers=True,
             )
-            for place, config in enumerate(asked)
+            for place, (config, worker) in enumerate(asked)
         ]
         results = [self._result(answer) for answer in answers]
         claimed = set.intersection(*(set(info.profile_ids) for info, _ in results))
