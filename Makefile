@@ -17,7 +17,9 @@ BUF := node_modules/.bin/buf
 # The browser tests (tests/browser) open the HTML reports in Debian's headless Chromium.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SOURCES := oracle conformance clients bench examples tests proto/croupier
-PROTOS = $(shell find proto/croupier -name '*.proto' | sort)
+# proto/croupier/conformance is a symlink to conformance/ (pyproject.toml: one installed name),
+# whose v1/ holds croupier.conformance.v1: find follows it (-L).
+PROTOS = $(shell find -L proto/croupier -name '*.proto' | sort)
 # The generator's plugins (protoc-gen-mypy, protoc-gen-mypy_grpc) live in the venv.
 PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 # The descriptor set the wheel ships (croupier proto descriptor-set): every .proto of the
@@ -52,7 +54,7 @@ browser: ## Install Debian's chromium package when absent (the browser tests nee
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 generate: $(STAMP) ## Regenerate the Python code of the .proto files and their descriptor set (committed beside them).
-	find proto/croupier -name '*_pb2*.py*' -delete
+	find proto/croupier/v1 conformance/v1 -name '*_pb2*.py*' -delete
 	$(PROTOC) --python_out=proto --mypy_out=proto --grpc_python_out=proto --mypy_grpc_out=proto $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true)
 	$(PROTOC) --descriptor_set_out=proto/croupier/croupier.binpb $(DESCRIPTOR_SET)
 
@@ -60,13 +62,16 @@ checkgenerate: $(STAMP) ## Fail if regenerating would change the committed gener
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PROTOC) --python_out="$$tmp" --mypy_out="$$tmp" --grpc_python_out="$$tmp" --mypy_grpc_out="$$tmp" $(PROTOS) 2> >(grep -v "^Writing mypy" >&2 || true); \
 	$(PROTOC) --descriptor_set_out="$$tmp/croupier/croupier.binpb" $(DESCRIPTOR_SET); \
-	diff -r -q -x '*.proto' -x '__init__.py' -x 'py.typed' -x '__pycache__' "$$tmp/croupier" proto/croupier \
+	for v1 in v1 conformance/v1; do \
+	  diff -r -q -x '*.proto' -x '__init__.py' -x '__pycache__' "$$tmp/croupier/$$v1" "proto/croupier/$$v1" || stale=1; \
+	done; \
+	{ [ -z "$${stale:-}" ] && cmp "$$tmp/croupier/croupier.binpb" proto/croupier/croupier.binpb; } \
 	  || { echo "generated code is stale: run 'make generate' and commit"; exit 1; }
 
 lint: $(STAMP) $(BUF) checkgenerate ## Ruff, mypy --strict, import contracts, buf lint and format, generated code freshness.
 	$(PY) -m ruff check $(SOURCES)
 	$(PY) -m ruff format --check $(SOURCES)
-	$(PY) -m mypy oracle conformance clients bench examples
+	$(PY) -m mypy proto/croupier/oracle proto/croupier/conformance proto/croupier/clients bench examples
 	$(VENV)/bin/lint-imports --no-cache
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
@@ -113,10 +118,10 @@ mutation: $(MUTATION_STAMP) ## Sampled mutation testing of oracle/ against tests
 	CROUPIER_BUILD=pure $(PY) -m bench.mutation $(MUTATION_ARGS)
 
 corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
-	CROUPIER_BUILD=pure $(PY) -m conformance.cli vectors build-corpus
+	CROUPIER_BUILD=pure $(PY) -m croupier.conformance.cli vectors build-corpus
 
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
-	$(PY) -m clients.demo
+	$(PY) -m croupier.clients.demo
 
 $(EXAMPLES_STAMP): $(STAMP) pyproject.toml
 	$(PY) -m pip install --quiet --group examples
@@ -144,7 +149,7 @@ screenshots: $(STAMP) browser ## Pictures of both HTML reports for docs/ (run ma
 	$(PY) -m tests.browser.screenshots
 
 mutants: $(STAMP) ## The mutant zoo: every mutant, every vector; each must fail with its clause, by a hand-written vector and 3+ in all.
-	$(PY) -m conformance.zoo
+	$(PY) -m croupier.conformance.zoo
 
 clean: ## Remove the virtualenv, the compiled build, node_modules and caches.
 	rm -rf $(VENV) oracle/_compiled node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis .mutation $(EXAMPLES_OUT)

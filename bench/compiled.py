@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from oracle import build
+from croupier.oracle import build
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The compiled modules: the rules and what they build rounds from. The profile loader, the
@@ -114,7 +114,9 @@ def compile_modules() -> None:
         said = io.StringIO()
         with contextlib.redirect_stdout(said):  # mypyc's notes ("generator treated as list")
             extensions = mypycify(
-                [f"oracle/{name}.py" for name in MODULES],
+                # Through the checkout's proto/croupier/ symlink, so that mypy names each
+                # module as it is imported (croupier.oracle.NAME), not oracle.NAME.
+                [f"proto/croupier/oracle/{name}.py" for name in MODULES],
                 opt_level="3",
                 multi_file=True,
                 target_dir=str(work / "c"),
@@ -172,7 +174,15 @@ def _env(which: str) -> dict[str, str]:
 
 def _same_corpus(tmp: Path) -> bool:
     """The shipped corpus rebuilt under each build, in parallel: byte-identical files."""
-    argv = [sys.executable, "-m", "conformance.cli", "-q", "vectors", "build-corpus", "--out"]
+    argv = [
+        sys.executable,
+        "-m",
+        "croupier.conformance.cli",
+        "-q",
+        "vectors",
+        "build-corpus",
+        "--out",
+    ]
     runs = {
         which: subprocess.Popen(
             [*argv, str(tmp / which)],
@@ -218,7 +228,7 @@ def check_command(tests: Sequence[str]) -> int:
         return 1
     print(f"the compiled build ({len(MODULES)} modules) against the pure reference:", flush=True)
     env = _env("compiled")
-    croupier = [sys.executable, "-m", "conformance.cli"]
+    croupier = [sys.executable, "-m", "croupier.conformance.cli"]
     version = _run("croupier --version", [*croupier, "--version"], env)
     ok = version.returncode == 0 and f"({build.COMPILED})" in version.stdout
     if version.returncode == 0 and not ok:

@@ -20,14 +20,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.figures import Figure, Goal, against
-from clients.mutants import MUTANTS
-from conformance.explore.search import ExploreConfig, explore
-from conformance.runner import RunConfig, run
-from conformance.vectors import LoadedVector, load_corpus
-from conformance.zoo import launch_command
-from oracle.profile import shipped_profile, shipped_profiles
+from croupier.clients.mutants import MUTANTS
+from croupier.conformance.explore.search import ExploreConfig, explore
+from croupier.conformance.runner import RunConfig, run
+from croupier.conformance.vectors import LoadedVector, load_corpus
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.profile import shipped_profile, shipped_profiles
 
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
 SPEED_GOAL = Goal(at_least=0.5, text=">= 0.50x")
 MEDIAN_GOAL = Goal(below=16.5, on="value", text="<= 16")
 WORST_GOAL = Goal(below=300.5, on="value", text="<= 300")

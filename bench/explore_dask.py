@@ -16,12 +16,12 @@ import sys
 from collections.abc import Callable
 
 from bench.figures import Figure, Goal, against
-from conformance.explore.cluster import DaskOptions, explore_on_dask
-from conformance.explore.search import ExploreConfig, ExploreReport
-from conformance.results import signature
-from oracle.profile import shipped_profiles
+from croupier.conformance.explore.cluster import DaskOptions, explore_on_dask
+from croupier.conformance.explore.search import ExploreConfig, ExploreReport
+from croupier.conformance.results import signature
+from croupier.oracle.profile import shipped_profiles
 
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
 #: Two workers, each with its engine, share the machine's cores with the main process: on
 #: two cores, four busy processes. The audit's goal (1.8x) has no engine beside each worker.
 SPEED_UP_GOAL = Goal(at_least=1.5, text=">= 1.50x")

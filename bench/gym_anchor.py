@@ -14,10 +14,10 @@ import importlib
 import time
 from typing import Any
 
-from oracle.blackjack import BlackjackState
-from oracle.decision import Action, Decision
-from oracle.profile import Profile, shipped_profile
-from oracle.rounds import (
+from croupier.oracle.blackjack import BlackjackState
+from croupier.oracle.decision import Action, Decision
+from croupier.oracle.profile import Profile, shipped_profile
+from croupier.oracle.rounds import (
     BlackjackWager,
     Round,
     RoundRequest,
@@ -25,7 +25,7 @@ from oracle.rounds import (
     apply_decision,
     start_round,
 )
-from oracle.shoe import seeded_shoe
+from croupier.oracle.shoe import seeded_shoe
 
 #: The oracle's profile: six decks, the dealer stands on every 17, as in Gymnasium.
 PROFILE = "blackjack-a"

@@ -59,6 +59,14 @@ THRESHOLD = 0.95
 # What each private copy of the tree holds: the code under test, the tests, the docs some
 # tests read and the pytest configuration.
 COPIED = ("oracle", "tests", "docs", "pyproject.toml")
+# The copy's own ``croupier`` package (first on its PYTHONPATH), laid out as the checkout's
+# proto/croupier/: ``croupier.oracle`` is the copy's oracle/, and the parts no mutant touches
+# (the generated croupier.v1, clients/, conformance/) are the checkout's, through symlinks.
+LINKED = {
+    "v1": ROOT / "proto/croupier/v1",
+    "clients": ROOT / "clients",
+    "conformance": ROOT / "conformance",
+}
 # Share of each module's mutants that is run, chosen for about a quarter of an hour on two
 # cores and enough mutants per module for a score that means something.
 RATES: dict[str, float] = {
@@ -384,6 +392,7 @@ def tests_by_module(root: Path, modules: Iterable[str]) -> dict[str, list[str]]:
         for path in sorted((root / top).rglob("*.py")):
             relative = path.relative_to(root)
             dotted = ".".join(relative.with_suffix("").parts)
+            dotted = f"croupier.{dotted}" if top == "oracle" else dotted
             is_package = dotted.endswith(".__init__")
             dotted = dotted.removesuffix(".__init__")
             package = dotted if is_package else dotted.rpartition(".")[0]
@@ -403,7 +412,7 @@ def tests_by_module(root: Path, modules: Iterable[str]) -> dict[str, list[str]]:
 
     mapping = {}
     for module in modules:
-        wanted = f"oracle.{module}"
+        wanted = f"croupier.oracle.{module}"
         found = [
             relative
             for dotted, relative in files.items()
@@ -432,6 +441,12 @@ def _copy_tree(destination: Path) -> None:
             shutil.copytree(source, destination / name, ignore=ignore)
         else:
             shutil.copy2(source, destination / name)
+    package = destination / "croupier"
+    package.mkdir()
+    shutil.copy2(ROOT / "proto/croupier/__init__.py", package / "__init__.py")
+    (package / "oracle").symlink_to(Path("..") / "oracle", target_is_directory=True)
+    for name, target in LINKED.items():
+        (package / name).symlink_to(target, target_is_directory=True)
     for path in (destination / "oracle").rglob("*.py"):
         os.utime(path, ns=(_PRISTINE_NS, _PRISTINE_NS))
 
@@ -460,7 +475,7 @@ def _warm_up(workspace: Path) -> None:
 def _check_workspace(workspace: Path) -> None:
     """The copy, not the checkout (installed in editable mode), must be what the tests import."""
     found = subprocess.run(
-        [sys.executable, "-c", "import oracle; print(oracle.__file__)"],
+        [sys.executable, "-c", "from croupier import oracle; print(oracle.__file__)"],
         cwd=workspace,
         env=_environment(workspace),
         capture_output=True,

@@ -6,7 +6,7 @@ against two xdist workers.
 - inert: CPU milliseconds of ``pytest --collect-only`` of one trivial test, in a fresh process,
   with the plugin against ``-p no:croupier`` (medians of interleaved runs; goal: under 50 ms
   more). CPU time of the child, not wall time: a shared machine's load does not move it.
-- corpus: wall seconds of ``pytest --croupier-launch "python -m clients.demo_engine"`` over
+- corpus: wall seconds of ``pytest --croupier-launch "python -m croupier.clients.demo_engine"`` over
   the whole shipped corpus, with ``-n 2`` against serial (goal: faster, a ratio of serial over
   ``-n 2`` above 1). ``--quick`` plays what ``-k "h0 or h1 or h2 or h3"`` selects: the
   hand-written vectors, about 470.
@@ -28,7 +28,7 @@ from bench.figures import Figure, Goal
 
 INERT_GOAL = Goal(below=50.0, on="value", text="< 50 ms more")
 PARALLEL_GOAL = Goal(at_least=1.0, text="> 1.00x (faster)")
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
 
 
 def _child_cpu_ms(argv: list[str], cwd: Path) -> float:

@@ -27,10 +27,10 @@ BLACKJACK = ("blackjack-a", "blackjack-c")
 
 def _once() -> list[float]:
     """One cold computation, in this process: baccarat's seconds, then each blackjack's."""
-    from oracle.basic_strategy import clear_caches, strategy_return  # noqa: PLC0415
-    from oracle.clauses import Game  # noqa: PLC0415
-    from oracle.profile import shipped_profile, shipped_profiles  # noqa: PLC0415
-    from oracle.returns import theoretical_returns  # noqa: PLC0415
+    from croupier.oracle.basic_strategy import clear_caches, strategy_return  # noqa: PLC0415
+    from croupier.oracle.clauses import Game  # noqa: PLC0415
+    from croupier.oracle.profile import shipped_profile, shipped_profiles  # noqa: PLC0415
+    from croupier.oracle.returns import theoretical_returns  # noqa: PLC0415
 
     profiles = [p for p in shipped_profiles() if p.game is Game.BACCARAT]
     start = time.perf_counter()

@@ -50,16 +50,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from croupier.v1 import engine_service_pb2, round_pb2
-
 from bench import echo, gym_anchor
 from bench.explore import bench_explore, bench_zoo
 from bench.explore_dask import bench_explore_dask
 from bench.figures import Figure, Goal, against, header, repeated
 from bench.plugin import bench_plugin
-from clients.audit import AuditWriter
-from conformance.runner import exchanges
-from conformance.vectors import (
+from croupier.clients.audit import AuditWriter
+from croupier.conformance.runner import exchanges
+from croupier.conformance.vectors import (
     BINARY,
     CORPUS_DIR,
     campaign,
@@ -67,13 +65,14 @@ from conformance.vectors import (
     read_vectors,
     write_vectors,
 )
-from oracle import BUILD, build
-from oracle.blackjack import Decision
-from oracle.clauses import Game
-from oracle.profile import Profile, load_profile_file, shipped_profiles
-from oracle.roulette import TableHistory
-from oracle.rounds import RoundRequest, apply_decision, start_round
-from oracle.service import convert
+from croupier.oracle import BUILD, build
+from croupier.oracle.blackjack import Decision
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile, load_profile_file, shipped_profiles
+from croupier.oracle.roulette import TableHistory
+from croupier.oracle.rounds import RoundRequest, apply_decision, start_round
+from croupier.oracle.service import convert
+from croupier.v1 import engine_service_pb2, round_pb2
 
 NAMES = (
     "blackjack",
@@ -244,7 +243,7 @@ def _serving(argv: list[str], ready: str, errors: IO[str]) -> Iterator[str]:
 
 def _certify_seconds(address: str, vectors: Sequence[Path]) -> tuple[float, str]:
     """The certify run's own seconds (its summary line) and that line."""
-    argv = [sys.executable, "-m", "conformance.cli", "certify", "--target", address]
+    argv = [sys.executable, "-m", "croupier.conformance.cli", "certify", "--target", address]
     argv += ["--certify", "--report", os.devnull, "--concurrency", str(CONCURRENCY)]
     for path in vectors:
         argv += ["--vectors", str(path)]
@@ -274,7 +273,7 @@ def bench_runner(sizes: Sizes) -> None:
     with tempfile.TemporaryDirectory() as tmp, (Path(tmp) / "stderr").open("w+") as errors:
         payload_file = Path(tmp) / "payloads"
         echo.write_payloads(payload_file, payloads)
-        serve = [sys.executable, "-m", "conformance.cli", "serve", "--port", "0"]
+        serve = [sys.executable, "-m", "croupier.conformance.cli", "serve", "--port", "0"]
         for _ in range(sizes.runner_repeat):
             echo_rates.append(calls / _echo_seconds(payload_file, errors))
             with _serving(serve, "CROUPIER_ENGINE ", errors) as address:
@@ -418,7 +417,7 @@ def bench_audit(sizes: Sizes, chosen: Sequence[str]) -> None:
 
 #: A fresh interpreter loads a corpus directory and prints its CPU seconds (one thread).
 _LOAD = (
-    "import sys, time; from pathlib import Path; from conformance.vectors import load_corpus; "
+    "import sys, time; from pathlib import Path; from croupier.conformance.vectors import load_corpus; "
     "t = time.process_time(); n = len(load_corpus(Path(sys.argv[1]))); "
     "print(time.process_time() - t, n)"
 )

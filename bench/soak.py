@@ -27,12 +27,12 @@ from typing import TypeVar
 
 import grpc
 import grpc.aio
-from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.status import MalformedStatusError, error_info
-from conformance.vectors import campaign
-from oracle.profile import shipped_profiles
+from croupier.clients.status import MalformedStatusError, error_info
+from croupier.conformance.vectors import campaign
+from croupier.oracle.profile import shipped_profiles
+from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -481,7 +481,7 @@ def soak(
     if not 0 <= warmup < seconds:
         raise ValueError(f"the warm-up ({warmup} s) must be shorter than the soak ({seconds} s)")
     plays = campaign_plays(rounds_per_profile)
-    command = [sys.executable, "-m", "conformance.cli", "serve", "--port", "0", "--grace"]
+    command = [sys.executable, "-m", "croupier.conformance.cli", "serve", "--port", "0", "--grace"]
     # Every worker holds one open round at a time: the bound is never what refuses a deal.
     command += [str(grace), "--max-open-rounds", str(max(10_000, 2 * concurrency))]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)

@@ -47,16 +47,16 @@ from typing import Any, Protocol
 
 import grpc
 import iso4217
-from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
-from clients import listen
-from clients.audit import CHECKPOINT_EVERY, AuditLogError, AuditWriter, load_private_key
-from clients.book import RoundBook
-from clients.journal import DEAL, DECIDE, Event, Journal, JournalError
-from clients.status import StatusError, error_status
+from croupier.clients import listen
+from croupier.clients.audit import CHECKPOINT_EVERY, AuditLogError, AuditWriter, load_private_key
+from croupier.clients.book import RoundBook
+from croupier.clients.journal import DEAL, DECIDE, Event, Journal, JournalError
+from croupier.clients.status import StatusError, error_status
+from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
 # --- what the vendor receives -----------------------------------------------------------------
 

@@ -39,13 +39,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from croupier.v1 import round_pb2
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
+
+from croupier.v1 import round_pb2
 
 FORMATS = ("jsonl", "binary")
 #: Records between two signed checkpoints, by default.

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from clients.status import StatusError
+from croupier.clients.status import StatusError
 
 T = TypeVar("T")
 

@@ -18,6 +18,8 @@ from types import TracebackType
 from typing import Any
 
 import grpc
+
+from croupier.clients.status import MalformedStatusError, error_info
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -25,8 +27,6 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
-
-from clients.status import MalformedStatusError, error_info
 
 
 class CroupierError(Exception):

@@ -1,6 +1,6 @@
 """The demo (``make demo``): a vendor engine certified conformant, then a buggy one caught.
 
-1. Start the demo engine (``python -m clients.demo_engine``), wait for its ready line, and
+1. Start the demo engine (``python -m croupier.clients.demo_engine``), wait for its ready line, and
    play example A1 of document A on it with the typed client; stop it.
 2. Certify it against the whole shipped corpus: ``croupier certify --launch ... --certify``,
    the engine writing an audit log of every round it settles and journaling its rounds
@@ -26,11 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 from rich.console import Console
 from rich.rule import Rule
 
-from clients.client import connect
+from croupier.clients.client import connect
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 
 #: The mutant whose failure report the demo shows.
 MUTANT = "blackjack-pays-6-5"
@@ -52,8 +52,8 @@ def _here(path: str) -> str:
 
 #: The interpreter running the demo, as the reports quote it.
 PYTHON = _here(sys.executable)
-ENGINE = [PYTHON, "-m", "clients.demo_engine"]
-CROUPIER = [PYTHON, "-m", "conformance.cli"]
+ENGINE = [PYTHON, "-m", "croupier.clients.demo_engine"]
+CROUPIER = [PYTHON, "-m", "croupier.conformance.cli"]
 #: Where the demo writes its reports (ignored by git).
 REPORTS = Path("reports")
 
@@ -137,7 +137,9 @@ def main() -> int:
         [*ENGINE, "--audit-log", str(log), "--state-dir", str(state)], engine_html
     )
     console.print(Rule(f"3. certify a mutant: the demo engine with one bug ({MUTANT})"))
-    mutant_code = certify([PYTHON, "-m", "clients.mutants", MUTANT], mutant_html, "--show", "3")
+    mutant_code = certify(
+        [PYTHON, "-m", "croupier.clients.mutants", MUTANT], mutant_html, "--show", "3"
+    )
     console.print(Rule("4. a regulator replays the demo engine's audit log"))
     audit_code = croupier("audit", "verify", str(log), "--html", str(audit_html))
     caught = engine_code == 0 and mutant_code == 1 and audit_code == 0

@@ -28,7 +28,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 
-from clients.status import error_status
+from croupier.clients.status import error_status
 
 #: gRPC shares a port with another server by default (SO_REUSEPORT): a second server on a busy
 #: port would take half of its connections, and the rounds dealt on them.

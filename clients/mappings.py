@@ -22,8 +22,8 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from clients.adapter import BetInput, BlackjackView, DealInput, DecisionInput, EngineError
-from clients.replay import Played
+from croupier.clients.adapter import BetInput, BlackjackView, DealInput, DecisionInput, EngineError
+from croupier.clients.replay import Played
 
 # --- the shoe ---------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ the kit starts the program afresh (``command``), answers its prompts from the ro
 and reads the engine's view from what it printed (``read``). The vendor writes the prompt
 patterns and their answers::
 
-    from clients import adapter, prompts, replay
+    from croupier.clients import adapter, prompts, replay
 
     def ask_decision(match, session):
         return {"hit": "h", "stand": "s"}[session.decision().kind]   # the next decision
@@ -57,8 +57,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from clients.adapter import DealInput, DecisionInput
-from clients.replay import Decisions, OutOfDecisionsError, Played
+from croupier.clients.adapter import DealInput, DecisionInput
+from croupier.clients.replay import Decisions, OutOfDecisionsError, Played
 
 if TYPE_CHECKING:
     from _typeshed import FileDescriptorLike

@@ -5,8 +5,8 @@ Most engines are a game loop, not a state machine: a function (or a program, see
 needs one. The vendor writes ONE function that plays a round from the Deal request and the
 decisions so far, and returns what the engine shows at that point::
 
-    from clients import adapter, replay
-    from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
+    from croupier.clients import adapter, replay
+    from croupier.clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
 
     def play(deal: DealInput, decisions: tuple[DecisionInput, ...]) -> replay.Played:
         table = their_engine.Table(deck=list(deal.shoe), bet=deal.seats[0].bets[0].stake)
@@ -55,7 +55,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clients.adapter import (
+from croupier.clients.adapter import (
     DECISION_KINDS,
     MAX_TABLES,
     BaccaratView,

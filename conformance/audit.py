@@ -27,11 +27,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from croupier.v1 import round_pb2
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-import oracle
-from clients.audit import (
+from croupier import oracle
+from croupier.clients.audit import (
     Entry,
     canonical_bytes,
     checkpoint_error,
@@ -41,8 +40,8 @@ from clients.audit import (
     link,
     read_log,
 )
-from clients.words import plural
-from conformance.fairness import (
+from croupier.clients.words import plural
+from croupier.conformance.fairness import (
     BAND,
     P_THRESHOLD,
     Assessment,
@@ -51,17 +50,18 @@ from conformance.fairness import (
     assess,
     tally_record,
 )
-from conformance.inputs import amount_of, value_text
-from conformance.scheduler import dask_client
-from oracle import roulette
-from oracle.clauses import Game
-from oracle.errors import InvalidBetLayoutError, OracleError
-from oracle.money import money_text
-from oracle.profile import Profile, Profiles
-from oracle.roulette import RouletteRules, TableHistory
-from oracle.rounds import roulette_rules
-from oracle.service import convert, records
-from oracle.verify import Discrepancy
+from croupier.conformance.inputs import amount_of, value_text
+from croupier.conformance.scheduler import dask_client
+from croupier.oracle import roulette
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import InvalidBetLayoutError, OracleError
+from croupier.oracle.money import money_text
+from croupier.oracle.profile import Profile, Profiles
+from croupier.oracle.roulette import RouletteRules, TableHistory
+from croupier.oracle.rounds import roulette_rules
+from croupier.oracle.service import convert, records
+from croupier.oracle.verify import Discrepancy
+from croupier.v1 import round_pb2
 
 SHARD_SIZE = 2000
 #: How many recent records' links are remembered to tell a reordered record from a missing one.

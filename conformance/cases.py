@@ -27,15 +27,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import play_round, share_citations
+from croupier.oracle import roulette
+from croupier.oracle.baccarat import BaccaratBet, BetKind
+from croupier.oracle.clauses import Game, citable
+from croupier.oracle.profile import Profile, shipped_profile
+from croupier.oracle.rounds import BlackjackWager
+from croupier.oracle.service import convert
 from croupier.v1 import engine_service_pb2, round_pb2
-
-from conformance.vectors import play_round, share_citations
-from oracle import roulette
-from oracle.baccarat import BaccaratBet, BetKind
-from oracle.clauses import Game, citable
-from oracle.profile import Profile, shipped_profile
-from oracle.rounds import BlackjackWager
-from oracle.service import convert
 
 _DECISIONS = {
     "hit": round_pb2.DECISION_KIND_HIT,

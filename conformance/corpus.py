@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.cases import build_case
-from conformance.handwritten import CASES
-from conformance.recovery import RECOVERY_DIR, recovery_vectors
-from conformance.since import stamp
-from conformance.vectors import BINARY, CORPUS_DIR, campaign, corpus_files, write_vectors
-from oracle.profile import shipped_profile
+from croupier.conformance.cases import build_case
+from croupier.conformance.handwritten import CASES
+from croupier.conformance.recovery import RECOVERY_DIR, recovery_vectors
+from croupier.conformance.since import stamp
+from croupier.conformance.vectors import BINARY, CORPUS_DIR, campaign, corpus_files, write_vectors
+from croupier.oracle.profile import shipped_profile
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

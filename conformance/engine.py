@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
 
-from clients.client import Tls
-from conformance.timeouts import READY_TIMEOUT
+from croupier.clients.client import Tls
+from croupier.conformance.timeouts import READY_TIMEOUT
+from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc
 
 READY_PREFIX = "CROUPIER_ENGINE "
 #: The stderr lines kept in memory, and the longest kept of one line, in characters.

@@ -23,21 +23,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
-from croupier.v1 import round_pb2
-
-from clients.words import plural
-from oracle.basic_strategy import StrategyReturn, strategy_return
-from oracle.cards import DECK
-from oracle.clauses import Game
-from oracle.errors import OracleError, ProfileError
-from oracle.profile import Profile
-from oracle.returns import (
+from croupier.clients.words import plural
+from croupier.oracle.basic_strategy import StrategyReturn, strategy_return
+from croupier.oracle.cards import DECK
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import OracleError, ProfileError
+from croupier.oracle.profile import Profile
+from croupier.oracle.returns import (
     BetReturn,
     coup_probabilities,
     theoretical_returns,
 )
-from oracle.roulette import pocket_text
-from oracle.rounds import baccarat_rules, roulette_rules
+from croupier.oracle.roulette import pocket_text
+from croupier.oracle.rounds import baccarat_rules, roulette_rules
+from croupier.v1 import round_pb2
 
 #: |z| beyond which an actual return is flagged, and the p-value under which a fairness test is.
 BAND: Final = 3.0

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from croupier.conformance.recall import bet_label, decision_text, describe_state
 from croupier.conformance.v1 import vector_pb2
+from croupier.oracle.money import money_text
 from croupier.v1 import round_pb2
-
-from conformance.recall import bet_label, decision_text, describe_state
-from oracle.money import money_text
 
 
 def _final_state(vround: vector_pb2.VectorRound) -> round_pb2.RoundState | None:

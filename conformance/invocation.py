@@ -2,7 +2,7 @@
 
 A reproduce command names the ``croupier`` that is running, as the user typed it
 (``.venv/bin/croupier``, or ``croupier`` found on PATH); run any other way (``python -m
-conformance.cli``, a test runner, the mutant zoo) it names this interpreter and the module.
+croupier.conformance.cli``, a test runner, the mutant zoo) it names this interpreter and the module.
 Paths under the working directory are written relative to it, others in full.
 """
 
@@ -19,7 +19,7 @@ def croupier_command(argv0: str | None = None) -> str:
     if os.path.basename(typed) == "croupier":
         # No directory in it: the shell found it on PATH, and will again.
         return "croupier" if os.sep not in typed else shlex.quote(_from_here(typed))
-    return f"{shlex.quote(_from_here(sys.executable))} -m conformance.cli"
+    return f"{shlex.quote(_from_here(sys.executable))} -m croupier.conformance.cli"
 
 
 def _from_here(path: str) -> str:

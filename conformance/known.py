@@ -21,9 +21,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.conformance.v1 import vector_pb2
-
-from conformance.results import (
+from croupier.conformance.results import (
     BAD,
     ConfigError,
     KnownFailure,
@@ -32,7 +30,8 @@ from conformance.results import (
     signature,
     unindexed,
 )
-from oracle.clauses import citable
+from croupier.conformance.v1 import vector_pb2
+from croupier.oracle.clauses import citable
 
 #: What starts a clause entry.
 CLAUSE_ENTRY = "clause:"

@@ -20,16 +20,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from croupier import oracle
+from croupier.conformance.cases import CaseError, build_case
+from croupier.conformance.handwritten._table import table_cases
+from croupier.conformance.targeted import Targeted, build_targeted
+from croupier.conformance.targeted.refusals import build_refusals
 from croupier.conformance.v1 import vector_pb2
-
-import oracle
-from conformance.cases import CaseError, build_case
-from conformance.handwritten._table import table_cases
-from conformance.targeted import Targeted, build_targeted
-from conformance.targeted.refusals import build_refusals
-from conformance.vectors import BINARY, VectorFileError, campaign, read_vectors, write_vectors
-from oracle.parameters import SPECS
-from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profile
+from croupier.conformance.vectors import (
+    BINARY,
+    VectorFileError,
+    campaign,
+    read_vectors,
+    write_vectors,
+)
+from croupier.oracle.parameters import SPECS
+from croupier.oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profile
 
 #: The lab corpus's campaign rounds (roulette plays them in vectors of 20 rounds at one table).
 LAB_ROUNDS = 1000

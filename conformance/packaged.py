@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-import conformance
+from croupier import conformance
 
 #: The folder holding ``oracle/``, ``conformance/`` and ``clients/``: a checkout or site-packages.
 _ROOT = Path(conformance.__file__).resolve().parents[1]

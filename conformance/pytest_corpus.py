@@ -39,16 +39,14 @@ from typing import Any
 import pytest
 from _pytest._code.code import ReprEntryNative, ReprExceptionInfo, ReprFileLocation, ReprTraceback
 from _pytest.junitxml import xml_key
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2
 
-from conformance.cli.common import EngineChoice, engine_choice
-from conformance.engine import start_log
-from conformance.invocation import croupier_command
-from conformance.known import read_known_failures
-from conformance.pytest_plugin import CORPUS_PLUGIN
-from conformance.report import SUITE_VERSION, summary_line
-from conformance.results import (
+from croupier.conformance.cli.common import EngineChoice, engine_choice
+from croupier.conformance.engine import start_log
+from croupier.conformance.invocation import croupier_command
+from croupier.conformance.known import read_known_failures
+from croupier.conformance.pytest_plugin import CORPUS_PLUGIN
+from croupier.conformance.report import SUITE_VERSION, summary_line
+from croupier.conformance.results import (
     BAD,
     ConfigError,
     KnownFailure,
@@ -58,14 +56,16 @@ from conformance.results import (
     claimed_count,
     covers,
 )
-from conformance.runner import (
+from croupier.conformance.runner import (
     EngineUnavailableError,
     RunConfig,
     RunSession,
     stale_patterns,
     start_session,
 )
-from conformance.vectors import LoadedVector, load_corpus
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import LoadedVector, load_corpus
+from croupier.v1 import engine_service_pb2
 
 #: Where an engine's answers to one vector ride from an xdist worker to the controller: extra
 #: attributes of a TestReport travel with it (pytest serializes its ``__dict__``).

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
+from croupier.conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
 
 #: The name the corpus plugin is registered under when the options ask for it.
 CORPUS_PLUGIN = "croupier-corpus"
@@ -88,6 +88,6 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if target and launch:
         raise pytest.UsageError("give --croupier-target or --croupier-launch, not both")
-    from conformance.pytest_corpus import CorpusPlugin  # noqa: PLC0415 - only when asked for
+    from croupier.conformance.pytest_corpus import CorpusPlugin  # noqa: PLC0415 - only when asked for
 
     config.pluginmanager.register(CorpusPlugin(config), CORPUS_PLUGIN)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from croupier.oracle.money import money_text
 from croupier.v1 import common_pb2, round_pb2
-
-from oracle.money import money_text
 
 
 def _kind(value: int, enum: str) -> str:

@@ -18,16 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from croupier.conformance import vectors as v
 from croupier.conformance.v1 import vector_pb2
+from croupier.oracle import baccarat, roulette
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile
+from croupier.oracle.rounds import BlackjackWager, SeatRequest
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import SeededStream, seeded_shoe, seeded_spins
 from croupier.v1 import engine_service_pb2, round_pb2
-
-from conformance import vectors as v
-from oracle import baccarat, roulette
-from oracle.clauses import Game
-from oracle.profile import Profile
-from oracle.rounds import BlackjackWager, SeatRequest
-from oracle.service import convert
-from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
 
 #: The shipped recovery vectors, one file per profile.
 RECOVERY_DIR = Path(__file__).parent / "recovery"

@@ -10,14 +10,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from croupier.v1 import engine_service_pb2
 from google.protobuf import json_format
 
-import oracle
-from clients.words import plural
-from conformance.inputs import inputs_lines
-from conformance.results import BAD, Result, RunReport, VectorOutcome, by_clause, failure_order
-from conformance.since import newer, parse_version
+from croupier import oracle
+from croupier.clients.words import plural
+from croupier.conformance.inputs import inputs_lines
+from croupier.conformance.results import (
+    BAD,
+    Result,
+    RunReport,
+    VectorOutcome,
+    by_clause,
+    failure_order,
+)
+from croupier.conformance.since import newer, parse_version
+from croupier.v1 import engine_service_pb2
 
 #: The suite's version, written in every report's first line: Croupier's one version.
 SUITE_VERSION = oracle.__version__

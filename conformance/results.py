@@ -7,10 +7,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from croupier.conformance.inputs import currency_of, inputs_lines, value_text
 from croupier.conformance.v1 import vector_pb2
 from croupier.v1 import engine_service_pb2
-
-from conformance.inputs import currency_of, inputs_lines, value_text
 
 
 class VectorOutcome(enum.Enum):

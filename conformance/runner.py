@@ -24,22 +24,20 @@ from pathlib import Path
 from typing import TypeVar
 
 import grpc
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
-from clients.status import CODES, MalformedStatusError, error_info
-from conformance.engine import (
+from croupier.clients.status import CODES, MalformedStatusError, error_info
+from croupier.conformance.engine import (
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
     describe,
     open_channel,
 )
-from conformance.inputs import round_inputs
-from conformance.known import apply_known, read_known_failures, unmatched
-from conformance.results import (
+from croupier.conformance.inputs import round_inputs
+from croupier.conformance.known import apply_known, read_known_failures, unmatched
+from croupier.conformance.results import (
     BAD,
     ConfigError,
     KnownFailure,
@@ -49,10 +47,12 @@ from conformance.results import (
     claimed_count,
     covers,
 )
-from conformance.timeouts import READY_TIMEOUT
-from conformance.vectors import LoadedVector
-from oracle.provenance import ABSENT, Difference, cite, first_difference
-from oracle.service import flat
+from croupier.conformance.timeouts import READY_TIMEOUT
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import LoadedVector
+from croupier.oracle.provenance import ABSENT, Difference, cite, first_difference
+from croupier.oracle.service import flat
+from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
 __all__ = [
     "BAD",

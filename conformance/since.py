@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from croupier.conformance.v1 import vector_pb2
 from google.protobuf.message import Message
 
-import oracle
+from croupier import oracle
+from croupier.conformance.v1 import vector_pb2
 
 #: One file per released version: ``VERSION.txt``, lines ``vector-id digest``.
 RELEASES_DIR = Path(__file__).parent / "releases"

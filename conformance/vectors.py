@@ -17,27 +17,34 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2, round_pb2
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
-from clients.status import FIXED_METADATA, REQUIRED_METADATA
-from conformance.since import since
-from oracle import baccarat, roulette
-from oracle.clauses import BY_ID, Game, citable
-from oracle.errors import (
+from croupier.clients.status import FIXED_METADATA, REQUIRED_METADATA
+from croupier.conformance.since import since
+from croupier.conformance.v1 import vector_pb2
+from croupier.oracle import baccarat, roulette
+from croupier.oracle.clauses import BY_ID, Game, citable
+from croupier.oracle.errors import (
     OracleError,
     RoundExistsError,
     RoundNotCompleteError,
     RoundNotFoundError,
     UnknownProfileError,
 )
-from oracle.profile import Profile, shipped_profile
-from oracle.provenance import compact, merged, prefixed
-from oracle.rounds import BlackjackWager, Round, SeatRequest, Wager, apply_decision, start_round
-from oracle.service import convert
-from oracle.shoe import SeededStream, seeded_shoe, seeded_spins
+from croupier.oracle.profile import Profile, shipped_profile
+from croupier.oracle.provenance import compact, merged, prefixed
+from croupier.oracle.rounds import (
+    BlackjackWager,
+    Round,
+    SeatRequest,
+    Wager,
+    apply_decision,
+    start_round,
+)
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import SeededStream, seeded_shoe, seeded_spins
+from croupier.v1 import engine_service_pb2, round_pb2
 
 #: The shipped corpus.
 CORPUS_DIR = Path(__file__).parent / "vectors"

@@ -1,6 +1,6 @@
 """The mutant zoo: certify every mutant against the shipped corpus and check who kills it.
 
-``python -m conformance.zoo [NAME...] [--jobs N] [--quick]`` (``make mutants``) launches each
+``python -m croupier.conformance.zoo [NAME...] [--jobs N] [--quick]`` (``make mutants``) launches each
 mutant as the runner's ``--launch`` engine and plays every hand-written vector, then every
 generated one, the mutant's own profile's first in each (``--quick``: each only until three
 have failed in all). It prints one row per mutant:
@@ -29,15 +29,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from croupier.conformance.v1 import vector_pb2
 from rich.console import Console
 from rich.table import Table
 
-from clients.mutants import MUTANTS, RECOVERY_MUTANTS, Mutant
-from conformance.invocation import croupier_command
-from conformance.recovery import RECOVERY_DIR
-from conformance.runner import BAD, Result, RunConfig, run
-from conformance.vectors import CORPUS_DIR, LoadedVector, load_corpus
+from croupier.clients.mutants import MUTANTS, RECOVERY_MUTANTS, Mutant
+from croupier.conformance.invocation import croupier_command
+from croupier.conformance.recovery import RECOVERY_DIR
+from croupier.conformance.runner import BAD, Result, RunConfig, run
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import CORPUS_DIR, LoadedVector, load_corpus
 
 #: Vectors in flight at once while a mutant plays a stage.
 CONCURRENCY = 8
@@ -52,7 +52,7 @@ AT_LEAST = 3
 def launch_command(name: str, state_dir: str = "") -> str:
     """The ``--launch`` command that serves one mutant (journaling in ``state_dir``, if given)."""
     state = ["--state-dir", state_dir] if state_dir else []
-    return shlex.join([sys.executable, "-m", "clients.mutants", name, *state])
+    return shlex.join([sys.executable, "-m", "croupier.clients.mutants", name, *state])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,7 +291,7 @@ def verdict_table(verdicts: Sequence[MutantVerdict]) -> Table:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the zoo and print its table; 0 if every mutant is killed with the right clause."""
     parser = argparse.ArgumentParser(
-        prog="python -m conformance.zoo",
+        prog="python -m croupier.conformance.zoo",
         description="Certify every mutant of the demo engine against the shipped corpus.",
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="mutants to run (default: all)")
@@ -304,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in MUTANTS and name not in RECOVERY_MUTANTS]
     if unknown:
-        parser.error(f"no mutant {', '.join(unknown)}; python -m clients.mutants --list")
+        parser.error(f"no mutant {', '.join(unknown)}; python -m croupier.clients.mutants --list")
     every = {**MUTANTS, **RECOVERY_MUTANTS}
     mutants = [every[name] for name in args.names] if args.names else list(every.values())
     # A log or a pipe gets the whole table, not 80 columns of it.

@@ -11,7 +11,7 @@ applies can be cited by its clause ID from RULES.md.
 #: version (the major, from 1.0.0 on) and is listed in docs/CHANGES.md.
 __version__ = "0.3.0"
 
-from oracle import build as _build
+from croupier.oracle import build as _build
 
 #: The build that runs, chosen before any rules module is imported (``oracle.build``):
 #: ``compiled: mypyc`` or ``pure Python``; ``croupier --version`` prints it.

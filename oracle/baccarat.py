@@ -12,22 +12,22 @@ from fractions import Fraction
 from functools import cache
 from typing import NoReturn
 
-from oracle.cards import Card, Rank
-from oracle.clauses import Game
-from oracle.decision import Action, Decision
-from oracle.errors import (
+from croupier.oracle.cards import Card, Rank
+from croupier.oracle.clauses import Game
+from croupier.oracle.decision import Action, Decision
+from croupier.oracle.errors import (
     IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidRoundError,
     ProfileError,
     ShoeExhaustedError,
 )
-from oracle.immutable import Choice
-from oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
-from oracle.profile import Citations, Profile
-from oracle.provenance import ABSENT
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
-from oracle.shoe import check_composition
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
+from croupier.oracle.profile import Citations, Profile
+from croupier.oracle.provenance import ABSENT
+from croupier.oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
+from croupier.oracle.shoe import check_composition
 
 
 class Tableau(Choice):

@@ -44,12 +44,12 @@ from functools import cache
 from math import comb
 from typing import Final
 
-from oracle.blackjack import BlackjackRules, DoubleOn, Peek, SplitPairs, is_pair
-from oracle.cards import Card, Rank, Suit
-from oracle.clauses import Game
-from oracle.errors import ProfileError
-from oracle.immutable import Choice, evolve
-from oracle.profile import Profile
+from croupier.oracle.blackjack import BlackjackRules, DoubleOn, Peek, SplitPairs, is_pair
+from croupier.oracle.cards import Card, Rank, Suit
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.immutable import Choice, evolve
+from croupier.oracle.profile import Profile
 
 #: The bound on the floating-point error of a return (see the module's docstring).
 ERROR_BOUND: Final = 1e-12

@@ -22,30 +22,30 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
-from oracle.cards import Card, Rank, format_cards
-from oracle.clauses import Game
+from croupier.oracle.cards import Card, Rank, format_cards
+from croupier.oracle.clauses import Game
 
 # Blackjack is the game of decisions: its module re-exports them (``blackjack.Action``).
-from oracle.decision import Action as Action  # noqa: PLC0414
-from oracle.decision import Decision as Decision  # noqa: PLC0414
-from oracle.errors import (
+from croupier.oracle.decision import Action as Action  # noqa: PLC0414
+from croupier.oracle.decision import Decision as Decision  # noqa: PLC0414
+from croupier.oracle.errors import (
     IllegalDecisionError,
     InvalidRoundError,
     ProfileError,
     RoundNotCompleteError,
     ShoeExhaustedError,
 )
-from oracle.immutable import Choice
-from oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
-from oracle.profile import Citations  # at run time: mypyc's dataclasses read field types
-from oracle.provenance import ABSENT, joined
-from oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
-from oracle.shoe import check_composition
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Odds, Payout, Rounding, lose, portion, push, returns, win
+from croupier.oracle.profile import Citations  # at run time: mypyc's dataclasses read field types
+from croupier.oracle.provenance import ABSENT, joined
+from croupier.oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
+from croupier.oracle.shoe import check_composition
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from oracle.profile import Profile
+    from croupier.oracle.profile import Profile
 
 
 class Phase(Choice):

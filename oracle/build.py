@@ -55,7 +55,7 @@ def _unusable(manifest: dict[str, Any]) -> str | None:
         return f"built for {manifest.get('suffix')}, this interpreter loads {suffix}"
     if manifest.get("sources") != source_digests():
         return "stale (oracle/*.py changed since it was built: make compiled)"
-    files = [manifest["library"], *(f"oracle/{m}{suffix}" for m in manifest["modules"])]
+    files = [manifest["library"], *(f"croupier/oracle/{m}{suffix}" for m in manifest["modules"])]
     missing = [name for name in files if not (DIRECTORY / name).is_file()]
     return f"incomplete (missing {', '.join(missing)})" if missing else None
 
@@ -125,7 +125,10 @@ def _load(manifest: dict[str, Any]) -> None:
         del sys.modules[name]
         raise
     suffix = manifest["suffix"]
-    modules = {f"oracle.{m}": DIRECTORY / "oracle" / f"{m}{suffix}" for m in manifest["modules"]}
+    modules = {
+        f"croupier.oracle.{m}": DIRECTORY / "croupier" / "oracle" / f"{m}{suffix}"
+        for m in manifest["modules"]
+    }
     sys.meta_path.insert(0, _Finder(modules))
 
 

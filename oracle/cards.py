@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oracle.errors import InvalidCardError
-from oracle.immutable import Choice
+from croupier.oracle.errors import InvalidCardError
+from croupier.oracle.immutable import Choice
 
 
 class Suit(Choice):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.errors import ProfileError
-from oracle.immutable import Choice
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.immutable import Choice
 
 
 class Game(Choice):

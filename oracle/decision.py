@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.immutable import Choice
+from croupier.oracle.immutable import Choice
 
 
 class Action(Choice):

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import iso4217
 
-from oracle.immutable import Choice
+from croupier.oracle.immutable import Choice
 
 
 class Rounding(Choice):

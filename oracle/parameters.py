@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from oracle.clauses import Game
-from oracle.immutable import Choice
-from oracle.money import Odds, Rounding, exact_text
+from croupier.oracle.clauses import Game
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Odds, Rounding, exact_text
 
 ParamValue = bool | int | str | Odds | Fraction | Rounding | tuple[str, ...] | None
 

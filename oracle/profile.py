@@ -22,11 +22,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from oracle.clauses import BY_ID, Game
-from oracle.errors import ProfileError, UnknownProfileError
-from oracle.immutable import Choice
-from oracle.money import Odds, Rounding
-from oracle.parameters import CLASHES, SPECS, ParamSpec, ParamValue, RawValue
+from croupier.oracle.clauses import BY_ID, Game
+from croupier.oracle.errors import ProfileError, UnknownProfileError
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Odds, Rounding
+from croupier.oracle.parameters import CLASHES, SPECS, ParamSpec, ParamValue, RawValue
 
 SHIPPED_IDS: tuple[str, ...] = (
     "blackjack-a",
@@ -407,7 +407,7 @@ def shipped_profile(profile_id: str) -> Profile:
             profile=profile_id,
         )
     name = f"{profile_id}.toml"
-    text = resources.files("oracle.profiles").joinpath(name).read_text(encoding="utf-8")
+    text = resources.files("croupier.oracle.profiles").joinpath(name).read_text(encoding="utf-8")
     origin = f"oracle/profiles/{name}"
     try:
         data = tomllib.loads(text)

@@ -23,7 +23,7 @@ from functools import cache
 from math import perm
 from typing import Final
 
-from oracle.baccarat import (
+from croupier.oracle.baccarat import (
     BaccaratBet,
     BaccaratRules,
     BaccaratSeat,
@@ -35,12 +35,12 @@ from oracle.baccarat import (
     play_coup,
     play_round,
 )
-from oracle.baccarat import BetKind as BaccaratBetKind
-from oracle.cards import DECK, Card
-from oracle.clauses import Game
-from oracle.errors import ShoeExhaustedError
-from oracle.profile import Profile
-from oracle.roulette import (
+from croupier.oracle.baccarat import BetKind as BaccaratBetKind
+from croupier.oracle.cards import DECK, Card
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ShoeExhaustedError
+from croupier.oracle.profile import Profile
+from croupier.oracle.roulette import (
     BetKind,
     RouletteBet,
     RouletteRules,
@@ -49,7 +49,7 @@ from oracle.roulette import (
     shapes,
     spin_round,
 )
-from oracle.settlement import Prison
+from croupier.oracle.settlement import Prison
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

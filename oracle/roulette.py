@@ -18,22 +18,29 @@ from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final, NoReturn
 
-from oracle.clauses import Game
-from oracle.decision import Action, Decision
-from oracle.errors import (
+from croupier.oracle.clauses import Game
+from croupier.oracle.decision import Action, Decision
+from croupier.oracle.errors import (
     BetNotOfferedError,
     IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidRoundError,
     ProfileError,
 )
-from oracle.immutable import Choice
-from oracle.money import Odds, Payout, Rounding, lose, portion, win
-from oracle.profile import Citations, Profile
-from oracle.settlement import Limits, Prison, SettlementLine, Step, check_seat_stakes, settled
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Odds, Payout, Rounding, lose, portion, win
+from croupier.oracle.profile import Citations, Profile
+from croupier.oracle.settlement import (
+    Limits,
+    Prison,
+    SettlementLine,
+    Step,
+    check_seat_stakes,
+    settled,
+)
 
 if TYPE_CHECKING:
-    from oracle.cards import Card
+    from croupier.oracle.cards import Card
 
 DOUBLE_ZERO: Final = 37
 """The pocket number standing for 00 on the American wheel."""

@@ -15,23 +15,23 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from oracle import baccarat, blackjack, roulette
-from oracle.clauses import Game
-from oracle.decision import Action, Decision
-from oracle.errors import (
+from croupier.oracle import baccarat, blackjack, roulette
+from croupier.oracle.clauses import Game
+from croupier.oracle.decision import Action, Decision
+from croupier.oracle.errors import (
     InvalidBetLayoutError,
     InvalidRoundError,
     RoundNotCompleteError,
     TooManySeatsError,
     shown,
 )
-from oracle.immutable import evolve
-from oracle.money import is_currency
-from oracle.profile import Profile
-from oracle.settlement import SettlementLine, settlement_citations
+from croupier.oracle.immutable import evolve
+from croupier.oracle.money import is_currency
+from croupier.oracle.profile import Profile
+from croupier.oracle.settlement import SettlementLine, settlement_citations
 
 if TYPE_CHECKING:
-    from oracle.cards import Card
+    from croupier.oracle.cards import Card
 
 _ID = re.compile(r"[A-Za-z0-9._:/-]{1,128}")
 MAX_SEATS = 16

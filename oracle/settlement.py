@@ -6,10 +6,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oracle.errors import BetOutOfLimitsError, InsufficientBalanceError, InvalidRoundError
-from oracle.immutable import Choice
-from oracle.money import Payout
-from oracle.profile import Profile
+from croupier.oracle.errors import BetOutOfLimitsError, InsufficientBalanceError, InvalidRoundError
+from croupier.oracle.immutable import Choice
+from croupier.oracle.money import Payout
+from croupier.oracle.profile import Profile
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from operator import eq
 
-from oracle.cards import DECK, Card
-from oracle.errors import InvalidRoundError, ShoeNotInProfileError
+from croupier.oracle.cards import DECK, Card
+from croupier.oracle.errors import InvalidRoundError, ShoeNotInProfileError
 
 _TWO_64 = 1 << 64
 #: The identities of the 52 card objects every parsed or seeded shoe is made of.

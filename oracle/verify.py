@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from oracle import roulette
-from oracle.errors import IllegalDecisionError, ShoeExhaustedError
-from oracle.provenance import Difference, cite
-from oracle.rounds import Round, RoundRequest, apply_decision, roulette_rules, start_round
+from croupier.oracle import roulette
+from croupier.oracle.errors import IllegalDecisionError, ShoeExhaustedError
+from croupier.oracle.provenance import Difference, cite
+from croupier.oracle.rounds import Round, RoundRequest, apply_decision, roulette_rules, start_round
 
 if TYPE_CHECKING:
-    from oracle.decision import Decision
-    from oracle.profile import Profile
-    from oracle.settlement import SettlementLine
+    from croupier.oracle.decision import Decision
+    from croupier.oracle.profile import Profile
+    from croupier.oracle.settlement import SettlementLine
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

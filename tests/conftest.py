@@ -1,10 +1,21 @@
-"""Test configuration: Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (default ``ci``)."""
+"""Test configuration: Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (default ``ci``).
+
+And a guard: the code is imported as ``croupier.oracle``, ``croupier.clients`` and
+``croupier.conformance`` only. The repository's root is on ``sys.path`` under pytest, where
+``oracle`` would import a second copy of the package (two of every enum, which compare
+unequal); ruff bans such imports (TID251), and the session fails if one happened anyway.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+#: The repository's folders, which are packages only under the installed name ``croupier``.
+BARE = frozenset({"oracle", "clients", "conformance"})
 
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", max_examples=30, deadline=None)
@@ -29,3 +40,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if any module was imported under a bare folder name (``oracle.money``)."""
+    bare = sorted(name for name in sys.modules if name.partition(".")[0] in BARE)
+    if bare:
+        sys.stderr.write(f"imported under a bare name, not croupier.*: {', '.join(bare)}\n")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

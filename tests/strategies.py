@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from oracle.cards import DECK, Card
+from croupier.oracle.cards import DECK, Card
 
 #: Any single card.
 cards: st.SearchStrategy[Card] = st.sampled_from(DECK)
@@ -26,9 +26,9 @@ def shoes(
 # --- blackjack strategies ---
 
 # Imported here, not at the top, so that this section stays self-contained for its editors.
-from conformance.explore.rounds import stacked_shoe  # noqa: E402
-from oracle.blackjack import Action, BlackjackSeat  # noqa: E402
-from oracle.cards import RANKS  # noqa: E402
+from croupier.conformance.explore.rounds import stacked_shoe  # noqa: E402
+from croupier.oracle.blackjack import Action, BlackjackSeat  # noqa: E402
+from croupier.oracle.cards import RANKS  # noqa: E402
 
 
 def blackjack_shoes(decks: int, *, max_stacked: int = 30) -> st.SearchStrategy[tuple[Card, ...]]:
@@ -116,7 +116,7 @@ def blackjack_seats(*, max_seats: int = 4) -> st.SearchStrategy[tuple[BlackjackS
 
 # Imported as a module, here and not at the top, so that this section stays self-contained
 # and its names (BetKind) cannot clash with another game's.
-from oracle import baccarat  # noqa: E402
+from croupier.oracle import baccarat  # noqa: E402
 
 #: The shipped baccarat profiles.
 BACCARAT_PROFILE_IDS: tuple[str, ...] = ("baccarat-b", "baccarat-c", "baccarat-d")
@@ -137,7 +137,7 @@ def baccarat_seats(draw: st.DrawFn, *, max_amount: int = 1000) -> baccarat.Bacca
 # --- roulette strategies ---
 
 # Imported here, not at the top, so that this section stays self-contained for its editors.
-from oracle.roulette import DOUBLE_ZERO, BetKind, RouletteBet, RouletteSeat, Wheel  # noqa: E402
+from croupier.oracle.roulette import DOUBLE_ZERO, BetKind, RouletteBet, RouletteSeat, Wheel  # noqa: E402
 
 #: Either wheel.
 roulette_wheels: st.SearchStrategy[Wheel] = st.sampled_from(Wheel)
@@ -235,9 +235,8 @@ def roulette_seats(wheel: Wheel, *, max_bets: int = 6) -> st.SearchStrategy[Roul
 from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
+from croupier.oracle.shoe import seeded_shoe  # noqa: E402
 from croupier.v1 import common_pb2, engine_service_pb2, round_pb2  # noqa: E402
-
-from oracle.shoe import seeded_shoe  # noqa: E402
 
 #: The seven shipped profiles, and the decks of the card games among them.
 SERVICE_PROFILE_IDS: tuple[str, ...] = (
@@ -553,10 +552,9 @@ def wire_records(draw: st.DrawFn, round_ids: Sequence[str]) -> round_pb2.RoundRe
 # --- explored rounds: croupier explore's own strategies, for tests of the search ---
 
 # Imported here, not at the top, so that this section stays self-contained for its editors.
+from croupier.conformance.explore import rounds as _explore  # noqa: E402
 from croupier.conformance.v1 import vector_pb2  # noqa: E402
-
-from conformance.explore import rounds as _explore  # noqa: E402
-from oracle.profile import Profile  # noqa: E402
+from croupier.oracle.profile import Profile  # noqa: E402
 
 #: The faults a drawn round may carry, per game.
 FAULTS = _explore.FAULTS

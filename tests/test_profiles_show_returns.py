@@ -15,9 +15,9 @@ from math import perm
 import pytest
 from click.testing import CliRunner, Result
 
-from conformance.cli import main
-from oracle.basic_strategy import strategy_return
-from oracle.profile import SHIPPED_IDS, shipped_profile
+from croupier.conformance.cli import main
+from croupier.oracle.basic_strategy import strategy_return
+from croupier.oracle.profile import SHIPPED_IDS, shipped_profile
 
 
 def show(profile_id: str, columns: int) -> Result:

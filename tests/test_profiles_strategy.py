@@ -6,9 +6,9 @@ import re
 
 from click.testing import CliRunner, Result
 
-from conformance.cli import main
-from oracle.basic_strategy import strategy_return
-from oracle.profile import shipped_profile
+from croupier.conformance.cli import main
+from croupier.oracle.basic_strategy import strategy_return
+from croupier.oracle.profile import shipped_profile
 
 
 def strategy(profile_id: str) -> Result:

@@ -2,7 +2,7 @@
 
 With ``--lab-tables`` it also plays the lab profiles of ``docs/examples`` (``LAB_TABLES``).
 
-Run it with ``python -m clients.demo_engine``; it prints ``CROUPIER_ENGINE host:port`` when
+Run it with ``python -m croupier.clients.demo_engine``; it prints ``CROUPIER_ENGINE host:port`` when
 ready. Each house rule is one field of a settings table (``rules.HOUSE_RULES``) or one small
 method of a dealer class, so a variant engine changes one of them and nothing else::
 
@@ -14,8 +14,8 @@ method of a dealer class, so a variant engine changes one of them and nothing el
         def hand_value(self, cards): ...
 """
 
-from clients.demo_engine.engine import DemoEngine
-from clients.demo_engine.rules import (
+from croupier.clients.demo_engine.engine import DemoEngine
+from croupier.clients.demo_engine.rules import (
     HOUSE_RULES,
     LAB_TABLES,
     BaccaratRules,

@@ -1,12 +1,12 @@
-"""Serve the demo engine: ``python -m clients.demo_engine [--lab-tables] [--host H] [--port P] ...``.
+"""Serve the demo engine: ``python -m croupier.clients.demo_engine [--lab-tables] [--host H] [--port P] ...``.
 
 ``--lab-tables`` also plays the lab profiles of docs/examples/ (``rules.LAB_TABLES``).
 """
 
 import sys
 
-from clients import adapter
-from clients.demo_engine import HOUSE_RULES, LAB_TABLES, DemoEngine
+from croupier.clients import adapter
+from croupier.clients.demo_engine import HOUSE_RULES, LAB_TABLES, DemoEngine
 
 if __name__ == "__main__":
     argv = sys.argv[1:]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from clients.adapter import BaccaratView, EngineError, Line, RoundView, SeatInput
-from clients.demo_engine.cards import TEN_VALUED, Shoe, check_deal_length, rank
-from clients.demo_engine.house import House
-from clients.demo_engine.rules import BaccaratRules
+from croupier.clients.adapter import BaccaratView, EngineError, Line, RoundView, SeatInput
+from croupier.clients.demo_engine.cards import TEN_VALUED, Shoe, check_deal_length, rank
+from croupier.clients.demo_engine.house import House
+from croupier.clients.demo_engine.rules import BaccaratRules
 
 
 @dataclass(slots=True)

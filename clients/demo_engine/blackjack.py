@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from clients.adapter import (
+from croupier.clients.adapter import (
     BlackjackView,
     DecisionInput,
     EngineError,
@@ -24,9 +24,9 @@ from clients.adapter import (
     SeatInput,
     SeatView,
 )
-from clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, check_deal_length, rank
-from clients.demo_engine.house import House
-from clients.demo_engine.rules import BlackjackRules
+from croupier.clients.demo_engine.cards import PICTURES, TEN_VALUED, Shoe, check_deal_length, rank
+from croupier.clients.demo_engine.house import House
+from croupier.clients.demo_engine.rules import BlackjackRules
 
 #: Every decision, in the contract's order (DecisionKind); legal lists follow it.
 DECISION_ORDER = (

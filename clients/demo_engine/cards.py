@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from clients.adapter import EngineError
-from clients.words import plural
+from croupier.clients.adapter import EngineError
+from croupier.clients.words import plural
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

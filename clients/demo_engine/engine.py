@@ -12,12 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from clients.adapter import CURRENCIES, DealInput, DecisionInput, EngineError, Line, RoundView
-from clients.demo_engine.baccarat import BaccaratDealer, Coup
-from clients.demo_engine.blackjack import BlackjackDealer, BlackjackRound
-from clients.demo_engine.cards import check_cards
-from clients.demo_engine.roulette import RouletteCroupier, Spin, check_bet_format, pockets
-from clients.demo_engine.rules import (
+from croupier.clients.adapter import (
+    CURRENCIES,
+    DealInput,
+    DecisionInput,
+    EngineError,
+    Line,
+    RoundView,
+)
+from croupier.clients.demo_engine.baccarat import BaccaratDealer, Coup
+from croupier.clients.demo_engine.blackjack import BlackjackDealer, BlackjackRound
+from croupier.clients.demo_engine.cards import check_cards
+from croupier.clients.demo_engine.roulette import RouletteCroupier, Spin, check_bet_format, pockets
+from croupier.clients.demo_engine.rules import (
     HOUSE_RULES,
     BaccaratRules,
     BlackjackRules,

@@ -6,8 +6,8 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from clients.adapter import EngineError
-from clients.demo_engine.cards import check_composition
+from croupier.clients.adapter import EngineError
+from croupier.clients.demo_engine.cards import check_composition
 
 
 class House:

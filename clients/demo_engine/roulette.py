@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from clients.adapter import (
+from croupier.clients.adapter import (
     BetInput,
     EngineError,
     Imprisoned,
@@ -16,8 +16,8 @@ from clients.adapter import (
     RoundView,
     SeatInput,
 )
-from clients.demo_engine.house import House
-from clients.demo_engine.rules import RouletteRules, Wheel
+from croupier.clients.demo_engine.house import House
+from croupier.clients.demo_engine.rules import RouletteRules, Wheel
 
 RED = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
 #: How many pockets each inside bet names.

@@ -198,7 +198,7 @@ _ATLANTIC_CITY = BlackjackRules(
 )
 
 #: The tables of the lab profiles in docs/examples/ the engine also plays, by their ids
-#: (``python -m clients.demo_engine --lab-tables``): a vendor sets its house up for a lab.
+#: (``python -m croupier.clients.demo_engine --lab-tables``): a vendor sets its house up for a lab.
 LAB_TABLES: Mapping[str, TableRules] = {
     "atlantic-city": _ATLANTIC_CITY,
     # The same table, its surrender asked before the dealer's look (VAR.bj.surrender).

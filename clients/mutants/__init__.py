@@ -1,8 +1,8 @@
 """The mutant zoo: the demo engine with exactly one realistic rule bug each.
 
 Each ``Mutant`` names its bug, the profile whose vectors catch it, and the RULES.md clause
-the conformance runner must cite when it kills it. ``python -m clients.mutants NAME`` serves
-one mutant through the adapter kit; ``python -m conformance.zoo`` certifies them all.
+the conformance runner must cite when it kills it. ``python -m croupier.clients.mutants NAME`` serves
+one mutant through the adapter kit; ``python -m croupier.conformance.zoo`` certifies them all.
 
 A bug that is a house-rule setting gone wrong is the demo engine under ``variant(profile,
 **changes)``; any other bug is one overridden method (``clients.mutants.bugs``). No mutant
@@ -16,17 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from clients.adapter import EngineAdapter
-from clients.demo_engine import HOUSE_RULES, DemoEngine, RouletteRules, variant
-from clients.demo_engine.rules import DOCUMENT_B_TABLEAU, STANDARD_TABLEAU
-from clients.mutants import bugs, kits, recovery
+from croupier.clients.adapter import EngineAdapter
+from croupier.clients.demo_engine import HOUSE_RULES, DemoEngine, RouletteRules, variant
+from croupier.clients.demo_engine.rules import DOCUMENT_B_TABLEAU, STANDARD_TABLEAU
+from croupier.clients.mutants import bugs, kits, recovery
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Mutant:
     """One mutant: its bug, where it shows, the clause that must kill it, and how to build it."""
 
-    #: Kebab-case, unique: ``python -m clients.mutants NAME``.
+    #: Kebab-case, unique: ``python -m croupier.clients.mutants NAME``.
     name: str
     #: The RULES.md clause the runner cites for the first vector that kills the mutant.
     clause: str

@@ -1,4 +1,4 @@
-"""Serve one mutant: ``python -m clients.mutants NAME [--host H] [--port P] [--audit-log F]``.
+"""Serve one mutant: ``python -m croupier.clients.mutants NAME [--host H] [--port P] [--audit-log F]``.
 
 Prints ``CROUPIER_ENGINE host:port`` when ready, like the demo engine; ``--list`` lists the zoo
 (the lab profiles' mutants, then the recovery mutants, which want ``--state-dir DIR``, last).
@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
-from clients import adapter
-from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
+from croupier.clients import adapter
+from croupier.clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
 
 
 def main(argv: list[str]) -> None:
@@ -32,7 +32,10 @@ def main(argv: list[str]) -> None:
     name, rest = argv[0], argv[1:]
     mutant = MUTANTS.get(name) or LAB_MUTANTS.get(name) or RECOVERY_MUTANTS.get(name)
     if mutant is None:
-        print(f"no mutant {name!r}; python -m clients.mutants --list names them", file=sys.stderr)  # noqa: T201
+        print(  # noqa: T201
+            f"no mutant {name!r}; python -m croupier.clients.mutants --list names them",
+            file=sys.stderr,
+        )
         sys.exit(2)
     adapter.main(mutant.factory(), rest, kit=mutant.kit)
 

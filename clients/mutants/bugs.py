@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from clients.adapter import BetInput, DealInput, DecisionInput, Imprisoned, Line
-from clients.demo_engine import (
+from croupier.clients.adapter import BetInput, DealInput, DecisionInput, Imprisoned, Line
+from croupier.clients.demo_engine import (
     HOUSE_RULES,
     LAB_TABLES,
     BaccaratRules,
@@ -23,9 +23,9 @@ from clients.demo_engine import (
     DemoEngine,
     RouletteRules,
 )
-from clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
-from clients.demo_engine.cards import TEN_VALUED, Shoe, rank
-from clients.demo_engine.roulette import EVEN_CHANCES, Shape, layout
+from croupier.clients.demo_engine.blackjack import BlackjackRound, Box, Hand, HandValue
+from croupier.clients.demo_engine.cards import TEN_VALUED, Shoe, rank
+from croupier.clients.demo_engine.roulette import EVEN_CHANCES, Shape, layout
 
 # --- blackjack ------------------------------------------------------------------------------
 

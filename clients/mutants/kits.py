@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import grpc
-from croupier.v1 import round_pb2
 
-from clients.adapter import DealInput, EngineAdapter, RoundView
-from clients.book import RoundBook
-from clients.status import StatusError, error_status
+from croupier.clients.adapter import DealInput, EngineAdapter, RoundView
+from croupier.clients.book import RoundBook
+from croupier.clients.status import StatusError, error_status
+from croupier.v1 import round_pb2
 
 T = TypeVar("T")
 

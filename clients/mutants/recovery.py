@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-from croupier.v1 import engine_service_pb2, round_pb2
 
-from clients.adapter import EngineAdapter, _Open, deal_input
-from clients.journal import Event
-from clients.status import StatusError
+from croupier.clients.adapter import EngineAdapter, _Open, deal_input
+from croupier.clients.journal import Event
+from croupier.clients.status import StatusError
+from croupier.v1 import engine_service_pb2, round_pb2
 
 
 class ForgetsOpenRounds(EngineAdapter):

@@ -16,17 +16,17 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 import click  # after the environment gRPC reads when it starts
 from click.shell_completion import get_completion_class
 
-import oracle
-from conformance.cli import common
-from conformance.cli.audit import audit
-from conformance.cli.certify import certify
-from conformance.cli.explore import explore_command
-from conformance.cli.outcomes import shoe, spins
-from conformance.cli.profiles import profiles
-from conformance.cli.proto import proto
-from conformance.cli.report import report
-from conformance.cli.serve import serve
-from conformance.cli.vectors import vectors
+from croupier import oracle
+from croupier.conformance.cli import common
+from croupier.conformance.cli.audit import audit
+from croupier.conformance.cli.certify import certify
+from croupier.conformance.cli.explore import explore_command
+from croupier.conformance.cli.outcomes import shoe, spins
+from croupier.conformance.cli.profiles import profiles
+from croupier.conformance.cli.proto import proto
+from croupier.conformance.cli.report import report
+from croupier.conformance.cli.serve import serve
+from croupier.conformance.cli.vectors import vectors
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

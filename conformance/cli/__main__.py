@@ -1,6 +1,6 @@
-"""``python -m conformance.cli``: the ``croupier`` command."""
+"""``python -m croupier.conformance.cli``: the ``croupier`` command."""
 
-from conformance.cli import main
+from croupier.conformance.cli import main
 
 # Guarded: a LocalCluster's worker processes (--dask local:N) import the main module again.
 if __name__ == "__main__":

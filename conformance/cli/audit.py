@@ -17,10 +17,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from clients.audit import AuditLogError, generate_key_pair, load_public_key
-from clients.words import plural
-from conformance.audit import AuditSummary, audit_log, brief, recall
-from conformance.cli.common import (
+from croupier.clients.audit import AuditLogError, generate_key_pair, load_public_key
+from croupier.clients.words import plural
+from croupier.conformance.audit import AuditSummary, audit_log, brief, recall
+from croupier.conformance.cli.common import (
     MAX_SHOWN,
     STDOUT,
     DaskAddress,
@@ -39,15 +39,15 @@ from conformance.cli.common import (
     resolver,
     unwritable,
 )
-from conformance.cli.common import verdict as print_verdict
-from conformance.fairness import BAND, P_THRESHOLD, Assessment
-from conformance.html.audit import audit_page, counts_line
-from conformance.html.shape import ShapeError
-from conformance.invocation import croupier_command
-from conformance.packaged import document
-from conformance.recall import describe_record
-from oracle.money import money_text
-from oracle.returns import percent
+from croupier.conformance.cli.common import verdict as print_verdict
+from croupier.conformance.fairness import BAND, P_THRESHOLD, Assessment
+from croupier.conformance.html.audit import audit_page, counts_line
+from croupier.conformance.html.shape import ShapeError
+from croupier.conformance.invocation import croupier_command
+from croupier.conformance.packaged import document
+from croupier.conformance.recall import describe_record
+from croupier.oracle.money import money_text
+from croupier.oracle.returns import percent
 
 
 @click.group()

@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2
 
-import oracle
-from clients.words import plural
-from conformance.cli.common import (
+from croupier import oracle
+from croupier.clients.words import plural
+from croupier.conformance.cli.common import (
     MAX_COUNT,
     MAX_SHOWN,
     DaskAddress,
@@ -40,23 +38,28 @@ from conformance.cli.common import (
     start_engine_log,
     verdict,
 )
-from conformance.cli.explore import EXPLORE_OUT, coverage_json, explored_results, run_exploration
-from conformance.cli.watch import Interrupted, Watch, interruptible
-from conformance.explore.cluster import DaskOptions
-from conformance.html.certificate import write_certificate
-from conformance.invocation import croupier_command
-from conformance.known import ExploreWaivers
-from conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
-from conformance.recovery import RECOVERY_DIR, recovery_vectors
-from conformance.report import (
+from croupier.conformance.cli.explore import (
+    EXPLORE_OUT,
+    coverage_json,
+    explored_results,
+    run_exploration,
+)
+from croupier.conformance.cli.watch import Interrupted, Watch, interruptible
+from croupier.conformance.explore.cluster import DaskOptions
+from croupier.conformance.html.certificate import write_certificate
+from croupier.conformance.invocation import croupier_command
+from croupier.conformance.known import ExploreWaivers
+from croupier.conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
+from croupier.conformance.recovery import RECOVERY_DIR, recovery_vectors
+from croupier.conformance.report import (
     JsonlReport,
     baseline_line,
     failing_clauses_line,
     summary_line,
     write_junit,
 )
-from conformance.results import failure_order
-from conformance.runner import (
+from croupier.conformance.results import failure_order
+from croupier.conformance.runner import (
     BAD,
     ConfigError,
     EngineUnavailableError,
@@ -66,8 +69,9 @@ from conformance.runner import (
     read_known_failures,
     run,
 )
-from conformance.since import VersionError, parse_version
-from conformance.vectors import (
+from croupier.conformance.since import VersionError, parse_version
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     CORPUS_DIR,
     LoadedVector,
     VectorFileError,
@@ -76,8 +80,9 @@ from conformance.vectors import (
     load_vectors,
     vectors_hash,
 )
-from oracle.errors import OracleError
-from oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profiles
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import SHIPPED_IDS, Profile, load_profile_file, shipped_profiles
+from croupier.v1 import engine_service_pb2
 
 
 @click.command()

@@ -18,12 +18,12 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.table import Table
 
-from conformance.engine import TlsOptions, start_log
-from conformance.results import ConfigError, Result
-from conformance.scheduler import SchedulerError, check_address
-from conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
-from oracle.errors import OracleError
-from oracle.profile import Profile, Profiles, resolve_profile
+from croupier.conformance.engine import TlsOptions, start_log
+from croupier.conformance.results import ConfigError, Result
+from croupier.conformance.scheduler import SchedulerError, check_address
+from croupier.conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import Profile, Profiles, resolve_profile
 
 #: The width of a console that is not a terminal: no line a command prints reaches it.
 UNWRAPPED = 10_000

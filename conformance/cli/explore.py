@@ -14,13 +14,12 @@ from pathlib import Path
 from types import FrameType
 
 import click
-from croupier.conformance.v1 import vector_pb2
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from clients.words import plural
-from conformance.cli.common import (
+from croupier.clients.words import plural
+from croupier.conformance.cli.common import (
     MAX_COUNT,
     MAX_SECONDS,
     MAX_SHOWN,
@@ -44,9 +43,9 @@ from conformance.cli.common import (
     start_engine_log,
     utf8_text,
 )
-from conformance.engine import EngineUnavailableError
-from conformance.explore.cluster import CHUNK_ROUNDS, DaskOptions, explore_on_dask
-from conformance.explore.search import (
+from croupier.conformance.engine import EngineUnavailableError
+from croupier.conformance.explore.cluster import CHUNK_ROUNDS, DaskOptions, explore_on_dask
+from croupier.conformance.explore.search import (
     ExploreConfig,
     ExploreReport,
     Finding,
@@ -54,14 +53,15 @@ from conformance.explore.search import (
     Stop,
     explore,
 )
-from conformance.invocation import croupier_command
-from conformance.known import ExploreWaivers, read_known_failures
-from conformance.labcorpus import default_cache_dir, lab_corpus
-from conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
-from conformance.scheduler import SchedulerError
-from conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
-from oracle.errors import OracleError
-from oracle.profile import SHIPPED_IDS, Profile
+from croupier.conformance.invocation import croupier_command
+from croupier.conformance.known import ExploreWaivers, read_known_failures
+from croupier.conformance.labcorpus import default_cache_dir, lab_corpus
+from croupier.conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
+from croupier.conformance.scheduler import SchedulerError
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import VectorFileError, dump_line, load_corpus, read_vectors
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import SHIPPED_IDS, Profile
 
 #: Rounds per profile when neither --rounds nor --minutes is given.
 DEFAULT_ROUNDS = 2000

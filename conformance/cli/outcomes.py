@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from conformance.cli.common import MAX_COUNT, utf8_text
-from oracle.cards import DECK, format_cards
-from oracle.roulette import DOUBLE_ZERO, pocket_text
-from oracle.shoe import seeded_shoe, seeded_spins
+from croupier.conformance.cli.common import MAX_COUNT, utf8_text
+from croupier.oracle.cards import DECK, format_cards
+from croupier.oracle.roulette import DOUBLE_ZERO, pocket_text
+from croupier.oracle.shoe import seeded_shoe, seeded_spins
 
 #: The most decks a seeded shoe holds (DESIGN.md's portable shoe: one to eight).
 MAX_DECKS = 8

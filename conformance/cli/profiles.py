@@ -5,24 +5,24 @@ from __future__ import annotations
 import json
 
 import click
-from croupier.v1 import oracle_service_pb2
 from google.protobuf import json_format
 from rich.markup import escape
 from rich.table import Table
 
-from conformance.cli.common import (
+from croupier.conformance.cli.common import (
     console,
     fail,
     load_profile,
 )
-from conformance.labcorpus import value_text
-from oracle import basic_strategy
-from oracle.basic_strategy import Action, StrategyReturn
-from oracle.clauses import Game
-from oracle.errors import ProfileError
-from oracle.profile import Profile, Status, shipped_profiles
-from oracle.returns import percent, theoretical_returns
-from oracle.service import convert
+from croupier.conformance.labcorpus import value_text
+from croupier.oracle import basic_strategy
+from croupier.oracle.basic_strategy import Action, StrategyReturn
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.profile import Profile, Status, shipped_profiles
+from croupier.oracle.returns import percent, theoretical_returns
+from croupier.oracle.service import convert
+from croupier.v1 import oracle_service_pb2
 
 
 @click.group(invoke_without_command=True)

@@ -7,9 +7,9 @@ from importlib import resources
 from pathlib import Path
 
 import click
-import croupier
 
-from conformance.cli.common import STDOUT, OutputFile, fail, output_name, prepare_outputs
+import croupier
+from croupier.conformance.cli.common import STDOUT, OutputFile, fail, output_name, prepare_outputs
 
 #: The descriptor set beside the generated code (``make generate`` writes it).
 DESCRIPTOR_SET = "croupier.binpb"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import (
+from croupier.conformance.cli.common import (
     InputFile,
     OutputFile,
     console,
@@ -14,7 +14,7 @@ from conformance.cli.common import (
     output_name,
     prepare_outputs,
 )
-from conformance.html.certificate import ReportFileError, write_certificate
+from croupier.conformance.html.certificate import ReportFileError, write_certificate
 
 
 @click.group()

@@ -8,8 +8,15 @@ from pathlib import Path
 
 import click
 
-from conformance.cli.common import MAX_COUNT, MAX_SECONDS, Finite, InputFile, fail, resolver
-from oracle.service.server import OracleServer, ServerConfig, TlsFiles
+from croupier.conformance.cli.common import (
+    MAX_COUNT,
+    MAX_SECONDS,
+    Finite,
+    InputFile,
+    fail,
+    resolver,
+)
+from croupier.oracle.service.server import OracleServer, ServerConfig, TlsFiles
 
 
 @click.command()

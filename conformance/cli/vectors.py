@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-import oracle
-from clients.words import plural
-from conformance.cli.common import (
+from croupier import oracle
+from croupier.clients.words import plural
+from croupier.conformance.cli.common import (
     MAX_COUNT,
     InputFile,
     OutputFile,
@@ -30,12 +30,12 @@ from conformance.cli.common import (
     utf8_text,
     verdict,
 )
-from conformance.corpus import build_corpus
-from conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
-from conformance.packaged import checkout
-from conformance.recovery import RECOVERY_DIR
-from conformance.since import freeze
-from conformance.vectors import (
+from croupier.conformance.corpus import build_corpus
+from croupier.conformance.labcorpus import LAB_ROUNDS, LabBuild, build_lab
+from croupier.conformance.packaged import checkout
+from croupier.conformance.recovery import RECOVERY_DIR
+from croupier.conformance.since import freeze
+from croupier.conformance.vectors import (
     CORPUS_DIR,
     VectorFileError,
     campaign,
@@ -46,7 +46,7 @@ from conformance.vectors import (
     load_vectors,
     write_vectors,
 )
-from oracle.profile import SHIPPED_IDS
+from croupier.oracle.profile import SHIPPED_IDS
 
 
 @click.group()

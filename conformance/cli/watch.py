@@ -14,12 +14,12 @@ from collections.abc import Callable, Coroutine
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from croupier.v1 import engine_service_pb2
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from clients.words import plural
-from conformance.cli.common import console, errors
-from conformance.results import Result
+from croupier.clients.words import plural
+from croupier.conformance.cli.common import console, errors
+from croupier.conformance.results import Result
+from croupier.v1 import engine_service_pb2
 
 _T = TypeVar("_T")
 

@@ -36,11 +36,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from croupier.v1 import engine_service_pb2
-
-from conformance.engine import EngineUnavailableError
-from conformance.explore.coverage import CellCoverage
-from conformance.explore.search import (
+from croupier.conformance.engine import EngineUnavailableError
+from croupier.conformance.explore.coverage import CellCoverage
+from croupier.conformance.explore.search import (
     Coverage,
     ExploreConfig,
     ExploreReport,
@@ -53,10 +51,11 @@ from conformance.explore.search import (
     connect,
     search_profile,
 )
-from conformance.known import ExploreWaivers
-from conformance.results import signature
-from conformance.scheduler import SchedulerError, dask_client
-from oracle.profile import Profile
+from croupier.conformance.known import ExploreWaivers
+from croupier.conformance.results import signature
+from croupier.conformance.scheduler import SchedulerError, dask_client
+from croupier.oracle.profile import Profile
+from croupier.v1 import engine_service_pb2
 
 #: Rounds per chunk unless ``DaskOptions`` says otherwise (``croupier explore --dask-chunk``).
 CHUNK_ROUNDS = 500

@@ -35,15 +35,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from croupier.conformance.explore.rounds import ACROSS, FAULTS, REFUSAL, near_misses
 from croupier.conformance.v1 import vector_pb2
+from croupier.oracle import baccarat, roulette
+from croupier.oracle.cards import Card, Rank
+from croupier.oracle.clauses import CLAUSES, Game
+from croupier.oracle.profile import Profile
+from croupier.oracle.roulette import BetKind, Wheel
 from croupier.v1 import round_pb2
-
-from conformance.explore.rounds import ACROSS, FAULTS, REFUSAL, near_misses
-from oracle import baccarat, roulette
-from oracle.cards import Card, Rank
-from oracle.clauses import CLAUSES, Game
-from oracle.profile import Profile
-from oracle.roulette import BetKind, Wheel
 
 _FAULT_NAMED = re.compile(r"Explored \((.+?)(?:, with [^)]*)?\):")
 

@@ -30,24 +30,23 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, TypeVar
 
+from croupier.conformance.explore import draws
 from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2, round_pb2
-
-from conformance.explore import draws
-from conformance.vectors import (
+from croupier.conformance.vectors import (
     PlayedRound,
     finish_vector,
     play_round,
     with_amounts,
 )
-from oracle import baccarat, roulette
-from oracle.cards import DECK, RANKS, Card, Rank
-from oracle.clauses import Game
-from oracle.profile import Profile
-from oracle.roulette import DOUBLE_ZERO, BetKind, Wheel
-from oracle.rounds import BlackjackWager, SeatRequest, Wager
-from oracle.service import convert
-from oracle.shoe import SeededStream
+from croupier.oracle import baccarat, roulette
+from croupier.oracle.cards import DECK, RANKS, Card, Rank
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile
+from croupier.oracle.roulette import DOUBLE_ZERO, BetKind, Wheel
+from croupier.oracle.rounds import BlackjackWager, SeatRequest, Wager
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import SeededStream
+from croupier.v1 import engine_service_pb2, round_pb2
 
 #: Faults of any game's deal: stakes, the currency, the profile, the round id; and a Decide
 #: for a round never dealt.

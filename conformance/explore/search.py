@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.database import (
@@ -45,23 +43,25 @@ from hypothesis.database import (
     choices_to_bytes,
 )
 
-from clients.words import plural
-from conformance.engine import (
+from croupier.clients.words import plural
+from croupier.conformance.engine import (
     EngineProcess,
     EngineUnavailableError,
     TlsOptions,
     describe,
     open_channel,
 )
-from conformance.explore.coverage import CellCoverage, aim_order, reached
-from conformance.explore.draws import Choice, Spec, sample
-from conformance.explore.rounds import explored_vector
-from conformance.known import ExploreWaivers
-from conformance.results import BAD, Result, signature
-from conformance.runner import Context, run_vector
-from conformance.timeouts import READY_TIMEOUT
-from conformance.vectors import LoadedVector
-from oracle.profile import Profile, shipped_profiles
+from croupier.conformance.explore.coverage import CellCoverage, aim_order, reached
+from croupier.conformance.explore.draws import Choice, Spec, sample
+from croupier.conformance.explore.rounds import explored_vector
+from croupier.conformance.known import ExploreWaivers
+from croupier.conformance.results import BAD, Result, signature
+from croupier.conformance.runner import Context, run_vector
+from croupier.conformance.timeouts import READY_TIMEOUT
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import LoadedVector
+from croupier.oracle.profile import Profile, shipped_profiles
+from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
 #: The most vectors drawn before their results are read (batches grow to it from 8).
 CHUNK = 256

@@ -6,8 +6,8 @@ Each module defines ``CASES``, a tuple of ``conformance.cases.Case``; ids are
 
 from __future__ import annotations
 
-from conformance.cases import Case
-from conformance.handwritten import (
+from croupier.conformance.cases import Case
+from croupier.conformance.handwritten import (
     baccarat_b,
     baccarat_c,
     baccarat_d,
@@ -16,9 +16,9 @@ from conformance.handwritten import (
     roulette_american,
     roulette_c,
 )
-from conformance.handwritten._asked import asked_cases
-from conformance.handwritten._table import table_cases
-from oracle.clauses import Game
+from croupier.conformance.handwritten._asked import asked_cases
+from croupier.conformance.handwritten._table import table_cases
+from croupier.oracle.clauses import Game
 
 _LIMITS = ("TABLE.limits",)
 _BJ, _BAC, _ROU = Game.BLACKJACK, Game.BACCARAT, Game.ROULETTE

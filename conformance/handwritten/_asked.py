@@ -17,9 +17,9 @@ Every figure is worked out by hand in the comment above its round, from RULES.md
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseMaker, CaseRound, case_maker
-from conformance.handwritten._blackjack import OWN
-from oracle.clauses import Game
+from croupier.conformance.cases import Case, CaseMaker, CaseRound, case_maker
+from croupier.conformance.handwritten._blackjack import OWN
+from croupier.oracle.clauses import Game
 
 #: The profile whose rounds share an engine with each profile's in the cross-profile cases: one
 #: of the same game, so that a vendor of one game's profiles is asked too.

@@ -14,7 +14,7 @@ start at ``h050``, so neither list renumbers the other.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound, case_maker
+from croupier.conformance.cases import Case, CaseRound, case_maker
 
 
 def common_cases(profile: str, prefix: str) -> tuple[Case, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.cases import Case, CaseRound, case_maker
+from croupier.conformance.cases import Case, CaseRound, case_maker
 
 #: Each document's clause for the rules the cases name by role.
 OWN: dict[str, Mapping[str, str]] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.cases import Case, CaseRound, case_maker
+from croupier.conformance.cases import Case, CaseRound, case_maker
 
 #: Each wheel's clause for the rules the cases name by role.
 OWN: dict[str, Mapping[str, str]] = {

@@ -17,8 +17,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases import NO_CURRENCY, Case, CaseMaker, CaseRound, case_maker
-from oracle.clauses import Game
+from croupier.conformance.cases import NO_CURRENCY, Case, CaseMaker, CaseRound, case_maker
+from croupier.oracle.clauses import Game
 
 #: A valid seat of each game, as a format string for its stake.
 _SEAT = {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound
-from conformance.handwritten._baccarat import common_cases, eight_deck_cases
+from croupier.conformance.cases import Case, CaseRound
+from croupier.conformance.handwritten._baccarat import common_cases, eight_deck_cases
 
 P = "baccarat-b"
 

@@ -9,8 +9,8 @@ hand arithmetic from RULES.md behind its ``returns`` or ``error``.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound
-from conformance.handwritten._blackjack import common_cases
+from croupier.conformance.cases import Case, CaseRound
+from croupier.conformance.handwritten._blackjack import common_cases
 
 P = "blackjack-a"
 

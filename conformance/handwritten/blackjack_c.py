@@ -10,8 +10,8 @@ from RULES.md behind its ``returns`` or ``error``.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound
-from conformance.handwritten._blackjack import common_cases
+from croupier.conformance.cases import Case, CaseRound
+from croupier.conformance.handwritten._blackjack import common_cases
 
 P = "blackjack-c"
 

@@ -9,7 +9,7 @@ hole card, then every draw), amounts returned stake included.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound, case_maker
+from croupier.conformance.cases import Case, CaseRound, case_maker
 
 _SEAT = ("1000:100",)
 _ILLEGAL = "ILLEGAL_DECISION"

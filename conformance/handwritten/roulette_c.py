@@ -8,8 +8,8 @@ above each round shows the hand arithmetic from RULES.md.
 
 from __future__ import annotations
 
-from conformance.cases import Case, CaseRound
-from conformance.handwritten._roulette import common_cases
+from croupier.conformance.cases import Case, CaseRound
+from croupier.conformance.handwritten._roulette import common_cases
 
 P = "roulette-c"
 

@@ -20,13 +20,23 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, Final
 
-from clients.words import plural
-from conformance.html.clause_text import clause_html
-from conformance.html.page import anchor, esc, page
-from conformance.html.shape import ANY, BOOL, FRACTION, INT, NUMBER, TEXT, MapOf, Optional, check
-from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
-from oracle.money import money_text
-from oracle.returns import percent
+from croupier.clients.words import plural
+from croupier.conformance.html.clause_text import clause_html
+from croupier.conformance.html.page import anchor, esc, page
+from croupier.conformance.html.shape import (
+    ANY,
+    BOOL,
+    FRACTION,
+    INT,
+    NUMBER,
+    TEXT,
+    MapOf,
+    Optional,
+    check,
+)
+from croupier.conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
+from croupier.oracle.money import money_text
+from croupier.oracle.returns import percent
 
 #: The report's lists of findings, and what each is called.
 LISTS: Final = (

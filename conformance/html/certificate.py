@@ -38,13 +38,13 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.html.clause_text import clause_html
-from conformance.html.coverage import coverage_section
-from conformance.html.page import anchor, esc, page
-from conformance.inputs import amount_of, currency_of
-from conformance.results import ClauseFailures, by_clause
-from oracle.clauses import BY_ID, CONTRACT
-from oracle.money import money_text
+from croupier.conformance.html.clause_text import clause_html
+from croupier.conformance.html.coverage import coverage_section
+from croupier.conformance.html.page import anchor, esc, page
+from croupier.conformance.inputs import amount_of, currency_of
+from croupier.conformance.results import ClauseFailures, by_clause
+from croupier.oracle.clauses import BY_ID, CONTRACT
+from croupier.oracle.money import money_text
 
 #: The matrix row of vectors that name no clause (reports written before lines carried them).
 NO_CLAUSE = "(none)"

@@ -13,9 +13,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from conformance.html.page import esc
-from conformance.packaged import document
-from oracle.clauses import BY_ID, CONTRACT
+from croupier.conformance.html.page import esc
+from croupier.conformance.packaged import document
+from croupier.oracle.clauses import BY_ID, CONTRACT
 
 #: ``**ID**`` where ID is a clause ID: "BJ.nat-pays", "C.bj.split", "MONEY.rounding".
 _MARK = re.compile(r"\*\*([A-Z]+(?:\.[a-z0-9-]+)+)\*\*")

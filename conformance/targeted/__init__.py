@@ -22,15 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from croupier.conformance.targeted import _baccarat, _blackjack, _roulette, _table
+from croupier.conformance.targeted.probe import Probe, fitted, play_probe
 from croupier.conformance.v1 import vector_pb2
-
-from conformance.targeted import _baccarat, _blackjack, _roulette, _table
-from conformance.targeted.probe import Probe, fitted, play_probe
-from conformance.vectors import replay
-from oracle.clauses import BY_ID, Game
-from oracle.money import Odds, exact_text
-from oracle.parameters import CLASHES, SPECS, Kind, ParamSpec, RawValue
-from oracle.profile import Parameter, Profile, Status
+from croupier.conformance.vectors import replay
+from croupier.oracle.clauses import BY_ID, Game
+from croupier.oracle.money import Odds, exact_text
+from croupier.oracle.parameters import CLASHES, SPECS, Kind, ParamSpec, RawValue
+from croupier.oracle.profile import Parameter, Profile, Status
 
 #: A parameter's generator: the probes that tell the profile's value from the other
 #: profile's (the same but for this one parameter), or why no round can under this profile.

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from conformance.targeted._table import rounding_reason, small_stakes
-from conformance.targeted.probe import Probe, ProbeRound, probe
-from oracle.money import exact_text
-from oracle.profile import Profile
+from croupier.conformance.targeted._table import rounding_reason, small_stakes
+from croupier.conformance.targeted.probe import Probe, ProbeRound, probe
+from croupier.oracle.money import exact_text
+from croupier.oracle.profile import Profile
 
 #: Player 7S 9D = 6 stands; banker 4H 6C = 0 draws 3C: 3. The player wins.
 PLAYER_WINS = "7S 4H 9D 6C 3C"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from conformance.targeted._table import rounding_reason, small_stakes
-from conformance.targeted.probe import Probe, ProbeRound, probe
-from oracle.profile import Profile
+from croupier.conformance.targeted._table import rounding_reason, small_stakes
+from croupier.conformance.targeted.probe import Probe, ProbeRound, probe
+from croupier.oracle.profile import Profile
 
 _SEAT = ("1000:100",)
 

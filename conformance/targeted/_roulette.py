@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from conformance.targeted._table import ON_POCKET_ONE, offered_bet, rounding_reason, small_stakes
-from conformance.targeted.probe import Probe, ProbeRound, probe
-from oracle.parameters import EVEN_CHANCE_KINDS
-from oracle.profile import Profile
+from croupier.conformance.targeted._table import (
+    ON_POCKET_ONE,
+    offered_bet,
+    rounding_reason,
+    small_stakes,
+)
+from croupier.conformance.targeted.probe import Probe, ProbeRound, probe
+from croupier.oracle.parameters import EVEN_CHANCE_KINDS
+from croupier.oracle.profile import Profile
 
 #: A bet of every kind, the ones pocket 1 does not win too (black, even, high).
 _ANY_BET = {**ON_POCKET_ONE, "black": "black", "even": "even", "high": "high"}

@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from conformance.targeted.probe import Probe, ProbeRound, probe
-from oracle.clauses import Game
-from oracle.profile import Profile
+from croupier.conformance.targeted.probe import Probe, ProbeRound, probe
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile
 
 _Generator = Callable[[Profile, Profile], Sequence[Probe] | str]
 

@@ -15,14 +15,13 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from croupier.conformance.cases import decisions_message, seats_message
 from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import finish_vector, play_round
+from croupier.oracle import roulette
+from croupier.oracle.profile import Profile
+from croupier.oracle.shoe import SeededStream
 from croupier.v1 import engine_service_pb2, round_pb2
-
-from conformance.cases import decisions_message, seats_message
-from conformance.vectors import finish_vector, play_round
-from oracle import roulette
-from oracle.profile import Profile
-from oracle.shoe import SeededStream
 
 #: The decline that answers each offer the plan does not take.
 _DECLINES = (

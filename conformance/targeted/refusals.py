@@ -15,12 +15,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from croupier.conformance.targeted._table import plain
+from croupier.conformance.targeted.probe import Probe, ProbeRound, fitted, play_probe, probe
 from croupier.conformance.v1 import vector_pb2
-
-from conformance.targeted._table import plain
-from conformance.targeted.probe import Probe, ProbeRound, fitted, play_probe, probe
-from oracle.clauses import Game
-from oracle.profile import Profile
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile
 
 #: A bet of each roulette kind that no layout has, and the kinds it is refused for.
 _BAD_SHAPES: dict[str, str] = {

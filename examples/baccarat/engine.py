@@ -15,8 +15,8 @@ from fractions import Fraction
 from pybaccarat.baccarat import Game, Hand
 from pybaccarat.playingcards import Card, Shoe
 
-from clients import adapter, mappings, replay
-from clients.adapter import BaccaratView, DealInput, DecisionInput, EngineError, Line
+from croupier.clients import adapter, mappings, replay
+from croupier.clients.adapter import BaccaratView, DealInput, DecisionInput, EngineError, Line
 
 # pybaccarat is Python 2 code (its README: "Run ... with Python 2.7.13"): play_hand compares
 # hands with < and >, which Python 2 derived from Hand.__cmp__ and Python 3 does not. These

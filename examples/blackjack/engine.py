@@ -16,8 +16,8 @@ from fractions import Fraction
 from blackjack21 import Card, GameResult, GameState, InvalidPlayersData, Table
 from blackjack21.deck import DEFAULT_RANKS
 
-from clients import adapter, mappings, replay
-from clients.adapter import (
+from croupier.clients import adapter, mappings, replay
+from croupier.clients.adapter import (
     BlackjackView,
     DealInput,
     DecisionInput,

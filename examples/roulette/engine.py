@@ -15,8 +15,8 @@ from pathlib import Path
 
 from penny_ante import Bet, BettingRules, BetType, Game
 
-from clients import adapter, mappings, replay
-from clients.adapter import DealInput, DecisionInput, EngineError, Line, RouletteView
+from croupier.clients import adapter, mappings, replay
+from croupier.clients.adapter import DealInput, DecisionInput, EngineError, Line, RouletteView
 
 # penny-ante's wheel ships without the config/*.yaml its Game loads: the engine's own
 # create_default_config writes the default rules once, and every Game reads them.

@@ -11,28 +11,27 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from croupier.v1 import common_pb2, engine_service_pb2, oracle_service_pb2, round_pb2
-
-from oracle import baccarat, blackjack, roulette
-from oracle.cards import DECK, Card
-from oracle.clauses import Game
-from oracle.errors import (
+from croupier.oracle import baccarat, blackjack, roulette
+from croupier.oracle.cards import DECK, Card
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import (
     IllegalDecisionError,
     InvalidBetLayoutError,
     InvalidCardError,
     InvalidRoundError,
     OracleError,
 )
-from oracle.profile import Status
-from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
-from oracle.settlement import Prison
-from oracle.verify import ClaimedLine, RecordedRound, RecordVerdict
+from croupier.oracle.profile import Status
+from croupier.oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
+from croupier.oracle.settlement import Prison
+from croupier.oracle.verify import ClaimedLine, RecordedRound, RecordVerdict
+from croupier.v1 import common_pb2, engine_service_pb2, oracle_service_pb2, round_pb2
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from oracle.profile import Parameter, Profile
-    from oracle.settlement import SettlementLine
+    from croupier.oracle.profile import Parameter, Profile
+    from croupier.oracle.settlement import SettlementLine
 
 # --- enums --------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from functools import cache
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from oracle.provenance import ABSENT
+from croupier.oracle.provenance import ABSENT
 
 #: Fields an engine may leave empty: the oracle fills them for people, not for comparison.
 IGNORED = frozenset({"returned_exact", "clauses"})

@@ -16,19 +16,18 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from croupier.oracle import roulette
+from croupier.oracle.provenance import cite, first_difference, prefixed
+from croupier.oracle.service import convert, flat
+from croupier.oracle.verify import Discrepancy, RecordVerdict, verify_record
 from croupier.v1 import common_pb2
 
-from oracle import roulette
-from oracle.provenance import cite, first_difference, prefixed
-from oracle.service import convert, flat
-from oracle.verify import Discrepancy, RecordVerdict, verify_record
-
 if TYPE_CHECKING:
-    from croupier.v1 import round_pb2
     from google.protobuf.descriptor import Descriptor, FieldDescriptor
     from google.protobuf.message import Message
 
-    from oracle.profile import Profile
+    from croupier.oracle.profile import Profile
+    from croupier.v1 import round_pb2
 
 
 def verify(

@@ -19,6 +19,21 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+from grpc_health.v1 import health, health_pb2
+from grpc_reflection.v1alpha import reflection
+
+from croupier import oracle
+from croupier.clients import listen
+from croupier.clients.status import StatusError, error_status
+from croupier.oracle.decision import Decision
+from croupier.oracle.errors import (
+    BatchTooLargeError,
+    OracleError,
+)
+from croupier.oracle.profile import Profiles
+from croupier.oracle.roulette import Boards
+from croupier.oracle.service import convert, records
+from croupier.oracle.service.table import OpenRounds
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -26,21 +41,6 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
-from grpc_health.v1 import health, health_pb2
-from grpc_reflection.v1alpha import reflection
-
-import oracle
-from clients import listen
-from clients.status import StatusError, error_status
-from oracle.decision import Decision
-from oracle.errors import (
-    BatchTooLargeError,
-    OracleError,
-)
-from oracle.profile import Profiles
-from oracle.roulette import Boards
-from oracle.service import convert, records
-from oracle.service.table import OpenRounds
 
 log = logging.getLogger("croupier.server")
 

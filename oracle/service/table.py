@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clients.book import RoundBook
-from oracle.roulette import Boards
-from oracle.rounds import Round, apply_decision, start_round
+from croupier.clients.book import RoundBook
+from croupier.oracle.roulette import Boards
+from croupier.oracle.rounds import Round, apply_decision, start_round
 
 if TYPE_CHECKING:
-    from oracle.decision import Decision
-    from oracle.profile import Profiles
-    from oracle.rounds import RoundRequest
+    from croupier.oracle.decision import Decision
+    from croupier.oracle.profile import Profiles
+    from croupier.oracle.rounds import RoundRequest
 
 
 class OpenRounds:

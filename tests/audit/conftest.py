@@ -25,16 +25,16 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import round_pb2
 from google.protobuf import json_format
 
-from clients.adapter import Served, serve
-from clients.audit import AuditWriter, read_log
-from clients.client import CroupierClient
-from clients.demo_engine import DemoEngine
-from conformance.vectors import campaign
-from oracle.profile import resolve_profile
+from croupier.clients.adapter import Served, serve
+from croupier.clients.audit import AuditWriter, read_log
+from croupier.clients.client import CroupierClient
+from croupier.clients.demo_engine import DemoEngine
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import campaign
+from croupier.oracle.profile import resolve_profile
+from croupier.v1 import round_pb2
 from tests.audit.support import (
     CASE_RECORDS,
     INFLATED,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.client import CroupierClient
+from croupier.clients.client import CroupierClient
 from tests.clients.conftest import baccarat_deal
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,7 +36,14 @@ def run_engine(
     """
     with stderr.open("wb") as errors:
         process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-X", "faulthandler", "-m", "clients.demo_engine", *map(str, args)],
+            [
+                sys.executable,
+                "-X",
+                "faulthandler",
+                "-m",
+                "croupier.clients.demo_engine",
+                *map(str, args),
+            ],
             stdout=subprocess.PIPE,
             stderr=errors,
             cwd=REPO,
@@ -56,7 +63,7 @@ def refused(args: list[object], stderr: Path) -> str:
     """The demo engine refuses to start (exit 2, no ready line); its error output."""
     with stderr.open("wb") as errors:
         done = subprocess.run(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-m", "clients.demo_engine", *map(str, args)],
+            [sys.executable, "-m", "croupier.clients.demo_engine", *map(str, args)],
             stdout=subprocess.PIPE,
             stderr=errors,
             cwd=REPO,

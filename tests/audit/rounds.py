@@ -5,16 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from croupier.v1 import round_pb2
-
-from clients.audit import AuditWriter
-from oracle.baccarat import BaccaratBet, CoupOutcome
-from oracle.baccarat import BetKind as BaccaratKind
-from oracle.cards import Rank
-from oracle.decision import Action, Decision
-from oracle.profile import resolve_profile
-from oracle.roulette import BetKind, RouletteBet, TableHistory
-from oracle.rounds import (
+from croupier.clients.audit import AuditWriter
+from croupier.oracle.baccarat import BaccaratBet, CoupOutcome
+from croupier.oracle.baccarat import BetKind as BaccaratKind
+from croupier.oracle.cards import Rank
+from croupier.oracle.decision import Action, Decision
+from croupier.oracle.profile import resolve_profile
+from croupier.oracle.roulette import BetKind, RouletteBet, TableHistory
+from croupier.oracle.rounds import (
     BlackjackWager,
     Round,
     RoundRequest,
@@ -24,8 +22,9 @@ from oracle.rounds import (
     blackjack_rules,
     start_round,
 )
-from oracle.service import convert
-from oracle.shoe import seeded_shoe
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import seeded_shoe
+from croupier.v1 import round_pb2
 
 TENS = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
 

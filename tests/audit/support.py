@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
-from croupier.v1 import round_pb2
 from google.protobuf import json_format, timestamp_pb2
 from google.protobuf.message import Message
 
-from conformance.cli import main
+from croupier.conformance.cli import main
+from croupier.v1 import round_pb2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from clients import adapter
-from clients.client import CroupierClient
-from clients.demo_engine import DemoEngine
+from croupier.clients import adapter
+from croupier.clients.client import CroupierClient
+from croupier.clients.demo_engine import DemoEngine
 from tests.audit.support import dump_line, read_lines, verify, write_lines
 from tests.clients.conftest import roulette_deal
 

@@ -11,11 +11,11 @@ import os
 from pathlib import Path
 
 import pytest
-from croupier.v1 import round_pb2
 
-from clients import adapter
-from clients.audit import AuditWriter
-from clients.demo_engine import DemoEngine
+from croupier.clients import adapter
+from croupier.clients.audit import AuditWriter
+from croupier.clients.demo_engine import DemoEngine
+from croupier.v1 import round_pb2
 from tests.audit.engines import settle
 from tests.audit.support import dump_line, invoke, read_lines, verify, write_lines
 

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from croupier.v1 import common_pb2, round_pb2
 
-from conformance.audit import audit_log
-from oracle.profile import load_profile_file
-from oracle.roulette import BetKind, RouletteBet, TableHistory
-from oracle.rounds import Round, RoundRequest, SeatRequest, start_round
+from croupier.conformance.audit import audit_log
+from croupier.oracle.profile import load_profile_file
+from croupier.oracle.roulette import BetKind, RouletteBet, TableHistory
+from croupier.oracle.rounds import Round, RoundRequest, SeatRequest, start_round
+from croupier.v1 import common_pb2, round_pb2
 from tests.audit.rounds import write_rounds
 
 FRENCH = Path(__file__).resolve().parents[2] / "docs" / "examples" / "french-roulette.toml"

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from croupier.v1 import round_pb2
 from google.protobuf import json_format
 
-from conformance.audit import verify_one
-from oracle.money import money_text
+from croupier.conformance.audit import verify_one
+from croupier.oracle.money import money_text
+from croupier.v1 import round_pb2
 from tests.audit.support import (
     CASE_RECORDS,
     CASES,

@@ -13,21 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from croupier.v1 import round_pb2
 from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import oracle
-from conformance.fairness import BAND, BASIC_STRATEGY_NOTE
-from conformance.html.clause_text import clause_text
-from conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
-from oracle.basic_strategy import strategy_return
-from oracle.money import money_text
-from oracle.profile import shipped_profile
-from oracle.returns import percent
-from oracle.rounds import Round
-from oracle.shoe import seeded_spins
+from croupier import oracle
+from croupier.conformance.fairness import BAND, BASIC_STRATEGY_NOTE
+from croupier.conformance.html.clause_text import clause_text
+from croupier.conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
+from croupier.oracle.basic_strategy import strategy_return
+from croupier.oracle.money import money_text
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.returns import percent
+from croupier.oracle.rounds import Round
+from croupier.oracle.shoe import seeded_spins
+from croupier.v1 import round_pb2
 from tests.audit.rounds import RED, STRAIGHT, blackjack_rounds, roulette_rounds, write_rounds
 from tests.audit.support import dump_line, invoke, read_lines, write_lines
 

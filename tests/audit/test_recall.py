@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from clients.audit import AuditWriter, read_log
-from oracle.money import money_text
+from croupier.clients.audit import AuditWriter, read_log
+from croupier.oracle.money import money_text
 from tests.audit.support import AuditLogs, PlayedRound, invoke, read_lines, units
 
 

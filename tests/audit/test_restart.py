@@ -13,10 +13,10 @@ import signal
 from pathlib import Path
 
 import pytest
-from croupier.v1 import round_pb2
 from google.protobuf import json_format
 
-from clients.audit import encode_entry, read_log
+from croupier.clients.audit import encode_entry, read_log
+from croupier.v1 import round_pb2
 from tests.audit.engines import refused, run_engine, settle, stop
 from tests.audit.support import invoke, read_lines, rechain, write_lines
 

@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.audit import AuditSummary, audit_log
-from conformance.cli import main
-from conformance.fairness import (
+from croupier.conformance.audit import AuditSummary, audit_log
+from croupier.conformance.cli import main
+from croupier.conformance.fairness import (
     Assessment,
     FairnessRow,
     ReturnRow,
     chi_square_p,
     chi_square_test,
 )
-from oracle.basic_strategy import strategy_return
-from oracle.profile import shipped_profile
-from oracle.rounds import Round
-from oracle.shoe import seeded_spins
+from croupier.oracle.basic_strategy import strategy_return
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.rounds import Round
+from croupier.oracle.shoe import seeded_spins
 from tests.audit.rounds import (
     RED,
     STRAIGHT,

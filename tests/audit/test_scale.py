@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from croupier.v1 import round_pb2
 from google.protobuf.message import DecodeError
 
-import conformance.audit
-from clients.audit import Entry
-from conformance.audit import audit_log
+from croupier.clients.audit import Entry
+from croupier.conformance import audit as conformance_audit
+from croupier.conformance.audit import audit_log
+from croupier.v1 import round_pb2
 from tests.audit.support import CASES, INFLATED, AuditLogs, Case, DamagedLog, invoke
 
 
@@ -187,7 +187,7 @@ def test_the_log_is_read_as_a_stream(
 ) -> None:
     """Records are read only a few shards ahead of those verified: never the whole log first."""
     read = 0
-    real = conformance.audit.read_log
+    real = conformance_audit.read_log
 
     def counting(path: Path, fmt: str | None = None) -> Iterator[Entry]:
         nonlocal read
@@ -203,7 +203,7 @@ def test_the_log_is_read_as_a_stream(
         verified += count
         ahead.append(read - verified)
 
-    monkeypatch.setattr(conformance.audit, "read_log", counting)
+    monkeypatch.setattr(conformance_audit, "read_log", counting)
     workers, shard = 2, 500
     summary = audit_log(audit_logs.binary, workers=workers, shard_size=shard, progress=progress)
 

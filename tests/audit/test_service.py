@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from croupier.v1 import oracle_service_pb2, round_pb2
 
-from clients.client import CroupierClient
-from oracle.service.server import ServerConfig
+from croupier.clients.client import CroupierClient
+from croupier.oracle.service.server import ServerConfig
+from croupier.v1 import oracle_service_pb2, round_pb2
 from tests.audit.support import DamagedLog
 from tests.service.support import LoopThread, start_server
 

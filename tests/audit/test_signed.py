@@ -10,7 +10,6 @@ import stat
 from pathlib import Path
 
 from croupier.v1 import round_pb2
-
 from tests.audit.support import Case, SignedLog, invoke, only, parse_entry, verify
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clients import adapter
-from clients.demo_engine import DemoEngine
+from croupier.clients import adapter
+from croupier.clients.demo_engine import DemoEngine
 from tests.audit.engines import settle
 from tests.audit.support import invoke, read_lines, verify, write_lines
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from croupier.v1 import round_pb2
 
-from oracle.money import money_text
+from croupier.oracle.money import money_text
+from croupier.v1 import round_pb2
 from tests.audit.support import (
     AuditLogs,
     PlayedRound,

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from clients.demo_engine import DemoEngine
-from conformance.audit import audit_log
+from croupier.clients.demo_engine import DemoEngine
+from croupier.conformance.audit import audit_log
 from tests.audit.support import (
     AuditLogs,
     instant,

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import grpc
 import pytest
-from croupier.v1 import round_pb2
 
-from clients import adapter
-from clients.audit import AuditLogError, AuditWriter, read_log
-from clients.client import CroupierClient, CroupierError
-from clients.demo_engine import DemoEngine
+from croupier.clients import adapter
+from croupier.clients.audit import AuditLogError, AuditWriter, read_log
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.clients.demo_engine import DemoEngine
+from croupier.v1 import round_pb2
 from tests.audit.engines import refused, run_engine, settle, stop
 from tests.audit.support import invoke, read_lines, write_lines
 from tests.clients.conftest import baccarat_deal

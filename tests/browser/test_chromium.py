@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.html.page import page
+from croupier.conformance.html.page import page
 from tests.browser.chromium import BrowserError, Chromium
 
 

@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.v1 import round_pb2
 
-from conformance.cli import main
-from conformance.corpus import CORPUS_DIR
-from conformance.fairness import BAND
-from conformance.vectors import dump_line, read_vectors
-from conformance.zoo import launch_command
-from oracle.basic_strategy import strategy_return
-from oracle.money import money_text
-from oracle.profile import shipped_profile
-from oracle.returns import percent
-from oracle.shoe import seeded_spins
+from croupier.conformance.cli import main
+from croupier.conformance.corpus import CORPUS_DIR
+from croupier.conformance.fairness import BAND
+from croupier.conformance.vectors import dump_line, read_vectors
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.basic_strategy import strategy_return
+from croupier.oracle.money import money_text
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.returns import percent
+from croupier.oracle.shoe import seeded_spins
+from croupier.v1 import round_pb2
 from tests.audit.rounds import RED, STRAIGHT, blackjack_rounds, roulette_rounds, write_rounds
 from tests.browser.chromium import Chromium
 from tests.conformance.engines import command
@@ -66,7 +66,7 @@ def mutant_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def partial_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo engine passes six vectors: a part of the corpus, which certifies nothing."""
-    launch = f"{sys.executable} -m clients.demo_engine"
+    launch = f"{sys.executable} -m croupier.clients.demo_engine"
     return _certify(tmp_path_factory.mktemp("engine"), launch, code=0)
 
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 
-from clients import adapter
-from clients.client import CroupierClient
-from clients.demo_engine import DemoEngine
+from croupier.clients import adapter
+from croupier.clients.client import CroupierClient
+from croupier.clients.demo_engine import DemoEngine
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 
 
 def amount(units: int) -> common_pb2.Amount:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import grpc
 import pytest
-from croupier.v1 import round_pb2
 
-from clients import adapter
-from clients.audit import link, read_log
-from clients.client import CroupierClient, CroupierError
+from croupier.clients import adapter
+from croupier.clients.audit import link, read_log
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.v1 import round_pb2
 from tests.clients.conftest import baccarat_deal, blackjack_deal, roulette_deal
 
 HIT = round_pb2.DECISION_KIND_HIT

@@ -11,11 +11,10 @@ from typing import Any
 import grpc
 import pytest
 import trustme
-from croupier.v1 import round_pb2
 
-from clients import adapter
-from clients.adapter import DealInput
-from clients.client import (
+from croupier.clients import adapter
+from croupier.clients.adapter import DealInput
+from croupier.clients.client import (
     CroupierClient,
     CroupierError,
     DeadlineExceededError,
@@ -23,7 +22,8 @@ from clients.client import (
     UnavailableError,
     connect,
 )
-from clients.demo_engine import DemoEngine
+from croupier.clients.demo_engine import DemoEngine
+from croupier.v1 import round_pb2
 from tests.clients.conftest import blackjack_deal
 
 

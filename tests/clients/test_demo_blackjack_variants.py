@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from clients.adapter import (
+from croupier.clients.adapter import (
     BetInput,
     BlackjackView,
     DealInput,
@@ -19,8 +19,8 @@ from clients.adapter import (
     EngineError,
     SeatInput,
 )
-from clients.demo_engine import HOUSE_RULES, BlackjackRules, DemoEngine
-from clients.demo_engine.blackjack import BlackjackRound
+from croupier.clients.demo_engine import HOUSE_RULES, BlackjackRules, DemoEngine
+from croupier.clients.demo_engine.blackjack import BlackjackRound
 
 BASE = HOUSE_RULES["blackjack-a"]
 assert isinstance(BASE, BlackjackRules)

@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from clients.adapter import EngineError
-from clients.demo_engine.cards import check_composition
-from conformance.runner import RunConfig, VectorOutcome, run
-from conformance.vectors import load_corpus
+from croupier.clients.adapter import EngineError
+from croupier.clients.demo_engine.cards import check_composition
+from croupier.conformance.runner import RunConfig, VectorOutcome, run
+from croupier.conformance.vectors import load_corpus
 
 
 @pytest.mark.slow
@@ -26,7 +26,7 @@ def test_the_demo_engine_certifies_conformant_on_the_shipped_corpus() -> None:
             RunConfig(
                 vectors=corpus,
                 corpus=corpus,
-                launch=shlex.join([sys.executable, "-m", "clients.demo_engine"]),
+                launch=shlex.join([sys.executable, "-m", "croupier.clients.demo_engine"]),
                 certify=True,
             )
         )

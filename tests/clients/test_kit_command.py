@@ -17,18 +17,18 @@ from pathlib import Path
 import grpc
 import pytest
 import trustme
-from croupier.v1 import engine_service_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2
 
-from clients import adapter
-from clients.adapter import DealInput
-from clients.client import CroupierClient, CroupierError
-from clients.demo_engine import DemoEngine
-from clients.demo_engine.engine import Game
+from croupier.clients import adapter
+from croupier.clients.adapter import DealInput
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.clients.demo_engine import DemoEngine
+from croupier.clients.demo_engine.engine import Game
+from croupier.v1 import engine_service_pb2_grpc
 from tests.clients.conftest import baccarat_deal, blackjack_deal
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO = (sys.executable, "-m", "clients.demo_engine")
+DEMO = (sys.executable, "-m", "croupier.clients.demo_engine")
 #: 8 and 5 against a 9 up: the round waits for a decision, so it stays open.
 WAITS = "8H 9D 5C 7S TC 2D"
 
@@ -65,7 +65,7 @@ def test_the_help_names_the_command_as_typed() -> None:
     result = subprocess.run(  # noqa: S603 - our own interpreter
         [*DEMO, "--help"], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
     )
-    assert result.stdout.startswith("usage: python -m clients.demo_engine ")
+    assert result.stdout.startswith("usage: python -m croupier.clients.demo_engine ")
     for option in ("--max-open-rounds", "--round-ttl", "--grace", "--tls-cert", "--tls-key"):
         assert option in result.stdout
 
@@ -114,7 +114,7 @@ def test_tls_files_swapped_are_named(tmp_path: Path) -> None:
     try:
         ca_file = tmp_path / "ca.pem"
         ca.cert_pem.write_to_path(str(ca_file))
-        from clients.client import Tls  # noqa: PLC0415 - this test alone needs it
+        from croupier.clients.client import Tls  # noqa: PLC0415 - this test alone needs it
 
         with CroupierClient.connect(address, tls=Tls(ca=ca_file)) as client:
             assert client.describe().name == "croupier-demo-engine"

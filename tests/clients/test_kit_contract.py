@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from croupier.v1 import engine_service_pb2
 
-from clients import adapter
-from clients.adapter import DealInput
-from clients.client import CroupierClient, CroupierError
-from clients.demo_engine import DemoEngine
-from clients.demo_engine.engine import Game
+from croupier.clients import adapter
+from croupier.clients.adapter import DealInput
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.clients.demo_engine import DemoEngine
+from croupier.clients.demo_engine.engine import Game
+from croupier.v1 import engine_service_pb2
 from tests.clients.conftest import baccarat_deal, roulette_deal
 
 

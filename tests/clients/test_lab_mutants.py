@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from clients.demo_engine import LAB_TABLES
-from clients.mutants import LAB_MUTANTS, MUTANTS
-from conformance.cases import build_case
-from conformance.handwritten.lab_blackjack import LAB_CASES
-from conformance.runner import RunConfig, VectorOutcome, run
-from conformance.vectors import LoadedVector, campaign, load_corpus, write_vectors
-from conformance.zoo import AT_LEAST, MutantVerdict, run_zoo
-from oracle.clauses import BY_ID
-from oracle.profile import load_profile_file
+from croupier.clients.demo_engine import LAB_TABLES
+from croupier.clients.mutants import LAB_MUTANTS, MUTANTS
+from croupier.conformance.cases import build_case
+from croupier.conformance.handwritten.lab_blackjack import LAB_CASES
+from croupier.conformance.runner import RunConfig, VectorOutcome, run
+from croupier.conformance.vectors import LoadedVector, campaign, load_corpus, write_vectors
+from croupier.conformance.zoo import AT_LEAST, MutantVerdict, run_zoo
+from croupier.oracle.clauses import BY_ID
+from croupier.oracle.profile import load_profile_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -72,7 +72,9 @@ def test_the_demo_engine_passes_every_lab_vector(lab_corpus: list[LoadedVector])
         run(
             RunConfig(
                 vectors=lab_corpus,
-                launch=shlex.join([sys.executable, "-m", "clients.demo_engine", "--lab-tables"]),
+                launch=shlex.join(
+                    [sys.executable, "-m", "croupier.clients.demo_engine", "--lab-tables"]
+                ),
             )
         )
     )

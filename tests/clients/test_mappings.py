@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from clients.adapter import (
+from croupier.clients.adapter import (
     BetInput,
     BlackjackView,
     DealInput,
@@ -21,8 +21,15 @@ from clients.adapter import (
     SeatInput,
     SeatView,
 )
-from clients.mappings import DealOrder, NameMap, Shoe, UnknownNameError, hand_label, line_label
-from clients.replay import (
+from croupier.clients.mappings import (
+    DealOrder,
+    NameMap,
+    Shoe,
+    UnknownNameError,
+    hand_label,
+    line_label,
+)
+from croupier.clients.replay import (
     Boards,
     Decisions,
     OutOfDecisionsError,

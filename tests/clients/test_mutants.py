@@ -16,13 +16,13 @@ import sys
 import pytest
 from rich.console import Console
 
-from clients.demo_engine import HOUSE_RULES, DemoEngine
-from clients.demo_engine.engine import game_of
-from clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
-from conformance.runner import BAD
-from conformance.vectors import load_corpus
-from conformance.zoo import AT_LEAST, MutantVerdict, run_zoo, split_corpus, verdict_table
-from oracle.clauses import BY_ID, CONTRACT
+from croupier.clients.demo_engine import HOUSE_RULES, DemoEngine
+from croupier.clients.demo_engine.engine import game_of
+from croupier.clients.mutants import LAB_MUTANTS, MUTANTS, RECOVERY_MUTANTS
+from croupier.conformance.runner import BAD
+from croupier.conformance.vectors import load_corpus
+from croupier.conformance.zoo import AT_LEAST, MutantVerdict, run_zoo, split_corpus, verdict_table
+from croupier.oracle.clauses import BY_ID, CONTRACT
 from tests.clients import zoo_host
 
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -99,7 +99,7 @@ def test_a_survivor_is_reported() -> None:
 
 def test_the_command_line_lists_and_refuses() -> None:
     listed = subprocess.run(
-        [sys.executable, "-m", "clients.mutants", "--list"],
+        [sys.executable, "-m", "croupier.clients.mutants", "--list"],
         capture_output=True,
         text=True,
         check=False,
@@ -110,7 +110,7 @@ def test_the_command_line_lists_and_refuses() -> None:
     listed_names = [line.split()[0] for line in listed.stdout.splitlines()]
     assert listed_names == [*MUTANTS, *LAB_MUTANTS, *RECOVERY_MUTANTS]
     unknown = subprocess.run(
-        [sys.executable, "-m", "clients.mutants", "no-such-bug"],
+        [sys.executable, "-m", "croupier.clients.mutants", "no-such-bug"],
         capture_output=True,
         text=True,
         check=False,

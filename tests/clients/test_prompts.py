@@ -13,11 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
-from clients.mappings import hand_label
-from clients.prompts import FINISHED, Program, ProgramError, Prompt, PromptedGame, Session
-from clients.replay import Played, ReplayEngine
-from conformance.vectors import LoadedVector
+from croupier.clients.adapter import (
+    BlackjackView,
+    DealInput,
+    DecisionInput,
+    HandView,
+    Line,
+    SeatView,
+)
+from croupier.clients.mappings import hand_label
+from croupier.clients.prompts import FINISHED, Program, ProgramError, Prompt, PromptedGame, Session
+from croupier.clients.replay import Played, ReplayEngine
+from croupier.conformance.vectors import LoadedVector
 from tests.clients import toy_blackjack as toy
 from tests.clients.test_replay import (
     MOVES,

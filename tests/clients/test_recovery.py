@@ -17,20 +17,20 @@ from typing import Any
 
 import grpc
 import pytest
-from croupier.v1 import engine_service_pb2, round_pb2
 
-from clients import adapter
-from clients.audit import AuditWriter, read_log
-from clients.client import CroupierClient, CroupierError
-from clients.demo_engine import DemoEngine
-from clients.journal import FILE_NAME, Event, JournalError
-from conformance import fairness
-from conformance.audit import audit_log
-from conformance.vectors import play_round
-from oracle.basic_strategy import StrategyReturn
-from oracle.errors import ProfileError
-from oracle.profile import Profile, shipped_profile
-from oracle.shoe import seeded_shoe
+from croupier.clients import adapter
+from croupier.clients.audit import AuditWriter, read_log
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.clients.demo_engine import DemoEngine
+from croupier.clients.journal import FILE_NAME, Event, JournalError
+from croupier.conformance import fairness
+from croupier.conformance.audit import audit_log
+from croupier.conformance.vectors import play_round
+from croupier.oracle.basic_strategy import StrategyReturn
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.profile import Profile, shipped_profile
+from croupier.oracle.shoe import seeded_shoe
+from croupier.v1 import engine_service_pb2, round_pb2
 from tests.audit.engines import refused, run_engine
 from tests.clients.conftest import baccarat_deal, blackjack_deal, roulette_deal
 
@@ -97,7 +97,7 @@ class _DiesBeforeAnswering(adapter.EngineAdapter):
 
 
 def test_a_crash_between_journal_and_answer_applies_the_decision_once(tmp_path: Path) -> None:
-    from clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
+    from croupier.clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
 
     kit = _DiesBeforeAnswering(DemoEngine(), journal=Journal(tmp_path, DemoEngine.name))
     deal = blackjack_deal("r1", SHOE)
@@ -125,7 +125,7 @@ class _DiesAfterTheRecord(adapter.EngineAdapter):
 
 
 def test_a_crash_between_the_audit_record_and_the_journal_pays_once(tmp_path: Path) -> None:
-    from clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
+    from croupier.clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
 
     log = tmp_path / "rounds.jsonl"
     kit = _DiesAfterTheRecord(
@@ -153,7 +153,7 @@ def test_a_crash_between_the_audit_record_and_the_journal_pays_once(tmp_path: Pa
 
 
 def test_a_round_that_expired_stays_gone_after_a_restart(tmp_path: Path) -> None:
-    from clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
+    from croupier.clients.journal import Journal  # noqa: PLC0415 - the kit's own part under test
 
     now = [0.0]
     kit = adapter.EngineAdapter(

@@ -14,16 +14,23 @@ import functools
 from pathlib import Path
 
 import pytest
-from croupier.v1 import round_pb2
 
-from clients import adapter
-from clients.adapter import BlackjackView, DealInput, DecisionInput, HandView, Line, SeatView
-from clients.audit import read_log
-from clients.client import CroupierClient
-from clients.mappings import DealOrder, NameMap, Shoe, hand_label
-from clients.replay import Decisions, OutOfDecisionsError, Played, PlayRound, ReplayEngine
-from conformance.runner import RunConfig, RunReport, VectorOutcome, run
-from conformance.vectors import LoadedVector, load_corpus
+from croupier.clients import adapter
+from croupier.clients.adapter import (
+    BlackjackView,
+    DealInput,
+    DecisionInput,
+    HandView,
+    Line,
+    SeatView,
+)
+from croupier.clients.audit import read_log
+from croupier.clients.client import CroupierClient
+from croupier.clients.mappings import DealOrder, NameMap, Shoe, hand_label
+from croupier.clients.replay import Decisions, OutOfDecisionsError, Played, PlayRound, ReplayEngine
+from croupier.conformance.runner import RunConfig, RunReport, VectorOutcome, run
+from croupier.conformance.vectors import LoadedVector, load_corpus
+from croupier.v1 import round_pb2
 from tests.clients import toy_blackjack as toy
 from tests.clients.conftest import blackjack_deal
 from tests.clients.test_adapter import DOUBLE, HIT, SPLIT, STAND, refusal

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from clients.adapter import BaccaratView, DealInput, DecisionInput, Line
-from clients.mappings import NameMap, Shoe
-from clients.replay import Played, ReplayEngine
-from conformance.vectors import LoadedVector, load_corpus
+from croupier.clients.adapter import BaccaratView, DealInput, DecisionInput, Line
+from croupier.clients.mappings import NameMap, Shoe
+from croupier.clients.replay import Played, ReplayEngine
+from croupier.conformance.vectors import LoadedVector, load_corpus
 from tests.clients.test_replay import bad, certify
 
 # --- the toy --------------------------------------------------------------------------------

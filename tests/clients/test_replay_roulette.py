@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from clients.adapter import DealInput, DecisionInput, Line, RouletteView
-from clients.mappings import NameMap, line_label
-from clients.replay import Boards, Played, ReplayEngine
-from conformance.vectors import LoadedVector, load_corpus
+from croupier.clients.adapter import DealInput, DecisionInput, Line, RouletteView
+from croupier.clients.mappings import NameMap, line_label
+from croupier.clients.replay import Boards, Played, ReplayEngine
+from croupier.conformance.vectors import LoadedVector, load_corpus
 from tests.clients.test_replay import bad, certify
 
 # --- the toy: a wheel that pays, in its own words ---------------------------------------------

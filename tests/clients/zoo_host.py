@@ -1,7 +1,7 @@
 """One process that serves many mutants, each on a port of its own: the zoo tests' engines.
 
 ``python -m tests.clients.zoo_host NAME...`` serves each named mutant through its kit as
-``python -m clients.mutants NAME`` does (``adapter.serve`` with the same defaults), prints
+``python -m croupier.clients.mutants NAME`` does (``adapter.serve`` with the same defaults), prints
 ``NAME host:port`` for each, serves until its standard input closes, then exits at once: a
 mutant that hangs keeps a thread blocked for good, which a normal exit would wait for.
 
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from clients import adapter
-from clients.mutants import LAB_MUTANTS, MUTANTS
+from croupier.clients import adapter
+from croupier.clients.mutants import LAB_MUTANTS, MUTANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 #: How long the host may take to serve every mutant it is given, in seconds.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import click
 
-from conformance.cli import main
+from croupier.conformance.cli import main
 
 
 def commands(group: click.Group = main, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from conformance.cases import build_case
-from conformance.vectors import campaign, write_vectors
-from oracle.profile import shipped_profile
+from croupier.conformance.cases import build_case
+from croupier.conformance.vectors import campaign, write_vectors
+from croupier.oracle.profile import shipped_profile
 from tests.conformance.engines import command
 from tests.conformance.support import (
     CASES,

@@ -43,12 +43,12 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from croupier.v1 import engine_service_pb2
 from google.rpc import status_pb2
 
-from oracle.profile import Profile, Profiles, load_profile_text, shipped_profiles
-from oracle.service.server import EngineServicer
-from oracle.service.table import OpenRounds
+from croupier.oracle.profile import Profile, Profiles, load_profile_text, shipped_profiles
+from croupier.oracle.service.server import EngineServicer
+from croupier.oracle.service.table import OpenRounds
+from croupier.v1 import engine_service_pb2
 
 #: This file, for ``--launch`` commands.
 SCRIPT = Path(__file__).resolve()

@@ -25,14 +25,14 @@ from typing import Any
 from click.testing import CliRunner
 from click.testing import Result as CliResult
 
-from conformance.cases import Case, CaseRound
-from conformance.cli import main
-from conformance.runner import Result, RunConfig, RunReport, VectorOutcome, run
-from conformance.vectors import LoadedVector, load_corpus, read_vectors
+from croupier.conformance.cases import Case, CaseRound
+from croupier.conformance.cli import main
+from croupier.conformance.runner import Result, RunConfig, RunReport, VectorOutcome, run
+from croupier.conformance.vectors import LoadedVector, load_corpus, read_vectors
 from tests.strategies import SERVICE_PROFILE_IDS
 
 REPO = Path(__file__).resolve().parents[2]
-CROUPIER = (sys.executable, "-m", "conformance.cli")
+CROUPIER = (sys.executable, "-m", "croupier.conformance.cli")
 PROFILES = SERVICE_PROFILE_IDS
 #: Rounds of the campaign built per profile (roulette: vectors of 20 rounds).
 ROUNDS = 30

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
 from google.protobuf import json_format
 
-from conformance.cli import main
-from conformance.vectors import (
+from croupier.conformance.cli import main
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     BINARY,
     CORPUS_DIR,
     LoadedVector,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import round_pb2
 from hypothesis import given, settings
 
-from conformance.explore.rounds import explored_vector
-from conformance.vectors import campaign, campaign_policy, random_decision
-from oracle.profile import load_profile_file, shipped_profiles
+from croupier.conformance.explore.rounds import explored_vector
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import campaign, campaign_policy, random_decision
+from croupier.oracle.profile import load_profile_file, shipped_profiles
+from croupier.v1 import round_pb2
 
 DOWNTOWN = Path(__file__).resolve().parents[2] / "docs" / "examples" / "downtown.toml"
 

@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
-from croupier.v1 import engine_service_pb2
 
-from conformance.runner import Exchange, _Divergence, _judge, exchanges
-from conformance.vectors import CORPUS_DIR, read_vectors
-from oracle.clauses import CONTRACT
+from croupier.conformance.runner import Exchange, _Divergence, _judge, exchanges
+from croupier.conformance.vectors import CORPUS_DIR, read_vectors
+from croupier.oracle.clauses import CONTRACT
+from croupier.v1 import engine_service_pb2
 
 VECTOR_PROTO = Path(__file__).parents[2] / "proto/croupier/conformance/v1/vector.proto"
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from clients.words import plural
-from conformance.cli import main
-from conformance.vectors import campaign, write_vectors
-from oracle.profile import Status, shipped_profile, shipped_profiles
+from croupier.clients.words import plural
+from croupier.conformance.cli import main
+from croupier.conformance.vectors import campaign, write_vectors
+from croupier.oracle.profile import Status, shipped_profile, shipped_profiles
 from tests.conformance.support import Vectors
 
 
@@ -27,7 +27,7 @@ def _croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     """``croupier ARGS`` with stdout and stderr pipes and no COLUMNS: nothing is a terminal."""
     environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     return subprocess.run(  # noqa: S603 - our own interpreter and module
-        [sys.executable, "-m", "conformance.cli", *args],
+        [sys.executable, "-m", "croupier.conformance.cli", *args],
         capture_output=True,
         text=True,
         env={**environment, **(env or {})},
@@ -84,7 +84,7 @@ def _closes_early(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
 
 
 def test_a_closed_pipe_ends_croupier_quietly() -> None:
-    argv = [sys.executable, "-m", "conformance.cli", "profiles", "strategy", "blackjack-a"]
+    argv = [sys.executable, "-m", "croupier.conformance.cli", "profiles", "strategy", "blackjack-a"]
     result = _closes_early(argv)
     assert b"Traceback" not in result.stderr
     assert b"BrokenPipeError" not in result.stderr
@@ -92,7 +92,7 @@ def test_a_closed_pipe_ends_croupier_quietly() -> None:
 
 
 def test_a_closed_pipe_ends_the_mutant_list_quietly() -> None:
-    result = _closes_early([sys.executable, "-m", "clients.mutants", "--list"])
+    result = _closes_early([sys.executable, "-m", "croupier.clients.mutants", "--list"])
     assert result.stderr == b""
     assert result.returncode in (0, 1)
 

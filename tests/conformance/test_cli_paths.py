@@ -25,9 +25,9 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conformance.cli import main
-from conformance.cli.common import OutputFile
-from conformance.vectors import CORPUS_DIR
+from croupier.conformance.cli import main
+from croupier.conformance.cli.common import OutputFile
+from croupier.conformance.vectors import CORPUS_DIR
 from tests.conformance.cli_tree import command, commands
 
 #: Nothing listens there: a command that gets as far as calling the engine exits 3.

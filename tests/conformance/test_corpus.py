@@ -14,13 +14,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
 
-from conformance.corpus import CAMPAIGNS, build_corpus
-from conformance.handwritten import CASES
-from conformance.recovery import RECOVERY_DIR
-from conformance.runner import exchanges
-from conformance.vectors import (
+from croupier.conformance.corpus import CAMPAIGNS, build_corpus
+from croupier.conformance.handwritten import CASES
+from croupier.conformance.recovery import RECOVERY_DIR
+from croupier.conformance.runner import exchanges
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     CORPUS_DIR,
     CorpusProblem,
     LoadedVector,
@@ -29,10 +29,10 @@ from conformance.vectors import (
     read_vectors,
     write_vectors,
 )
-from oracle.clauses import BY_ID, CONTRACT, Game
-from oracle.profile import SHIPPED_IDS, Profile, shipped_profile
-from oracle.provenance import ABSENT, Difference, cite
-from oracle.service import flat
+from croupier.oracle.clauses import BY_ID, CONTRACT, Game
+from croupier.oracle.profile import SHIPPED_IDS, Profile, shipped_profile
+from croupier.oracle.provenance import ABSENT, Difference, cite
+from croupier.oracle.service import flat
 
 #: Clauses every profile of a game shares (RULES.md "common to ...").
 GAME_CLAUSES: dict[Game, tuple[str, ...]] = {
@@ -118,7 +118,7 @@ def test_corpus_files_are_what_build_corpus_writes(tmp_path: Path) -> None:
     stale = [name for name in built if built[name] != shipped[name]]
     assert not stale, (
         f"{stale} differ from what build_corpus writes: rebuild with "
-        '`python -c "from conformance.corpus import build_corpus; build_corpus()"`'
+        '`python -c "from croupier.conformance.corpus import build_corpus; build_corpus()"`'
     )
     # The recovery vectors go to the built corpus's recovery/ folder, the shipped ones apart.
     recovered = {p.name: p.read_bytes() for p in corpus_files(tmp_path / "recovery")}

@@ -20,15 +20,21 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
 
-from conformance.cases import Case, CaseRound, build_case
-from conformance.vectors import CORPUS_DIR, read_vectors, replay
-from oracle.clauses import Game
-from oracle.errors import ProfileError
-from oracle.money import Odds, Rounding
-from oracle.parameters import SPECS, Kind, ParamSpec
-from oracle.profile import SHIPPED_IDS, Parameter, Profile, load_profile_text, shipped_profile
+from croupier.conformance.cases import Case, CaseRound, build_case
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import CORPUS_DIR, read_vectors, replay
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.money import Odds, Rounding
+from croupier.oracle.parameters import SPECS, Kind, ParamSpec
+from croupier.oracle.profile import (
+    SHIPPED_IDS,
+    Parameter,
+    Profile,
+    load_profile_text,
+    shipped_profile,
+)
 
 Raw = bool | int | str | tuple[str, ...]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.cli import main
+from croupier.conformance.cli import main
 
 pytest_plugins = ["pytester"]
 
@@ -35,7 +35,7 @@ CHATTY = (
     "for n in range(4000):\n"
     "    sys.stderr.write(f'engine: warming up {n:05d} ' + 'x' * 40 + '\\n')\n"
     "sys.stderr.flush()\n"
-    "os.execv(sys.executable, [sys.executable, '-m', 'clients.demo_engine', '--port', '0'])\n"
+    "os.execv(sys.executable, [sys.executable, '-m', 'croupier.clients.demo_engine', '--port', '0'])\n"
 )
 
 

@@ -21,23 +21,23 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conformance.cli import main
-from conformance.explore import rounds, search
-from conformance.explore.coverage import cells
-from conformance.explore.search import ExploreConfig, explore
-from conformance.vectors import campaign, read_vectors, write_vectors
-from conformance.zoo import launch_command
-from oracle.cards import DECK, Card, Rank
-from oracle.clauses import BY_ID, CONTRACT, Game
-from oracle.profile import Profile, shipped_profile, shipped_profiles
+from croupier.conformance.cli import main
+from croupier.conformance.explore import rounds, search
+from croupier.conformance.explore.coverage import cells
+from croupier.conformance.explore.search import ExploreConfig, explore
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import campaign, read_vectors, write_vectors
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.cards import DECK, Card, Rank
+from croupier.oracle.clauses import BY_ID, CONTRACT, Game
+from croupier.oracle.profile import Profile, shipped_profile, shipped_profiles
 from tests.conformance.support import CROUPIER, REPO
 from tests.strategies import FAULTS, explored_vector, shoe_cards
 
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
 
 #: The reason the contract (engine_service.proto, DESIGN.md "Refusals") gives each fault.
 REASON = {

@@ -12,20 +12,26 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import engine_service_pb2, round_pb2
 
-from conformance.cli import main
-from conformance.explore import search
-from conformance.explore.coverage import CellCoverage, cells, reached
-from conformance.explore.rounds import ACROSS, FAULTS, REFUSAL, explored_vector, stacked_shoe
-from conformance.vectors import finish_vector, play_round
-from oracle import baccarat
-from oracle.cards import Card
-from oracle.clauses import Game
-from oracle.profile import Profile, shipped_profile, shipped_profiles
-from oracle.rounds import BlackjackWager, SeatRequest
-from oracle.service import convert
+from croupier.conformance.cli import main
+from croupier.conformance.explore import search
+from croupier.conformance.explore.coverage import CellCoverage, cells, reached
+from croupier.conformance.explore.rounds import (
+    ACROSS,
+    FAULTS,
+    REFUSAL,
+    explored_vector,
+    stacked_shoe,
+)
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import finish_vector, play_round
+from croupier.oracle import baccarat
+from croupier.oracle.cards import Card
+from croupier.oracle.clauses import Game
+from croupier.oracle.profile import Profile, shipped_profile, shipped_profiles
+from croupier.oracle.rounds import BlackjackWager, SeatRequest
+from croupier.oracle.service import convert
+from croupier.v1 import engine_service_pb2, round_pb2
 from tests.conformance.test_explore import DEMO, REASON
 
 PROFILES = shipped_profiles()

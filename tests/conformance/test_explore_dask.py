@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conformance.cli import main
-from conformance.explore import cluster
-from conformance.explore.cluster import (
+from croupier.conformance.cli import main
+from croupier.conformance.explore import cluster
+from croupier.conformance.explore.cluster import (
     Chunk,
     ChunkResult,
     DaskOptions,
@@ -32,8 +32,8 @@ from conformance.explore.cluster import (
     explore_on_dask,
     run_chunk,
 )
-from conformance.explore.coverage import CellCoverage, cells
-from conformance.explore.search import (
+from croupier.conformance.explore.coverage import CellCoverage, cells
+from croupier.conformance.explore.search import (
     Coverage,
     ExploreConfig,
     ExploreReport,
@@ -42,11 +42,11 @@ from conformance.explore.search import (
     chosen_profiles,
     explore,
 )
-from conformance.results import signature
-from conformance.scheduler import SchedulerError, dask_client
-from conformance.vectors import campaign, read_vectors, write_vectors
-from conformance.zoo import launch_command
-from oracle.profile import shipped_profile, shipped_profiles
+from croupier.conformance.results import signature
+from croupier.conformance.scheduler import SchedulerError, dask_client
+from croupier.conformance.vectors import campaign, read_vectors, write_vectors
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.profile import shipped_profile, shipped_profiles
 from tests.conformance.support import Engine, start_engine
 
 distributed = pytest.importorskip("distributed")

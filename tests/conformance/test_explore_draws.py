@@ -12,14 +12,14 @@ import random
 from collections import Counter
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 
-from conformance.explore import draws, rounds, search
-from conformance.explore.coverage import aim_order, cells
-from oracle.profile import Profile, shipped_profiles
+from croupier.conformance.explore import draws, rounds, search
+from croupier.conformance.explore.coverage import aim_order, cells
+from croupier.conformance.v1 import vector_pb2
+from croupier.oracle.profile import Profile, shipped_profiles
 
 PROFILES = shipped_profiles()
 _KEY = b"replay"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conformance.cli import main
-from conformance.explore import search
-from conformance.vectors import read_vectors
+from croupier.conformance.cli import main
+from croupier.conformance.explore import search
+from croupier.conformance.vectors import read_vectors
 from tests.conformance.engines import command
 
 #: Three bugs, each decided by its own clause: a blackjack paid 1:1 (BJ.nat-pays), the

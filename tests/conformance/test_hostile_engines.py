@@ -20,7 +20,7 @@ from xml.etree import ElementTree as ET
 import pytest
 import trustme
 
-from conformance.runner import VectorOutcome
+from croupier.conformance.runner import VectorOutcome
 from tests.conformance.engines import command
 from tests.conformance.support import (
     CASES,

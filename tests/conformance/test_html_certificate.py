@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.cli import main
-from conformance.html import clause_text as clause_text_module
-from conformance.html.certificate import (
+from croupier.conformance.cli import main
+from croupier.conformance.html import clause_text as clause_text_module
+from croupier.conformance.html.certificate import (
     NO_CLAUSE,
     ReportFileError,
     parse_records,
     read_records,
     render,
 )
-from conformance.html.clause_text import (
+from croupier.conformance.html.clause_text import (
     POINTER,
     clause_html,
     clause_text,
@@ -29,9 +29,9 @@ from conformance.html.clause_text import (
     parse_rules,
     rules_markdown,
 )
-from conformance.vectors import CORPUS_DIR, dump_line, read_vectors
-from conformance.zoo import launch_command
-from oracle.clauses import CLAUSES, CONTRACT
+from croupier.conformance.vectors import CORPUS_DIR, dump_line, read_vectors
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.clauses import CLAUSES, CONTRACT
 from tests.conformance.support import certify, free_port, read_report
 
 HOSTILE = '<script>alert("x")</script>'

@@ -11,15 +11,15 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
 
-from conformance.known import (
+from croupier.conformance.known import (
     ExploreWaivers,
     apply_known,
     read_known_failures,
     unmatched,
 )
-from conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
+from croupier.conformance.results import ConfigError, KnownFailure, Result, VectorOutcome
+from croupier.conformance.v1 import vector_pb2
 
 FAIL, PASS = VectorOutcome.FAIL, VectorOutcome.PASS
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import oracle
-from conformance.cli import main
-from conformance.labcorpus import (
+from croupier import oracle
+from croupier.conformance.cli import main
+from croupier.conformance.labcorpus import (
     BUILDER,
     LAB_ROUNDS,
     Difference,
@@ -29,8 +29,8 @@ from conformance.labcorpus import (
     lab_corpus,
     profile_digest,
 )
-from conformance.vectors import read_vectors
-from oracle.profile import load_profile_file
+from croupier.conformance.vectors import read_vectors
+from croupier.oracle.profile import load_profile_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 EZ = EXAMPLES / "ez-baccarat.toml"
@@ -38,7 +38,7 @@ EZ = EXAMPLES / "ez-baccarat.toml"
 
 def _serve(profile: Path) -> str:
     """The reference server, serving the lab profile beside the shipped ones."""
-    return shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--port", "0",
+    return shlex.join([sys.executable, "-m", "croupier.conformance.cli", "serve", "--port", "0",
                        "--profile", str(profile)])  # fmt: skip
 
 

@@ -20,14 +20,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
 
-from clients.mutants import LAB_MUTANTS
-from conformance.cli import main
-from conformance.labcorpus import shared_cases
-from conformance.results import VectorOutcome
-from conformance.runner import BAD
-from conformance.targeted import (
+from croupier.clients.mutants import LAB_MUTANTS
+from croupier.conformance.cli import main
+from croupier.conformance.labcorpus import shared_cases
+from croupier.conformance.results import VectorOutcome
+from croupier.conformance.runner import BAD
+from croupier.conformance.targeted import (
     CHOSEN_VARIANT_VECTORS,
     GENERATORS,
     Targeted,
@@ -35,14 +34,21 @@ from conformance.targeted import (
     expectations,
     shown,
 )
-from conformance.targeted.probe import ProbeRound, fitted, probe
-from conformance.targeted.refusals import build_refusals
-from conformance.vectors import LoadedVector, read_vectors, replay, round_clauses, write_vectors
-from conformance.zoo import certify_mutant
-from oracle.clauses import Game
-from oracle.errors import ProfileError
-from oracle.parameters import SPECS, Kind, ParamSpec, RawValue
-from oracle.profile import Profile, load_profile_file, load_profile_text
+from croupier.conformance.targeted.probe import ProbeRound, fitted, probe
+from croupier.conformance.targeted.refusals import build_refusals
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
+    LoadedVector,
+    read_vectors,
+    replay,
+    round_clauses,
+    write_vectors,
+)
+from croupier.conformance.zoo import certify_mutant
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.parameters import SPECS, Kind, ParamSpec, RawValue
+from croupier.oracle.profile import Profile, load_profile_file, load_profile_text
 from tests.conformance.support import run_api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -221,7 +227,7 @@ def _every(generated: dict[str, list[LoadedVector]]) -> list[LoadedVector]:
 def test_the_demo_engine_passes_every_generated_vector(
     generated: dict[str, list[LoadedVector]],
 ) -> None:
-    demo = shlex.join([sys.executable, "-m", "clients.demo_engine", "--lab-tables"])
+    demo = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--lab-tables"])
     report = run_api(_every(generated), launch=demo, concurrency=8)
     bad = [(r.vector_id, r.outcome.value, r.message) for r in report.results if r.outcome in BAD]
     assert not bad, bad[:5]
@@ -232,7 +238,9 @@ def test_croupier_serve_passes_every_generated_vector(
     generated: dict[str, list[LoadedVector]],
 ) -> None:
     files = [arg for path in FILES for arg in ("--profile", str(path))]
-    serve = shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--port", "0", *files])
+    serve = shlex.join(
+        [sys.executable, "-m", "croupier.conformance.cli", "serve", "--port", "0", *files]
+    )
     report = run_api(_every(generated), launch=serve, concurrency=8)
     bad = [(r.vector_id, r.outcome.value, r.message) for r in report.results if r.outcome in BAD]
     assert not bad, bad[:5]

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from clients.mutants import LAB_MUTANTS
-from conformance.cases import Case, CaseRound, build_case
-from conformance.results import VectorOutcome
-from conformance.runner import BAD
-from conformance.vectors import LoadedVector, campaign, read_vectors, write_vectors
-from conformance.zoo import MutantVerdict, run_zoo
-from oracle.profile import Profile, load_profile_file
+from croupier.clients.mutants import LAB_MUTANTS
+from croupier.conformance.cases import Case, CaseRound, build_case
+from croupier.conformance.results import VectorOutcome
+from croupier.conformance.runner import BAD
+from croupier.conformance.vectors import LoadedVector, campaign, read_vectors, write_vectors
+from croupier.conformance.zoo import MutantVerdict, run_zoo
+from croupier.oracle.profile import Profile, load_profile_file
 from tests.conformance.support import run_api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -304,7 +304,7 @@ def lab_corpus(tmp_path_factory: pytest.TempPathFactory) -> list[LoadedVector]:
     return loaded
 
 
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--lab-tables"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--lab-tables"])
 
 
 def test_every_lab_variant_has_cases() -> None:
@@ -333,7 +333,9 @@ def test_the_oracle_server_plays_every_lab_profile(lab_corpus: list[LoadedVector
     # croupier serve keeps each table's prison with its board, and refuses with the new
     # reasons and their status codes, as the vectors froze them.
     files = [arg for pid in LAB_IDS for arg in ("--profile", str(EXAMPLES / f"{pid}.toml"))]
-    serve = shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--port", "0", *files])
+    serve = shlex.join(
+        [sys.executable, "-m", "croupier.conformance.cli", "serve", "--port", "0", *files]
+    )
     report = run_api(lab_corpus, launch=serve, concurrency=8)
     assert len(report.results) == len(lab_corpus)
     assert {r.outcome for r in report.results} == {VectorOutcome.PASS}

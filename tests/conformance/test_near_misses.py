@@ -8,12 +8,12 @@ the oracle refuses with INVALID_BET_LAYOUT.
 from __future__ import annotations
 
 import pytest
-from croupier.v1 import common_pb2, round_pb2
 
-from conformance.explore.rounds import near_miss_bet, near_misses
-from oracle.errors import InvalidBetLayoutError
-from oracle.roulette import DOUBLE_ZERO, BetKind, Wheel, covered
-from oracle.service import convert
+from croupier.conformance.explore.rounds import near_miss_bet, near_misses
+from croupier.oracle.errors import InvalidBetLayoutError
+from croupier.oracle.roulette import DOUBLE_ZERO, BetKind, Wheel, covered
+from croupier.oracle.service import convert
+from croupier.v1 import common_pb2, round_pb2
 
 DZ = DOUBLE_ZERO
 

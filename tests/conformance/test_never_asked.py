@@ -7,13 +7,12 @@ comparison) in process; the mutant zoo plays them against engines (tests/clients
 
 from __future__ import annotations
 
+from croupier.conformance.cases import Case, CaseRound, build_case
+from croupier.conformance.runner import Exchange, _wrong_value, exchanges
 from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import play_round, replay, structure_problem
+from croupier.oracle.profile import shipped_profile
 from croupier.v1 import engine_service_pb2, round_pb2
-
-from conformance.cases import Case, CaseRound, build_case
-from conformance.runner import Exchange, _wrong_value, exchanges
-from conformance.vectors import play_round, replay, structure_problem
-from oracle.profile import shipped_profile
 
 HIT, STAND, DOUBLE = (
     round_pb2.DECISION_KIND_HIT,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.cli import main
-from conformance.vectors import CORPUS_DIR
+from croupier.conformance.cli import main
+from croupier.conformance.vectors import CORPUS_DIR
 
 #: Nothing listens there: a command that got as far as calling the engine would exit 3.
 NOBODY = "127.0.0.1:9"

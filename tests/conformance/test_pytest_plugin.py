@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import trustme
 
-from conformance.vectors import load_corpus
-from conformance.zoo import launch_command
+from croupier.conformance.vectors import load_corpus
+from croupier.conformance.zoo import launch_command
 from tests.conformance.engines import command
 from tests.conformance.support import CROUPIER, start_engine
 
 pytest_plugins = ["pytester"]
 
-DEMO = shlex.join([sys.executable, "-m", "clients.demo_engine", "--port", "0"])
+DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
 MUTANT = launch_command("blackjack-pays-6-5")
 
 
@@ -139,7 +139,7 @@ def test_the_inert_plugin_imports_neither_the_runner_nor_grpc() -> None:
     ``make bench`` (``plugin``) measures the milliseconds; this says what is not imported.
     """
     probe = (
-        "import sys, pytest, conformance.pytest_plugin\n"
+        "import sys, pytest, croupier.conformance.pytest_plugin\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('conformance', 'oracle', 'clients', 'croupier', 'grpc', 'google', 'hypothesis')))"
     )
@@ -147,9 +147,10 @@ def test_the_inert_plugin_imports_neither_the_runner_nor_grpc() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert run.stdout.split() == [
-        "['conformance',",
-        "'conformance.pytest_plugin',",
-        "'conformance.timeouts']",
+        "['croupier',",
+        "'croupier.conformance',",
+        "'croupier.conformance.pytest_plugin',",
+        "'croupier.conformance.timeouts']",
     ]
 
 

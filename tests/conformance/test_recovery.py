@@ -15,14 +15,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from croupier.conformance.v1 import vector_pb2
-from croupier.v1 import common_pb2
 
-from clients import adapter
-from clients.demo_engine import DemoEngine
-from conformance.recovery import RECOVERY_DIR, recovery_vectors
-from conformance.runner import RunConfig, VectorOutcome, run
-from conformance.vectors import (
+from croupier.clients import adapter
+from croupier.clients.demo_engine import DemoEngine
+from croupier.conformance.recovery import RECOVERY_DIR, recovery_vectors
+from croupier.conformance.runner import RunConfig, VectorOutcome, run
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     CORPUS_DIR,
     LoadedVector,
     load_corpus,
@@ -30,8 +29,9 @@ from conformance.vectors import (
     restart_points,
     structure_problem,
 )
-from conformance.zoo import launch_command
-from oracle.profile import SHIPPED_IDS, load_profile_file, shipped_profile
+from croupier.conformance.zoo import launch_command
+from croupier.oracle.profile import SHIPPED_IDS, load_profile_file, shipped_profile
+from croupier.v1 import common_pb2
 from tests.conformance.support import REPO, certify
 
 EXAMPLES = REPO / "docs" / "examples"
@@ -109,7 +109,7 @@ def test_a_restart_point_needs_a_restart_kind_and_a_kind_a_point(
 
 def _demo(state: Path) -> str:
     # No grace on SIGTERM: the vectors wait at the restart, no call is in flight.
-    words = ["-m", "clients.demo_engine", "--lab-tables", "--state-dir", str(state)]
+    words = ["-m", "croupier.clients.demo_engine", "--lab-tables", "--state-dir", str(state)]
     return shlex.join([sys.executable, *words, "--grace", "0"])
 
 

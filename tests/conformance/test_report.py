@@ -8,10 +8,16 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-from croupier.v1 import engine_service_pb2
 
-from conformance.report import SUITE_VERSION, JsonlReport, summary_line, write_jsonl, write_junit
-from conformance.results import Result, RunReport, VectorOutcome
+from croupier.conformance.report import (
+    SUITE_VERSION,
+    JsonlReport,
+    summary_line,
+    write_jsonl,
+    write_junit,
+)
+from croupier.conformance.results import Result, RunReport, VectorOutcome
+from croupier.v1 import engine_service_pb2
 
 
 def _result(vector_id: str, outcome: VectorOutcome, started: float, seconds: float) -> Result:

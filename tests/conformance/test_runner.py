@@ -25,15 +25,15 @@ import pytest
 import trustme
 from click.testing import CliRunner
 from click.testing import Result as CliResult
-from croupier.conformance.v1 import vector_pb2
 
-from conformance.cli import main
-from conformance.runner import (
+from croupier.conformance.cli import main
+from croupier.conformance.runner import (
     EngineUnavailableError,
     KnownFailure,
     VectorOutcome,
 )
-from conformance.vectors import (
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     LoadedVector,
     corpus_hash,
     load_corpus,
@@ -224,7 +224,7 @@ def test_a_broken_rule_fails_its_vector_with_its_clause(
     # The reproduction command re-runs just that vector, and it fails the same way.
     # Printed for a run not started as ``croupier``, it names this interpreter and module.
     argv = shlex.split(failed["reproduce"])
-    assert argv[1:4] == ["-m", "conformance.cli", "certify"]
+    assert argv[1:4] == ["-m", "croupier.conformance.cli", "certify"]
     assert argv[-2:] == ["--vector", broken.vector]
     again_lines = reproduce(failed["reproduce"], tmp_path / "again.jsonl", code=1, COLUMNS="400")
     assert list(again_lines) == [broken.vector]

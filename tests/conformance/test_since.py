@@ -18,13 +18,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
 from google.protobuf import json_format
 
-import oracle
-from conformance.cli import main
-from conformance.report import SUITE_VERSION
-from conformance.since import (
+from croupier import oracle
+from croupier.conformance.cli import main
+from croupier.conformance.report import SUITE_VERSION
+from croupier.conformance.since import (
     Release,
     VersionError,
     expectations,
@@ -34,8 +33,9 @@ from conformance.since import (
     read_releases,
     since,
 )
-from conformance.vectors import LoadedVector, check_corpus, load_corpus
-from oracle.profile import shipped_profile
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import LoadedVector, check_corpus, load_corpus
+from croupier.oracle.profile import shipped_profile
 from tests.conformance.support import NATURAL, REPO, Vectors, certify, read_report
 
 CURRENT = oracle.__version__

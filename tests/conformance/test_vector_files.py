@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.conformance.v1 import vector_pb2
 
-from conformance.cli import main
-from conformance.vectors import (
+from croupier.conformance.cli import main
+from croupier.conformance.v1 import vector_pb2
+from croupier.conformance.vectors import (
     CORPUS_DIR,
     LoadedVector,
     VectorFileError,

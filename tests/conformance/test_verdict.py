@@ -18,7 +18,7 @@ from xml.etree import ElementTree as ET
 import pytest
 from click.testing import Result as CliResult
 
-from conformance.vectors import CORPUS_DIR, dump_line, read_vectors
+from croupier.conformance.vectors import CORPUS_DIR, dump_line, read_vectors
 from tests.conformance.engines import command
 from tests.conformance.support import certify, read_report, start_engine, summary
 

@@ -15,12 +15,12 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from conformance import labcorpus
-from conformance.explore.search import ExploreConfig, explore
-from conformance.known import ExploreWaivers, read_known_failures
-from conformance.results import VectorOutcome
-from conformance.vectors import LoadedVector
-from oracle.profile import load_profile_file
+from croupier.conformance import labcorpus
+from croupier.conformance.explore.search import ExploreConfig, explore
+from croupier.conformance.known import ExploreWaivers, read_known_failures
+from croupier.conformance.results import VectorOutcome
+from croupier.conformance.vectors import LoadedVector
+from croupier.oracle.profile import load_profile_file
 from tests.conformance.support import by_id, run_api
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "blackjack"

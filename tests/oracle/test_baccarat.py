@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.baccarat import (
+from croupier.oracle.baccarat import (
     BaccaratBet,
     BaccaratRound,
     BaccaratRules,
@@ -31,8 +31,8 @@ from oracle.baccarat import (
     play_coup,
     play_round,
 )
-from oracle.cards import Card, parse_cards
-from oracle.errors import (
+from croupier.oracle.cards import Card, parse_cards
+from croupier.oracle.errors import (
     BetOutOfLimitsError,
     InsufficientBalanceError,
     InvalidRoundError,
@@ -40,9 +40,9 @@ from oracle.errors import (
     ShoeExhaustedError,
     ShoeNotInProfileError,
 )
-from oracle.money import Odds, Rounding
-from oracle.profile import load_profile_text, shipped_profile
-from oracle.settlement import Limits
+from croupier.oracle.money import Odds, Rounding
+from croupier.oracle.profile import load_profile_text, shipped_profile
+from croupier.oracle.settlement import Limits
 from tests.strategies import BACCARAT_PROFILE_IDS, baccarat_seats, shoes
 
 

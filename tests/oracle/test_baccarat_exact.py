@@ -20,9 +20,9 @@ from functools import cache
 
 import pytest
 
-from oracle.baccarat import CoupOutcome, Tableau, play_coup
-from oracle.cards import Card, parse_cards
-from oracle.errors import ShoeExhaustedError
+from croupier.oracle.baccarat import CoupOutcome, Tableau, play_coup
+from croupier.oracle.cards import Card, parse_cards
+from croupier.oracle.errors import ShoeExhaustedError
 
 DECK_SIZE = 52
 SEQUENCE = 6

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import pytest
 
-from oracle.basic_strategy import (
+from croupier.oracle.basic_strategy import (
     _BIT,
     ERROR_BOUND,
     Action,
@@ -46,12 +46,12 @@ from oracle.basic_strategy import (
     rules_of,
     strategy_return,
 )
-from oracle.blackjack import BlackjackRules
-from oracle.clauses import Game
-from oracle.errors import ProfileError
-from oracle.immutable import evolve
-from oracle.parameters import SPECS
-from oracle.profile import Profile, load_profile_text, shipped_profile
+from croupier.oracle.blackjack import BlackjackRules
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import ProfileError
+from croupier.oracle.immutable import evolve
+from croupier.oracle.parameters import SPECS
+from croupier.oracle.profile import Profile, load_profile_text, shipped_profile
 
 #: The issue's tolerance for a published figure, in percentage points.
 FIGURE = 0.01

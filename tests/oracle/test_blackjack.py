@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import pytest
 
-from oracle.blackjack import (
+from croupier.oracle.blackjack import (
     Action,
     BlackjackRules,
     BlackjackSeat,
@@ -35,8 +35,8 @@ from oracle.blackjack import (
     hand_total,
     settle,
 )
-from oracle.cards import parse_cards
-from oracle.errors import (
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.errors import (
     BetOutOfLimitsError,
     IllegalDecisionError,
     InsufficientBalanceError,
@@ -45,8 +45,8 @@ from oracle.errors import (
     ShoeExhaustedError,
     ShoeNotInProfileError,
 )
-from oracle.profile import load_profile_text, shipped_profile
-from oracle.settlement import SettlementLine
+from croupier.oracle.profile import load_profile_text, shipped_profile
+from croupier.oracle.settlement import SettlementLine
 
 RULES_A = BlackjackRules.from_profile(shipped_profile("blackjack-a"))
 RULES_C = BlackjackRules.from_profile(shipped_profile("blackjack-c"))

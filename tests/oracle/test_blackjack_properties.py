@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.blackjack import (
+from croupier.oracle.blackjack import (
     Action,
     BlackjackRules,
     BlackjackSeat,
@@ -31,11 +31,11 @@ from oracle.blackjack import (
     options,
     settle,
 )
-from oracle.cards import DECK, Card
-from oracle.clauses import BY_ID
-from oracle.errors import IllegalDecisionError
-from oracle.money import Rounding
-from oracle.profile import Profile, load_profile_text, shipped_profile
+from croupier.oracle.cards import DECK, Card
+from croupier.oracle.clauses import BY_ID
+from croupier.oracle.errors import IllegalDecisionError
+from croupier.oracle.money import Rounding
+from croupier.oracle.profile import Profile, load_profile_text, shipped_profile
 from tests.strategies import blackjack_orders, blackjack_seats, blackjack_shoes
 
 # Re-splits to four hands (aces too), soft-17 hits, surrender after split, a late dealer blackjack

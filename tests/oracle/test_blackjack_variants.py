@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.blackjack import (
+from croupier.oracle.blackjack import (
     Action,
     BlackjackRules,
     BlackjackSeat,
@@ -23,9 +23,9 @@ from oracle.blackjack import (
     deal,
     decide,
 )
-from oracle.cards import format_cards, parse_cards
-from oracle.errors import IllegalDecisionError, ProfileError
-from oracle.profile import load_profile_text
+from croupier.oracle.cards import format_cards, parse_cards
+from croupier.oracle.errors import IllegalDecisionError, ProfileError
+from croupier.oracle.profile import load_profile_text
 
 HIT, STAND, DOUBLE, SPLIT = Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT
 SURRENDER, NO_SURRENDER = Action.SURRENDER, Action.DECLINE_SURRENDER

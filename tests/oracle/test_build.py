@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle import build
+from croupier.oracle import build
 
 
 @pytest.fixture

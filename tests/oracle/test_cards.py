@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.cards import DECK, RANKS, SUITS, Card, Rank, Suit, format_cards, parse_cards
-from oracle.errors import InvalidCardError, OracleError
+from croupier.oracle.cards import DECK, RANKS, SUITS, Card, Rank, Suit, format_cards, parse_cards
+from croupier.oracle.errors import InvalidCardError, OracleError
 
 # The text form, written out from DESIGN.md: rank ``A23456789TJQK`` then suit ``CDHS``.
 RANK_TEXT = "A23456789TJQK"

@@ -7,11 +7,11 @@ player, banker, player, banker).
 
 from __future__ import annotations
 
-from oracle import baccarat, blackjack
-from oracle.blackjack import Action, BlackjackRules, BlackjackSeat, Decision
-from oracle.cards import parse_cards
-from oracle.profile import load_profile_text, shipped_profile
-from oracle.provenance import ABSENT, Difference, cite
+from croupier.oracle import baccarat, blackjack
+from croupier.oracle.blackjack import Action, BlackjackRules, BlackjackSeat, Decision
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.profile import load_profile_text, shipped_profile
+from croupier.oracle.provenance import ABSENT, Difference, cite
 
 
 def rules(profile_id: str) -> BlackjackRules:

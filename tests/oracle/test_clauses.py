@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from oracle.clauses import BY_ID, CLAUSES, CONTRACT, Game, clause
-from oracle.errors import OracleError, ProfileError
-from oracle.profile import Profile, load_profile_file, shipped_profiles
+from croupier.oracle.clauses import BY_ID, CLAUSES, CONTRACT, Game, clause
+from croupier.oracle.errors import OracleError, ProfileError
+from croupier.oracle.profile import Profile, load_profile_file, shipped_profiles
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "RULES.md"

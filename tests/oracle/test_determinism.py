@@ -24,13 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from oracle import baccarat, blackjack, roulette
-from oracle.cards import Card, Rank
-from oracle.errors import OracleError
-from oracle.profile import Profile, load_profile_text, shipped_profile, shipped_profiles
-from oracle.provenance import compact
-from oracle.settlement import settlement_citations
-from oracle.shoe import seeded_shoe, seeded_spins
+from croupier.oracle import baccarat, blackjack, roulette
+from croupier.oracle.cards import Card, Rank
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import Profile, load_profile_text, shipped_profile, shipped_profiles
+from croupier.oracle.provenance import compact
+from croupier.oracle.settlement import settlement_citations
+from croupier.oracle.shoe import seeded_shoe, seeded_spins
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 25

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from oracle.blackjack import Hand, HandStatus
-from oracle.cards import Rank, parse_cards
-from oracle.immutable import evolve
+from croupier.oracle.blackjack import Hand, HandStatus
+from croupier.oracle.cards import Rank, parse_cards
+from croupier.oracle.immutable import evolve
 
 
 def test_evolve_changes_what_it_is_told_and_keeps_the_rest() -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.money import (
+from croupier.oracle.money import (
     Odds,
     Payout,
     Rounding,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from oracle.clauses import BY_ID, Game
-from oracle.errors import OracleError, ProfileError, UnknownProfileError
-from oracle.money import Odds, Rounding
-from oracle.parameters import SPECS
-from oracle.profile import (
+from croupier.oracle.clauses import BY_ID, Game
+from croupier.oracle.errors import OracleError, ProfileError, UnknownProfileError
+from croupier.oracle.money import Odds, Rounding
+from croupier.oracle.parameters import SPECS
+from croupier.oracle.profile import (
     SHIPPED_IDS,
     Profile,
     Status,
@@ -43,7 +43,7 @@ def test_seven_profiles_ship() -> None:
     assert [p.id for p in shipped_profiles()] == list(SHIPPED_IDS)
     files = {
         entry.name
-        for entry in resources.files("oracle.profiles").iterdir()
+        for entry in resources.files("croupier.oracle.profiles").iterdir()
         if entry.name.endswith(".toml")
     }
     assert files == {f"{pid}.toml" for pid in SHIPPED}
@@ -84,7 +84,11 @@ def test_every_listed_parameter_has_clauses_and_status(profile_id: str) -> None:
 
 @pytest.mark.parametrize("profile_id", SHIPPED_IDS)
 def test_shipped_files_state_clauses_and_status_explicitly(profile_id: str) -> None:
-    text = resources.files("oracle.profiles").joinpath(f"{profile_id}.toml").read_text("utf-8")
+    text = (
+        resources.files("croupier.oracle.profiles")
+        .joinpath(f"{profile_id}.toml")
+        .read_text("utf-8")
+    )
     data = tomllib.loads(text)
     assert "extends" not in data
     for name, table in data["parameters"].items():

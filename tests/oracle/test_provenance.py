@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.provenance import (
+from croupier.oracle.provenance import (
     ABSENT,
     Difference,
     cite,

@@ -28,16 +28,16 @@ from math import perm
 
 import pytest
 
-from oracle.baccarat import BaccaratRules, CoupOutcome, Tableau
-from oracle.money import Odds
-from oracle.profile import Profile, load_profile_text, shipped_profile
-from oracle.returns import (
+from croupier.oracle.baccarat import BaccaratRules, CoupOutcome, Tableau
+from croupier.oracle.money import Odds
+from croupier.oracle.profile import Profile, load_profile_text, shipped_profile
+from croupier.oracle.returns import (
     BetReturn,
     coup_probabilities,
     percent,
     theoretical_returns,
 )
-from oracle.roulette import BetKind, RouletteRules, Wheel
+from croupier.oracle.roulette import BetKind, RouletteRules, Wheel
 
 BANKER, PLAYER, TIE = CoupOutcome.BANKER, CoupOutcome.PLAYER, CoupOutcome.TIE
 

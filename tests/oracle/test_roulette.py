@@ -11,16 +11,16 @@ from itertools import combinations
 
 import pytest
 
-from oracle.errors import (
+from croupier.oracle.errors import (
     BetOutOfLimitsError,
     InsufficientBalanceError,
     InvalidBetLayoutError,
     InvalidRoundError,
     ProfileError,
 )
-from oracle.money import Odds, Rounding
-from oracle.profile import Profile, load_profile_text, shipped_profile
-from oracle.roulette import (
+from croupier.oracle.money import Odds, Rounding
+from croupier.oracle.profile import Profile, load_profile_text, shipped_profile
+from croupier.oracle.roulette import (
     DOUBLE_ZERO,
     BetKind,
     Boards,
@@ -38,7 +38,7 @@ from oracle.roulette import (
     shapes,
     spin_round,
 )
-from oracle.settlement import SettlementLine
+from croupier.oracle.settlement import SettlementLine
 
 EU = Wheel.EUROPEAN
 US = Wheel.AMERICAN

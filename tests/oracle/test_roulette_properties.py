@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.errors import InvalidBetLayoutError
-from oracle.profile import load_profile_text, shipped_profile
-from oracle.roulette import (
+from croupier.oracle.errors import InvalidBetLayoutError
+from croupier.oracle.profile import load_profile_text, shipped_profile
+from croupier.oracle.roulette import (
     DOUBLE_ZERO,
     BetKind,
     RouletteRules,

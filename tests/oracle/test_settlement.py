@@ -12,10 +12,10 @@ from fractions import Fraction
 
 import pytest
 
-from oracle.errors import BetOutOfLimitsError, InsufficientBalanceError, InvalidRoundError
-from oracle.money import Payout
-from oracle.profile import shipped_profile
-from oracle.settlement import (
+from croupier.oracle.errors import BetOutOfLimitsError, InsufficientBalanceError, InvalidRoundError
+from croupier.oracle.money import Payout
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.settlement import (
     Limits,
     SettlementLine,
     Step,

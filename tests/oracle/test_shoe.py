@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.cards import DECK, Card, parse_cards
-from oracle.errors import InvalidRoundError, OracleError, ShoeNotInProfileError
-from oracle.shoe import SeededStream, check_composition, seeded_shoe, seeded_spins
+from croupier.oracle.cards import DECK, Card, parse_cards
+from croupier.oracle.errors import InvalidRoundError, OracleError, ShoeNotInProfileError
+from croupier.oracle.shoe import SeededStream, check_composition, seeded_shoe, seeded_spins
 
 DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 

@@ -10,14 +10,19 @@ from fractions import Fraction
 
 import pytest
 
-from oracle.baccarat import BaccaratBet, BaccaratRules, BaccaratSeat, play_round
-from oracle.baccarat import BetKind as Bac
-from oracle.cards import parse_cards
-from oracle.errors import BetNotOfferedError, InvalidBetLayoutError, ProfileError, TooManySeatsError
-from oracle.money import Odds
-from oracle.profile import Profile, load_profile_text
-from oracle.returns import percent, theoretical_returns
-from oracle.roulette import (
+from croupier.oracle.baccarat import BaccaratBet, BaccaratRules, BaccaratSeat, play_round
+from croupier.oracle.baccarat import BetKind as Bac
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.errors import (
+    BetNotOfferedError,
+    InvalidBetLayoutError,
+    ProfileError,
+    TooManySeatsError,
+)
+from croupier.oracle.money import Odds
+from croupier.oracle.profile import Profile, load_profile_text
+from croupier.oracle.returns import percent, theoretical_returns
+from croupier.oracle.roulette import (
     DOUBLE_ZERO,
     BetKind,
     Boards,
@@ -29,8 +34,8 @@ from oracle.roulette import (
     accepted,
     spin_round,
 )
-from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, start_round
-from oracle.settlement import Prison
+from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, start_round
+from croupier.oracle.settlement import Prison
 
 
 def _lab(base: str, parameters: str) -> Profile:

@@ -8,12 +8,12 @@ keeps it as ``asked_by``).
 
 from __future__ import annotations
 
-from oracle import blackjack
-from oracle.baccarat import BaccaratBet, BetKind
-from oracle.cards import parse_cards
-from oracle.profile import shipped_profile
-from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, Wager
-from oracle.verify import ClaimedLine, RecordedRound, verify_record
+from croupier.oracle import blackjack
+from croupier.oracle.baccarat import BaccaratBet, BetKind
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, Wager
+from croupier.oracle.verify import ClaimedLine, RecordedRound, verify_record
 
 
 def _request(profile_id: str, shoe: str, wager: Wager) -> RoundRequest:

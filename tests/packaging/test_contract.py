@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from croupier.v1 import engine_service_pb2
 from google.protobuf import descriptor_pb2
 
-from conformance.cli import main
+from croupier.conformance.cli import main
+from croupier.v1 import engine_service_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOS = sorted((ROOT / "proto").rglob("*.proto"))

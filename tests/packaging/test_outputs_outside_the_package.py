@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance import packaged
-from conformance.cli import main
-from conformance.vectors import CORPUS_DIR
+from croupier.conformance import packaged
+from croupier.conformance.cli import main
+from croupier.conformance.vectors import CORPUS_DIR
 
 # The module, not the click group of the same name that conformance.cli hands on.
-vectors_cli = importlib.import_module("conformance.cli.vectors")
+vectors_cli = importlib.import_module("croupier.conformance.cli.vectors")
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from croupier.v1 import engine_service_pb2_grpc, oracle_service_pb2_grpc
 
-from oracle.service.server import ServerConfig
+from croupier.oracle.service.server import ServerConfig
+from croupier.v1 import engine_service_pb2_grpc, oracle_service_pb2_grpc
 from tests.service.support import LoopThread, RunningServer, ServeFactory, start_server
 
 

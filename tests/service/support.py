@@ -17,12 +17,12 @@ from typing import Any, TypeVar, cast
 
 import grpc
 import pytest
-from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from oracle.cards import Card
-from oracle.service.server import OracleServer, ServerConfig
+from croupier.oracle.cards import Card
+from croupier.oracle.service.server import OracleServer, ServerConfig
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 from tests.strategies import SERVICE_PROFILE_IDS
 
 #: The ErrorInfo domain the contract names.

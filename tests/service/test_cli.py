@@ -7,11 +7,11 @@ import re
 
 import pytest
 from click.testing import CliRunner, Result
-from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc
 from google.protobuf import json_format
 
-from conformance.cli import main
-from oracle.profile import shipped_profile
+from croupier.conformance.cli import main
+from croupier.oracle.profile import shipped_profile
+from croupier.v1 import oracle_service_pb2, oracle_service_pb2_grpc
 from tests.service.support import PROFILE_IDS
 
 

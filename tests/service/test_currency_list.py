@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from clients.adapter import CURRENCIES as KIT
-from oracle.money import CURRENCIES as ORACLE
-from oracle.money import is_currency
+from croupier.clients.adapter import CURRENCIES as KIT
+from croupier.oracle.money import CURRENCIES as ORACLE
+from croupier.oracle.money import is_currency
 from tests.conformance.support import REPO
 
 PROTO = REPO / "proto" / "croupier" / "v1" / "engine_service.proto"

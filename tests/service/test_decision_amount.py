@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from croupier.v1 import common_pb2, round_pb2
 
-from oracle.blackjack import Action, Decision
-from oracle.errors import InvalidRoundError
-from oracle.service import convert
+from croupier.oracle.blackjack import Action, Decision
+from croupier.oracle.errors import InvalidRoundError
+from croupier.oracle.service import convert
+from croupier.v1 import common_pb2, round_pb2
 
 
 def test_an_amount_goes_both_ways_in_the_round_currency() -> None:

@@ -14,16 +14,23 @@ import random
 from dataclasses import dataclass
 
 import pytest
-from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 
-import oracle
-from oracle import baccarat, blackjack, roulette
-from oracle.cards import Card, Rank
-from oracle.profile import Profile, shipped_profile
-from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager, apply_decision
-from oracle.rounds import start_round as start_in_process
-from oracle.service import convert
-from oracle.shoe import seeded_shoe, seeded_spins
+from croupier import oracle
+from croupier.oracle import baccarat, blackjack, roulette
+from croupier.oracle.cards import Card, Rank
+from croupier.oracle.profile import Profile, shipped_profile
+from croupier.oracle.rounds import (
+    BlackjackWager,
+    Round,
+    RoundRequest,
+    SeatRequest,
+    Wager,
+    apply_decision,
+)
+from croupier.oracle.rounds import start_round as start_in_process
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import seeded_shoe, seeded_spins
+from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from tests.service.support import (
     PROFILE_IDS,
     TIMEOUT,

@@ -12,6 +12,14 @@ from typing import Any
 
 import grpc
 import pytest
+from google.rpc import error_details_pb2
+
+from croupier.oracle import blackjack
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, apply_decision
+from croupier.oracle.rounds import start_round as start_in_process
+from croupier.oracle.service import convert
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -19,14 +27,6 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
-from google.rpc import error_details_pb2
-
-from oracle import blackjack
-from oracle.cards import parse_cards
-from oracle.profile import shipped_profile
-from oracle.rounds import BlackjackWager, RoundRequest, SeatRequest, apply_decision
-from oracle.rounds import start_round as start_in_process
-from oracle.service import convert
 from tests.service.support import (
     TIMEOUT,
     amount,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from croupier.oracle.service.flat import view
 from croupier.v1 import common_pb2, round_pb2
-
-from oracle.service.flat import view
 
 
 def test_a_blackjack_state_as_paths() -> None:

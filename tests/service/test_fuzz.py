@@ -29,6 +29,19 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from croupier.clients import adapter
+from croupier.clients.demo_engine import DemoEngine
+from croupier.oracle import blackjack
+from croupier.oracle.decision import Action
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.rounds import Round, apply_decision
+from croupier.oracle.rounds import start_round as start_in_process
+from croupier.oracle.service import convert, flat
 from croupier.v1 import (
     engine_service_pb2,
     engine_service_pb2_grpc,
@@ -36,19 +49,6 @@ from croupier.v1 import (
     oracle_service_pb2_grpc,
     round_pb2,
 )
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from hypothesis import event, given
-from hypothesis import strategies as st
-
-from clients import adapter
-from clients.demo_engine import DemoEngine
-from oracle import blackjack
-from oracle.decision import Action
-from oracle.errors import OracleError
-from oracle.profile import shipped_profile
-from oracle.rounds import Round, apply_decision
-from oracle.rounds import start_round as start_in_process
-from oracle.service import convert, flat
 from tests.service.support import TIMEOUT, RunningServer, error_info, new_id
 from tests.strategies import (
     SERVICE_PROFILE_IDS,

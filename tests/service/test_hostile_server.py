@@ -18,13 +18,13 @@ from typing import Any
 import grpc
 import pytest
 import trustme
-from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.client import CroupierClient, CroupierError
-from clients.status import MAX_MESSAGE_CHARS, MAX_METADATA_CHARS, error_info
-from oracle.service import records
-from oracle.service.server import OracleServer, ServerConfig, TlsFiles
+from croupier.clients.client import CroupierClient, CroupierError
+from croupier.clients.status import MAX_MESSAGE_CHARS, MAX_METADATA_CHARS, error_info
+from croupier.oracle.service import records
+from croupier.oracle.service.server import OracleServer, ServerConfig, TlsFiles
+from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 from tests.service.support import (
     RunningServer,
     ServeFactory,
@@ -35,7 +35,7 @@ from tests.service.support import (
 from tests.service.test_verify import roulette_records
 
 REPO = Path(__file__).resolve().parents[2]
-SERVE = (sys.executable, "-m", "conformance.cli", "serve", "--host", "127.0.0.1")
+SERVE = (sys.executable, "-m", "croupier.conformance.cli", "serve", "--host", "127.0.0.1")
 
 #: Larger than a client's whole trailer budget (8 KiB by default).
 HUGE_ID = "r" * 9000
@@ -296,7 +296,7 @@ def test_bytes_that_are_not_the_message_are_invalid_argument(
 def test_a_kit_served_engine_answers_malformed_bytes_the_same_way() -> None:
     # Before: the adapter kit answered INTERNAL.
     proc = subprocess.Popen(
-        [sys.executable, "-m", "clients.demo_engine", "--port", "0"],
+        [sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

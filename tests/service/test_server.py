@@ -14,13 +14,13 @@ from pathlib import Path
 import grpc
 import pytest
 import trustme
-from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from oracle.cards import parse_cards
-from oracle.service.server import ServerConfig, TlsFiles
+from croupier.oracle.cards import parse_cards
+from croupier.oracle.service.server import ServerConfig, TlsFiles
+from croupier.v1 import engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from tests.service.support import (
     TIMEOUT,
     ServeFactory,
@@ -309,7 +309,16 @@ def test_stop_says_not_serving_before_the_server_stops(serve: ServeFactory) -> N
 
 def test_croupier_serve_stops_gracefully_on_sigterm() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "conformance.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
+        [
+            sys.executable,
+            "-m",
+            "croupier.conformance.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -8,14 +8,14 @@ from fractions import Fraction
 
 import grpc
 import pytest
-from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 
-from oracle import baccarat, blackjack, roulette
-from oracle.profile import shipped_profile
-from oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, apply_decision
-from oracle.rounds import start_round as start_in_process
-from oracle.service import convert
-from oracle.shoe import seeded_shoe, seeded_spins
+from croupier.oracle import baccarat, blackjack, roulette
+from croupier.oracle.profile import shipped_profile
+from croupier.oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, apply_decision
+from croupier.oracle.rounds import start_round as start_in_process
+from croupier.oracle.service import convert
+from croupier.oracle.shoe import seeded_shoe, seeded_spins
+from croupier.v1 import common_pb2, oracle_service_pb2, oracle_service_pb2_grpc, round_pb2
 from tests.service.support import PROFILE_IDS, TIMEOUT, expect_error, new_id, wire_bytes
 
 #: DESIGN.md "The portable seeded shoe": spins of seed "croupier", European.

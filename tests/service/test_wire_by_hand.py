@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import grpc
-from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from tests.service.support import (
     TIMEOUT,
     amount,
