@@ -392,7 +392,7 @@ class ClusterRun:
         quiet = dataclasses.replace(sent, waive=ExploreWaivers())
         if self.config.launch:
             asked: list[tuple[ExploreConfig, list[str] | None]] = [
-                (sent if place == 0 else quiet, [worker])
+                (sent if place == 0 else quiet, [worker] if worker else None)
                 for place, worker in enumerate(sorted(self.client.nthreads()) or [""])
             ]
         else:
@@ -408,8 +408,7 @@ class ClusterRun:
                 key=f"explore-describe-{self.token}-{place}",
                 pure=False,
                 # On that worker if it is still there; on another if not.
-                workers=worker if worker != [""] else None,
-                allow_other_workers=True,
+                **({"workers": worker, "allow_other_workers": True} if worker else {}),
             )
             for place, (config, worker) in enumerate(asked)
         ]
