@@ -353,6 +353,18 @@ class Turn:
     hand: int
 
 
+#: Each turn a round has waited on, made once: turns are immutable, so rounds share them.
+_TURNS: dict[tuple[int, int], Turn] = {}
+
+
+def _turn(seat: int, hand: int) -> Turn:
+    """The turn of one seat's hand."""
+    turn = _TURNS.get((seat, hand))
+    if turn is None:
+        turn = _TURNS[seat, hand] = Turn(seat=seat, hand=hand)
+    return turn
+
+
 # --- the per-profile table -------------------------------------------------------------
 
 
@@ -642,11 +654,12 @@ class _Work:
         *,
         up: Card,
         hole: Card,
+        position: int,
     ) -> None:
         self.rules = rules
         self.table = table
         self.shoe = shoe
-        self.position = 0
+        self.position = position
         self.seats = seats
         self.up = up
         self.hole = hole
@@ -678,8 +691,8 @@ class _Work:
             [seat.copy() for seat in self.seats],
             up=self.up,
             hole=self.hole,
+            position=self.position,
         )
-        new.position = self.position
         new.draws = self.draws[:]
         new.dealer_hard = self.dealer_hard
         new.dealer_ace = self.dealer_ace
@@ -860,16 +873,15 @@ class BlackjackState:
 # --- dealing and drawing ---------------------------------------------------------------
 
 
-def _card(work: _Work, asked_by: str, why: str, *values: object, ahead: int = 0) -> Card:
-    """The shoe's next card (``ahead`` more along); ``ShoeExhaustedError`` saying who needed it.
+def _card(work: _Work, asked_by: str, why: str, *values: object) -> Card:
+    """The shoe's next card; ``ShoeExhaustedError`` saying who needed it.
 
     Running out is refused by the shoe's rule whoever needs the card, the dealer too: the
     contract deals from the forced shoe only (BJ.deal-order), and an engine that goes on is
     wrong about the shoe. ``asked_by``, the rule that wanted the card, is what a recorded
     round without it breaks; ``why`` formatted with ``values`` says what the card was for.
     """
-    position = work.position + ahead
-    shoe = work.shoe
+    position, shoe = work.position, work.shoe
     if position >= len(shoe):
         raise ShoeExhaustedError(
             f"the shoe ran out: {why.format(*values)} needs card {position + 1}, "
@@ -916,8 +928,7 @@ def deal(
             shoe_size=len(cards),
             clause="BJ.deal",
         )
-    work = _Work(rules, table, cards, [], up=cards[n], hole=cards[2 * n + 1])
-    work.position = needed
+    work = _Work(rules, table, cards, [], up=cards[n], hole=cards[2 * n + 1], position=needed)
     dealt: list[object] = []
     for index, seat in enumerate(seats):
         hand = _WorkHand(
@@ -1170,11 +1181,14 @@ def _open_plays(work: _Work, seat: int, index: int) -> tuple[Action, ...]:
     """The play decisions open to one hand, in Action order."""
     if work.seats[seat].hands[index].status is not HandStatus.PLAYING:
         return ()
-    return tuple(
-        action
-        for action, checks, _, _ in _play_rules(work, seat, index)
-        if _withholding(checks) is None
-    )
+    legal: list[Action] = []
+    for action, checks, _, _ in _play_rules(work, seat, index):
+        for failed, _why in checks:
+            if failed:
+                break
+        else:
+            legal.append(action)
+    return tuple(legal)
 
 
 def _play_options(work: _Work, seat: int, index: int) -> dict[Action, Option]:
@@ -1285,7 +1299,7 @@ def _advance(work: _Work) -> None:
         for seat in range(start, len(work.seats)):
             if _early_surrender_due(work, seat):
                 work.note(work.table.surrender_timing)
-                work.turn = Turn(seat=seat, hand=0)
+                work.turn = _turn(seat, 0)
                 work.legal = (Action.SURRENDER, Action.DECLINE_SURRENDER)
                 return
             # A seat that surrendered early is done with the offers too.
@@ -1295,7 +1309,7 @@ def _advance(work: _Work) -> None:
             offer = _offer_made(offers)
             if offer is not None:
                 work.note(offer.why)
-                work.turn = Turn(seat=seat, hand=0)
+                work.turn = _turn(seat, 0)
                 work.legal = _open(offers, _OFFERS_ORDER)
                 return
             work.note(_offer_withheld(work, seat, offers))
@@ -1370,7 +1384,7 @@ def _next_hand(work: _Work) -> None:
         legal = _open_plays(work, seat, index)
         if legal:
             work.note(hand.why)
-            work.turn = Turn(seat=seat, hand=index)
+            work.turn = _turn(seat, index)
             work.legal = legal
             return
         if hand.status is HandStatus.PLAYING:
@@ -1641,14 +1655,20 @@ def _dealer_and_settle(work: _Work) -> None:
     """The dealer turns the hole card and draws only if a hand waits for its total (BJ.dealer-needed)."""
     rules, table = work.rules, work.table
     hands = [hand for seat in work.seats for hand in seat.hands]
-    waiting_hands = sum(hand.status is HandStatus.STOOD for hand in hands)
+    # One pass over the hands: how many stood and wait for the dealer's total, whether a
+    # blackjack not taken by even money is among them, and whether every hand was paid.
+    waiting_hands, natural, all_paid = 0, False, True
+    for hand in hands:
+        if hand.status is HandStatus.STOOD:
+            waiting_hands += 1
+        elif hand.status is HandStatus.BLACKJACK and not hand.even_money:
+            natural = True
+        all_paid = all_paid and hand.paid_early
     draw = waiting_hands > 0 or rules.dealer_draws_when_not_needed
     # A.nat-vs-ten, A.even-money: a blackjack that waited for the peek is shown the hole card;
     # only one paid at once (A.nat-immediate) or by even money never sees it.
-    shown_to_natural = work.peeked and any(
-        hand.status is HandStatus.BLACKJACK and not hand.even_money for hand in hands
-    )
-    reveal = draw or shown_to_natural or not all(hand.paid_early for hand in hands)
+    shown_to_natural = work.peeked and natural
+    reveal = draw or shown_to_natural or not all_paid
     if reveal and rules.hole_card_at_showdown and not _showdown(work, hands):
         # No hand is left to compare with the dealer: the hole card stays face down and the
         # dealer draws nothing (VAR.bj.hole-card).

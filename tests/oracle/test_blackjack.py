@@ -1646,6 +1646,38 @@ def test_the_hole_card_step_shows_the_dealer_two_card_total() -> None:
     assert step.detail == "dealer turns 9C: 16"
 
 
+def test_every_step_words_what_it_did() -> None:
+    # C, two seats: 8S 8H (a pair) and TC 9C = 19 against 6D, hole 5C (11). Seat 0 splits; its
+    # hands take 3S (11) and 2S (10) and stand; seat 1 stands; the dealer draws TS: 21 (its step
+    # names the card and the total only).
+    state = start(RULES_C, "8S TC 6D 8H 9C 5C 3S 2S TS", seat(), seat())
+    state = play(state, SPLIT, STAND, STAND, STAND)
+    assert [step.detail for step in state.steps] == [
+        "seat 0: 8S 8H; seat 1: TC 9C; dealer up 6D, hole card face down",
+        "seat 0 hand 0 splits 8S 8H",
+        "seat 0 hand 0 receives 3S",
+        "seat 0 hand 0",
+        "seat 0 hand 1 receives 2S",
+        "seat 0 hand 1",
+        "seat 1 hand 0",
+        "dealer turns 5C: 11",
+        "TS: 21",
+        "3 line(s), 0 returned",
+    ]
+    # A second deal of as many seats words its cards alike.
+    again = start(RULES_C, "9S TD 6D 7H 8C 5C", seat(), seat())
+    assert (
+        again.steps[0].detail == "seat 0: 9S 7H; seat 1: TD 8C; dealer up 6D, hole card face down"
+    )
+
+
+def test_a_hand_total_is_read_off_the_state_as_its_frozen_seats_give_it() -> None:
+    # C: seat 0 AS 6H = soft 17, seat 1 TC 5C = 15, against 9D.
+    state = start(RULES_C, "AS TC 9D 6H 5C 8S", seat(), seat())
+    assert (state.total(0, 0), state.total(1, 0)) == (17, 15)
+    assert state.total(1, 0) == state.seats[1].hands[0].total
+
+
 # --- values are immutable and built by keyword ------------------------------------------
 
 
