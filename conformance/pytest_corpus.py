@@ -45,7 +45,7 @@ from croupier.conformance.engine import start_log
 from croupier.conformance.invocation import croupier_command
 from croupier.conformance.known import read_known_failures
 from croupier.conformance.pytest_plugin import CORPUS_PLUGIN
-from croupier.conformance.report import SUITE_VERSION, summary_line
+from croupier.conformance.reports.summary import SUITE_VERSION, summary_line
 from croupier.conformance.results import (
     BAD,
     ConfigError,

@@ -41,11 +41,11 @@ from croupier.conformance.cli.common import (
 )
 from croupier.conformance.cli.common import verdict as print_verdict
 from croupier.conformance.fairness import BAND, P_THRESHOLD, Assessment
-from croupier.conformance.html.audit import audit_page, counts_line
-from croupier.conformance.html.shape import ShapeError
 from croupier.conformance.invocation import croupier_command
 from croupier.conformance.packaged import document
 from croupier.conformance.recall import describe_record
+from croupier.conformance.reports.html.audit import audit_page, counts_line
+from croupier.conformance.reports.html.shape import ShapeError
 from croupier.oracle.money import money_text
 from croupier.oracle.returns import percent
 

@@ -46,18 +46,14 @@ from croupier.conformance.cli.explore import (
 )
 from croupier.conformance.cli.watch import Interrupted, Watch, interruptible
 from croupier.conformance.explore.cluster import DaskOptions
-from croupier.conformance.html.certificate import write_certificate
 from croupier.conformance.invocation import croupier_command
 from croupier.conformance.known import ExploreWaivers
 from croupier.conformance.labcorpus import LabCorpus, default_cache_dir, lab_corpus
 from croupier.conformance.recovery import RECOVERY_DIR, recovery_vectors
-from croupier.conformance.report import (
-    JsonlReport,
-    baseline_line,
-    failing_clauses_line,
-    summary_line,
-    write_junit,
-)
+from croupier.conformance.reports.html.certificate import write_certificate
+from croupier.conformance.reports.jsonl import JsonlReport
+from croupier.conformance.reports.junit import write_junit
+from croupier.conformance.reports.summary import baseline_line, failing_clauses_line, summary_line
 from croupier.conformance.results import failure_order
 from croupier.conformance.runner import (
     BAD,

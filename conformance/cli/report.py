@@ -14,7 +14,7 @@ from croupier.conformance.cli.common import (
     output_name,
     prepare_outputs,
 )
-from croupier.conformance.html.certificate import ReportFileError, write_certificate
+from croupier.conformance.reports.html.certificate import ReportFileError, write_certificate
 
 
 @click.group()

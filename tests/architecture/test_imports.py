@@ -92,6 +92,18 @@ BAD_IMPORTS = [
         "Layers",
         id="service-imports-the-suite",
     ),
+    pytest.param(
+        "conformance/reports/junit.py",
+        "from croupier.conformance import runner",
+        "The reports",
+        id="a-report-runs-vectors",
+    ),
+    pytest.param(
+        "conformance/runner.py",
+        "from croupier.conformance.reports import summary",
+        "Nothing that runs",
+        id="the-runner-writes-a-report",
+    ),
 ]
 
 

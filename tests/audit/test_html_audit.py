@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from croupier import oracle
 from croupier.conformance.fairness import BAND, BASIC_STRATEGY_NOTE
-from croupier.conformance.html.clause_text import clause_text
-from croupier.conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
+from croupier.conformance.reports.html.clause_text import clause_text
+from croupier.conformance.reports.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from croupier.oracle.basic_strategy import strategy_return
 from croupier.oracle.money import money_text
 from croupier.oracle.profile import shipped_profile

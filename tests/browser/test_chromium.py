@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.conformance.html.page import page
+from croupier.conformance.reports.html.page import page
 from tests.browser.chromium import BrowserError, Chromium
 
 

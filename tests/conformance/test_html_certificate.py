@@ -12,15 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 from croupier.conformance.cli import main
-from croupier.conformance.html import clause_text as clause_text_module
-from croupier.conformance.html.certificate import (
+from croupier.conformance.reports.html import clause_text as clause_text_module
+from croupier.conformance.reports.html.certificate import (
     NO_CLAUSE,
     ReportFileError,
     parse_records,
     read_records,
     render,
 )
-from croupier.conformance.html.clause_text import (
+from croupier.conformance.reports.html.clause_text import (
     POINTER,
     clause_html,
     clause_text,

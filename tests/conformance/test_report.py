@@ -9,13 +9,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from croupier.conformance.report import (
-    SUITE_VERSION,
-    JsonlReport,
-    summary_line,
-    write_jsonl,
-    write_junit,
-)
+from croupier.conformance.reports.jsonl import JsonlReport, write_jsonl
+from croupier.conformance.reports.junit import write_junit
+from croupier.conformance.reports.summary import SUITE_VERSION, summary_line
 from croupier.conformance.results import Result, RunReport, VectorOutcome
 from croupier.v1 import engine_service_pb2
 

@@ -22,7 +22,7 @@ from google.protobuf import json_format
 
 from croupier import oracle
 from croupier.conformance.cli import main
-from croupier.conformance.report import SUITE_VERSION
+from croupier.conformance.reports.summary import SUITE_VERSION
 from croupier.conformance.since import (
     Release,
     VersionError,

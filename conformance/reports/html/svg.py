@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from croupier.conformance.html.page import esc
+from croupier.conformance.reports.html.page import esc
 
 GREEN: Final = "#1a7f37"
 RED: Final = "#cf222e"

@@ -38,10 +38,10 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.conformance.html.clause_text import clause_html
-from croupier.conformance.html.coverage import coverage_section
-from croupier.conformance.html.page import anchor, esc, page
 from croupier.conformance.inputs import amount_of, currency_of
+from croupier.conformance.reports.html.clause_text import clause_html
+from croupier.conformance.reports.html.coverage import coverage_section
+from croupier.conformance.reports.html.page import anchor, esc, page
 from croupier.conformance.results import ClauseFailures, by_clause
 from croupier.oracle.clauses import BY_ID, CONTRACT
 from croupier.oracle.money import money_text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from croupier.conformance.html.page import esc
+from croupier.conformance.reports.html.page import esc
 
 Record = Mapping[str, object]
 

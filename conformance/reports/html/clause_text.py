@@ -13,8 +13,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from croupier.conformance.html.page import esc
 from croupier.conformance.packaged import document
+from croupier.conformance.reports.html.page import esc
 from croupier.oracle.clauses import BY_ID, CONTRACT
 
 #: ``**ID**`` where ID is a clause ID: "BJ.nat-pays", "C.bj.split", "MONEY.rounding".

@@ -21,9 +21,9 @@ from fractions import Fraction
 from typing import Any, Final
 
 from croupier.clients.words import plural
-from croupier.conformance.html.clause_text import clause_html
-from croupier.conformance.html.page import anchor, esc, page
-from croupier.conformance.html.shape import (
+from croupier.conformance.reports.html.clause_text import clause_html
+from croupier.conformance.reports.html.page import anchor, esc, page
+from croupier.conformance.reports.html.shape import (
     ANY,
     BOOL,
     FRACTION,
@@ -34,7 +34,7 @@ from croupier.conformance.html.shape import (
     Optional,
     check,
 )
-from croupier.conformance.html.svg import Cell, Whisker, bars_expected, dot_whisker
+from croupier.conformance.reports.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from croupier.oracle.money import money_text
 from croupier.oracle.returns import percent
 
