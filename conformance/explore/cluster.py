@@ -504,7 +504,9 @@ class ClusterRun:
                     interrupted = stop.signum
                     break
                 for future in finished:
-                    chunk = pending.pop(future)
+                    chunk = pending.pop(future, None)
+                    if chunk is None:
+                        continue  # dropped meanwhile: its profile was done before it
                     state = by_id[chunk.profile.id]
                     if state.arrive(self._result(future)) and config.progress is not None:
                         config.progress(state.profile.id, state.rounds)
