@@ -28,11 +28,13 @@ from croupier.oracle.blackjack import (
     BlackjackState,
     Dealer,
     Decision,
+    Hand,
     HandStatus,
     Turn,
     deal,
     decide,
     hand_total,
+    is_two_card_21,
     settle,
 )
 from croupier.oracle.cards import parse_cards
@@ -1676,6 +1678,74 @@ def test_a_hand_total_is_read_off_the_state_as_its_frozen_seats_give_it() -> Non
     state = start(RULES_C, "AS TC 9D 6H 5C 8S", seat(), seat())
     assert (state.total(0, 0), state.total(1, 0)) == (17, 15)
     assert state.total(1, 0) == state.seats[1].hands[0].total
+
+
+def test_a_hit_step_cites_what_the_card_made_of_the_hand() -> None:
+    # C: seat 7S 4H = 11 against 9D. A hit of 2C makes 13 and plays on (BJ.values); a second
+    # of 8S makes 21, which stands by itself (BJ.auto-stand); elsewhere a hit of TS on 13 busts.
+    state = play(start(RULES_C, "7S 9D 4H 5C 2C 8S 4D"), HIT, HIT)
+    hits = [step.clauses for step in state.steps if step.action == "hit"]
+    assert hits == [("BJ.values",), ("BJ.values", "BJ.auto-stand")]
+    bust = play(start(RULES_C, "7S 9D 4H 5C 2C TS"), HIT, HIT)
+    assert [step.clauses for step in bust.steps if step.action == "hit"][-1] == (
+        "BJ.values",
+        "BJ.bust",
+    )
+
+
+def test_a_re_split_cites_the_hand_count_first() -> None:
+    # A lab table of C that re-splits to four hands: 8S 8H split against 6D, and the first hand
+    # takes 8D, a pair again. Splitting it is open, and a second split most likely goes wrong
+    # on the count of hands (VAR.bj.resplit), so that clause leads; the first split leads with
+    # the pair rule (C.bj.split).
+    lab = BlackjackRules.from_profile(
+        load_profile_text(
+            'id = "lab-resplit"\nextends = "blackjack-c"\ntitle = "t"\n'
+            '[parameters]\nmax_hands = { value = 4, clauses = ["VAR.bj.resplit"] }\n'
+        )
+    )
+    state = start(lab, "8S 6D 8H TC 8D 3C 2C 9S")
+    assert state.citations()["legal_decisions[split]"][0] == "C.bj.split"
+    state = play(state, SPLIT)
+    assert state.seats[0].hands[0].cards == parse_cards("8S 8D")
+    assert SPLIT in state.legal
+    assert state.citations()["legal_decisions[split]"][:2] == ("VAR.bj.resplit", "C.bj.split")
+
+
+# --- the frozen views of a round ---------------------------------------------------------
+
+
+def test_a_seat_counts_what_it_committed_and_what_is_left_free() -> None:
+    # A: stake 100 of 1000 against AD, insured for 50: 150 committed, 850 free.
+    state = play(start(RULES_A, "9S AD 7H 6C"), INSURANCE)
+    assert (state.seats[0].committed, state.seats[0].free_funds) == (150, 850)
+
+
+def test_a_hand_as_dealt_is_a_hand_with_the_defaults() -> None:
+    # A: TS 6H against 9D, as dealt: playing, not doubled, not split, no even money, not paid.
+    state = start(RULES_A, "TS 9D 6H 8C")
+    assert state.seats[0].hands[0] == Hand(cards=parse_cards("TS 6H"), stake=100)
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        pytest.param("AS KD", True, id="ace-ten"),
+        pytest.param("QH AC", True, id="ten-ace"),
+        pytest.param("7S 7D 7H", False, id="three-card-21"),
+        pytest.param("AS 9D", False, id="two-card-20"),
+        pytest.param("AS", False, id="one-card"),
+    ],
+)
+def test_BJ_natural_two_cards_of_21(cards: str, expected: bool) -> None:
+    assert is_two_card_21(parse_cards(cards)) is expected
+
+
+def test_the_dealer_holds_a_blackjack_by_up_and_hole_card_only() -> None:
+    up, hole, nine, ace = parse_cards("AS KD 9D AC")
+    assert Dealer(up=up, hole=hole).blackjack
+    # 9D + AC = 20, and an ace drawn to 21 makes no blackjack (BJ.natural).
+    assert not Dealer(up=nine, hole=ace, draws=(ace,)).blackjack
 
 
 # --- values are immutable and built by keyword ------------------------------------------
