@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from croupier.conformance.explore.rounds import ACROSS, FAULTS, REFUSAL, near_misses
 from croupier.conformance.v1 import vector_pb2
 from croupier.oracle import baccarat, roulette
-from croupier.oracle.cards import Card, Rank
+from croupier.oracle.cards import DECK, Card, Rank
 from croupier.oracle.clauses import CLAUSES, Game
 from croupier.oracle.profile import Profile
 from croupier.oracle.roulette import BetKind, Wheel
@@ -380,33 +380,82 @@ class CellCoverage:
 
 #: The groups aims go round (``aim_order``): the contract's faults, the table's limits and the
 #: near misses (few cells, each a rule of its own); the decisions, dealer shapes, naturals,
-#: bets and zeros; the hand shapes and tableau cells (many cells, each a case of a rule).
-_GROUPS = (
+#: bets and zeros; the hand shapes and tableau cells (many cells, each a case of a rule). A
+#: group's cells come by tier, each tier shuffled: the pairs before the soft totals (a pair
+#: brings a split, and with it split hands, re-splits, doubles after a split and the funds
+#: a split takes; a soft total, one hand's count), the tableau's edges before its other
+#: cells (``tableau_edges``).
+_EDGES = "edges"
+_GROUPS: tuple[tuple[tuple[str, ...], ...], ...] = (
     # A refusal's reason is no aim of its own: each of its faults is one.
-    ("fault:", "stake:", "funds:", "near-miss:"),
+    (("fault:", "stake:", "funds:", "near-miss:"),),
     (
-        "decision:",
-        "natural",
-        "dealer:",
-        "insured-21",
-        "resplit",
-        "bet:",
-        "pocket:",
-        "zero:",
-        "history:",
-        "outcome:",
+        (
+            "decision:",
+            "natural",
+            "dealer:",
+            "insured-21",
+            "resplit",
+            "bet:",
+            "pocket:",
+            "zero:",
+            "history:",
+            "outcome:",
+        ),
     ),
-    ("pair:", "soft:", "tableau:", "stood:"),
+    (("pair:",), ("soft:",), (_EDGES,), ("tableau:", "stood:")),
 )
 
 
+def _card_of(value: int) -> Card:
+    return next(c for c in DECK if baccarat.card_value(c) == value)
+
+
+def tableau_edges(profile: Profile) -> frozenset[str]:
+    """The baccarat cells where the banker's decision turns: boundary values of its rules.
+
+    A tableau cell whose draw differs from the next third card's, or from another tableau's
+    (document B's ace at 4, 5 and 6: BAC.banker-tableau, B.tableau); the banker's last
+    total that draws and first that stands when the player stood (BAC.banker-stood).
+    """
+    if profile.game is not Game.BACCARAT:
+        return frozenset()
+    own = baccarat.Tableau(profile.choice("tableau"))
+
+    def draws(tableau: baccarat.Tableau, total: int, value: int) -> bool:
+        return baccarat.banker_draws(tableau, total, _card_of(value))
+
+    found = {"stood:5", "stood:6"}
+    for total in range(8):
+        for value in range(10):
+            turns = value < 9 and draws(own, total, value) != draws(own, total, value + 1)
+            if turns:
+                found |= {f"tableau:{total}:{value}", f"tableau:{total}:{value + 1}"}
+            if any(draws(t, total, value) != draws(own, total, value) for t in baccarat.Tableau):
+                found.add(f"tableau:{total}:{value}")
+    return frozenset(found)
+
+
 def aim_order(
-    all_cells: Sequence[str], shuffle: Callable[[list[str]], None]
+    all_cells: Sequence[str],
+    shuffle: Callable[[list[str]], None],
+    edges: Collection[str] = (),
 ) -> tuple[list[str], ...]:
-    """The cells a draw may aim at (no clause, no refusal's reason), by group, shuffled."""
+    """The cells a draw may aim at (no clause, no refusal's reason), by group, shuffled by tier.
+
+    ``edges``: the cells of the edges' tier (``tableau_edges``).
+    """
     groups: list[list[str]] = []
-    for prefixes in _GROUPS:
-        cells_here = [c for c in all_cells if c.startswith(prefixes)]
-        shuffle(cells_here)
-        groups.append(cells_here)
+    for tiers in _GROUPS:
+        group: list[str] = []
+        for prefixes in tiers:
+            here = [
+                c
+                for c in all_cells
+                if (c in edges if prefixes == (_EDGES,) else c.startswith(prefixes))
+                and c not in group
+            ]
+            shuffle(here)
+            group += here
+        groups.append(group)
     return tuple(groups)

@@ -14,7 +14,7 @@ the runner judges it the same way. What is drawn:
 - one to three seats: stakes odd, of one unit, at the table's limits; balances from the bare
   stake (the funds rule bites) to plenty;
 - blackjack decisions drawn at each turn among the legal ones (shrinking towards the first);
-- roulette: one to six spins at one table (the board), bets of every kind the wheel has;
+- roulette: one spin, a few or a full board at one table, bets of every kind the wheel has;
 - at most one fault (``FAULTS``): each must be refused with the contract's reason.
 
 Everything shrinks: fewer rounds, seats, bets and decisions, smaller stakes, the plain shoe.
@@ -189,6 +189,11 @@ def _wagers(draw: draws.Draw, profile: Profile) -> tuple[Wager, ...]:
             return tuple(bets)
     raise AssertionError(profile.game)
 
+
+#: Spins at one table in a plain roulette draw: one (five in eight), a few, or a full board.
+_SPINS = draws.integers(min_value=0, max_value=7).flatmap(
+    lambda n: (draws.just(1), draws.integers(2, 4), draws.integers(14, 16))[(n >= 5) + (n >= 7)]
+)
 
 _BACCARAT_KINDS = draws.unique_lists(tuple(baccarat.BetKind), min_size=1, max_size=3)
 
@@ -425,72 +430,78 @@ def _pocket_text(pocket: int) -> str:
 _ROWS: Final = tuple(range(1, 35, 3))
 
 
-def _boundaries() -> dict[BetKind, list[tuple[int, ...]]]:
-    """Near misses of every layout: each kind's shape pushed over its edge (C.rou.geometry)."""
+_Shape = tuple[int, ...]
+
+
+def _boundaries() -> dict[BetKind, list[list[_Shape]]]:
+    """Near misses of every layout, by family: each kind's shape over an edge (C.rou.geometry)."""
     dz = DOUBLE_ZERO
     return {
         # Off both wheels (00 on the European one comes with the other layout's shapes).
-        BetKind.STRAIGHT: [(38,), (99,), (-1,)],
+        BetKind.STRAIGHT: [[(38,), (99,), (-1,)]],
         BetKind.SPLIT: [
             # Across a row's end (3-4, 6-7, ... 33-34), and the two ends of one row (1-3).
-            *((r + 2, r + 3) for r in _ROWS[:-1]),
-            *((r, r + 2) for r in _ROWS),
+            [(r + 2, r + 3) for r in _ROWS[:-1]],
+            [(r, r + 2) for r in _ROWS],
             # Diagonal (1-5), two rows apart (1-7), and the zeros' wrong neighbours.
-            *((n, n + 4) for n in range(1, 33)),
-            *((n, n + 6) for n in range(1, 31)),
-            (0, 4),
-            (0, 36),
-            (dz, 1),
-            (dz, 36),
+            [(n, n + 4) for n in range(1, 33)],
+            [(n, n + 6) for n in range(1, 31)],
+            [(0, 4), (0, 36), (dz, 1), (dz, 36)],
         ],
         BetKind.STREET: [
             # Across a row's end (2-3-4, 3-4-5), a column's three (1-4-7), past the end.
-            *((r + 1, r + 2, r + 3) for r in _ROWS[:-1]),
-            *((r + 2, r + 3, r + 4) for r in _ROWS[:-1]),
-            *((r, r + 3, r + 6) for r in _ROWS[:-2]),
-            (0, 1, 3),
-            (0, dz, 1),
-            (0, dz, 3),
+            [(r + 1, r + 2, r + 3) for r in _ROWS[:-1]],
+            [(r + 2, r + 3, r + 4) for r in _ROWS[:-1]],
+            [(r, r + 3, r + 6) for r in _ROWS[:-2]],
+            [(0, 1, 3), (0, dz, 1), (0, dz, 3)],
         ],
         BetKind.CORNER: [
             # Across a row's end (3-4-6-7), cells apart (1-2-7-8), a run of four (1-2-3-4).
-            *((r + 2, r + 3, r + 5, r + 6) for r in _ROWS[:-2]),
-            *((r, r + 1, r + 6, r + 7) for r in _ROWS[:-2]),
-            *((r, r + 1, r + 2, r + 3) for r in _ROWS[:-1]),
-            (0, 1, 2, 3),
-            (0, dz, 2, 3),
+            [(r + 2, r + 3, r + 5, r + 6) for r in _ROWS[:-2]],
+            [(r, r + 1, r + 6, r + 7) for r in _ROWS[:-2]],
+            [(r, r + 1, r + 2, r + 3) for r in _ROWS[:-1]],
+            [(0, 1, 2, 3), (0, dz, 2, 3)],
         ],
-        BetKind.FIRST_FOUR: [(1, 2, 3, 4), (0, 1, 2, 4), (dz, 1, 2, 3), (0, 2, 3, 5)],
-        BetKind.TOP_LINE: [(0, 1, 2, 3, 4), (0, dz, 1, 2, 4), (dz, 1, 2, 3, 4)],
+        BetKind.FIRST_FOUR: [[(1, 2, 3, 4), (0, 1, 2, 4), (dz, 1, 2, 3), (0, 2, 3, 5)]],
+        BetKind.TOP_LINE: [[(0, 1, 2, 3, 4), (0, dz, 1, 2, 4), (dz, 1, 2, 3, 4)]],
         BetKind.LINE: [
             # Across a row's end (2 to 7), rows apart (1-2-3 and 7-8-9), past the last row.
-            *(tuple(range(r + 1, r + 7)) for r in _ROWS[:-2]),
-            *((r, r + 1, r + 2, r + 6, r + 7, r + 8) for r in _ROWS[:-2]),
-            (31, 32, 33, 34, 35, 36, 37),
+            [tuple(range(r + 1, r + 7)) for r in _ROWS[:-2]],
+            [(r, r + 1, r + 2, r + 6, r + 7, r + 8) for r in _ROWS[:-2]],
+            [(31, 32, 33, 34, 35, 36, 37)],
         ],
         # Groups 0 and 4 (1 to 3 are the columns and dozens); an even chance naming a pocket.
-        BetKind.COLUMN: [(0,), (4,)],
-        BetKind.DOZEN: [(0,), (4,)],
-        **{kind: [(1,), (0,)] for kind in BetKind if kind.is_even_chance},
+        BetKind.COLUMN: [[(0,), (4,)]],
+        BetKind.DOZEN: [[(0,), (4,)]],
+        **{kind: [[(1,), (0,)]] for kind in BetKind if kind.is_even_chance},
     }
 
 
 @cache
-def near_misses(wheel: Wheel) -> dict[BetKind, tuple[tuple[int, ...], ...]]:
+def near_misses(wheel: Wheel) -> dict[BetKind, tuple[_Shape, ...]]:
     """Every near miss explore tries on ``wheel``, per kind (C.rou.geometry, US.rou.geometry).
 
-    Numbers that look like a bet of the layout and are none. Each shape kind's boundaries (rows' ends, cells not side by side, the zeros' wrong
-    neighbours, off the wheel), and the other layout's zero shapes (0-3 on the American
-    wheel; 0-00, 00-2 and the top line on the European one). A column or a dozen's numbers
-    are its group.
+    Numbers that look like a bet of the layout and are none: each shape kind's boundaries
+    (rows' ends, cells not side by side, the zeros' wrong neighbours, off the wheel), and the
+    other layout's zero shapes (0-3 on the American wheel; 0-00, 00-2 and the top line on the
+    European one). A column or a dozen's numbers are its group.
+
+    In the order an aim's visits take them (``near_miss_bet``): the families in turn, one of
+    each before a second of any, so that the first visits each push the shape over another
+    edge; those whose numbers are all pockets of the wheel first (the layout's geometry alone
+    refuses them), those naming a pocket off it (00 on the European wheel, 37) last.
     """
     other = Wheel.AMERICAN if wheel is Wheel.EUROPEAN else Wheel.EUROPEAN
-    found: dict[BetKind, tuple[tuple[int, ...], ...]] = {}
-    for kind, candidates in _boundaries().items():
-        borrowed = [n for n in roulette.shapes(other, kind) if n]
+    found: dict[BetKind, tuple[_Shape, ...]] = {}
+    for kind, families in _boundaries().items():
         legal = set(roulette.shapes(wheel, kind))
-        kept = dict.fromkeys(n for n in (*borrowed, *candidates) if n not in legal)
-        found[kind] = tuple(kept)
+        borrowed = [n for n in roulette.shapes(other, kind) if n]
+        kept = [[n for n in family if n not in legal] for family in (borrowed, *families)]
+        turns = (
+            family[i] for i in range(max(map(len, kept))) for family in kept if i < len(family)
+        )
+        ordered = dict.fromkeys(turns)
+        found[kind] = tuple(sorted(ordered, key=lambda n: not all(map(wheel.has, n))))
     return found
 
 
@@ -525,7 +536,9 @@ def _near_miss_bet(
     if kind is None:
         kind, numbers = draw(near_miss_shapes(wheel))
     else:
-        numbers = _pick(draw, near_misses(wheel)[kind], variant)
+        # Visits take the near misses in their order (``near_misses``): families in turn.
+        misses = near_misses(wheel)[kind]
+        numbers = _pick(draw, misses, None) if variant is None else misses[variant % len(misses)]
     return near_miss_bet(kind, numbers, stake)
 
 
@@ -644,10 +657,13 @@ _STAKES_CHANGE = frozenset(_SIMPLEST[5:])
 Chooser = Callable[[round_pb2.RoundState, SeededStream], round_pb2.Decision]
 
 
-def _chooser(draw: draws.Draw, illegal_at: int | None, prefer: Sequence[int] = ()) -> Chooser:
+def _chooser(
+    draw: draws.Draw, illegal_at: int | None, prefer: Sequence[int] = (), hitter: int | None = None
+) -> Chooser:
     """Each decision drawn among the legal ones; at step ``illegal_at``, one that is not.
 
-    ``prefer``: kinds taken whenever legal, the first of them open (an aim's decisions).
+    ``prefer``: kinds taken whenever legal, the first of them open (an aim's decisions);
+    ``hitter``: a seat that hits whenever it may, whatever the others prefer.
     """
     taken = [0]
 
@@ -664,7 +680,8 @@ def _chooser(draw: draws.Draw, illegal_at: int | None, prefer: Sequence[int] = (
             return round_pb2.Decision(
                 seat=turn[0], hand=turn[1], kind=round_pb2.DecisionKind.ValueType(kind)
             )
-        wanted = next((k for k in prefer if k in legal), None)
+        hits = (round_pb2.DECISION_KIND_HIT,) if turn[0] == hitter else ()
+        wanted = next((k for k in (*hits, *prefer) if k in legal), None)
         if wanted is not None:
             return round_pb2.Decision(
                 seat=turn[0], hand=turn[1], kind=round_pb2.DecisionKind.ValueType(wanted)
@@ -693,6 +710,7 @@ def _play_blackjack(
     prefer: Sequence[int] = (),
     variant: int | None = None,
     short: bool = True,
+    hitter: int | None = None,
 ) -> PlayedRound:
     stream = SeededStream("explore")
     if fault == "settle before the end":
@@ -747,7 +765,7 @@ def _play_blackjack(
         deal,
         [],
         None,
-        policy=(_amounts(profile, draw, _chooser(draw, illegal_at, prefer)), stream),
+        policy=(_amounts(profile, draw, _chooser(draw, illegal_at, prefer, hitter)), stream),
         taken=taken,
         short=short,
     )
@@ -856,10 +874,13 @@ class _Plan:
     dealer: Hand | None = None
     drawn: tuple[Rank, ...] = ()
     prefer: tuple[int, ...] = ()
+    #: The second seat hits whenever it may (a hand that busts beside one that stands).
+    hitter: bool = False
     #: Baccarat: the shoe's top; the first seat's first bet kind (baccarat or roulette).
     top: tuple[Rank, ...] | None = None
     bet: str | None = None
-    #: Roulette: the pocket, and how many spins.
+    #: Roulette: the first seat's first bets, of kind ``bet``; the pocket, and how many spins.
+    shapes: tuple[tuple[int, ...], ...] = ()
     pocket: int | None = None
     spins: int | None = None
     #: Which form of the fault or near miss (``_pick``); None: drawn.
@@ -917,10 +938,21 @@ def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
     any_rank = RANKS[_index(draw, len(RANKS))]
     if kind == "pair":
         # Split when the rules let it, and to the first split hand a ten (the pairs that
-        # split, split aces, a split 21 that is no blackjack) or, every other visit, the
-        # pair's rank again (a re-split offered or withheld, VAR.bj.resplit).
+        # split, split aces, a split 21 that is no blackjack), the pair's rank again (a
+        # re-split offered or withheld, VAR.bj.resplit), or after insurance taken against an
+        # ace up (C.bj.insurance: what a seat that took it may still do). The forms in turn,
+        # each rank from its own: the first visits of the pairs take every form.
         pair = Rank(rest)
-        again = ten if variant % 2 == 0 else pair
+        form = (variant + RANKS.index(pair)) % 3
+        if form == 2:
+            return _Plan(
+                hand=(pair, pair),
+                dealer=(_ACE, Rank(str(2 + _index(draw, 8)))),
+                prefer=(_D.DECISION_KIND_INSURANCE, _D.DECISION_KIND_SPLIT),
+                one_seat=True,
+                rich=True,
+            )
+        again = ten if form == 0 else pair
         return _Plan(hand=(pair, pair), drawn=(again,), prefer=(_D.DECISION_KIND_SPLIT,), rich=True)
     if kind == "soft":
         # An ace and a card of the total less 11: two aces for 12, a ten for 21 (BJ.values).
@@ -929,8 +961,13 @@ def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
         return _Plan(hand=(_ACE, second))
     if aim == "natural:player":
         # Against a 2 to 9 up: where a blackjack is paid at once or at the end, by profile
-        # (A.nat-immediate, C.bj.peek); the ace and ten up have aims of their own.
-        return _Plan(hand=(_ACE, ten), dealer=(Rank(str(2 + _index(draw, 8))), any_rank))
+        # (A.nat-immediate, C.bj.peek); the ace and ten up have aims of their own. Alone, paid
+        # at once it ends the round before the hole card; every other visit, beside a stiff
+        # 16 that plays on.
+        up = (Rank(str(2 + _index(draw, 8))), any_rank)
+        if variant % 2 == 0:
+            return _Plan(hand=(_ACE, ten), dealer=up, one_seat=True)
+        return _Plan(hand=(_ACE, ten), other=(ten, Rank.SIX), dealer=up)
     if aim == "natural:vs-21":
         # A blackjack beside a seat that stands: the dealer's ten and a low card draw to a
         # three-card 21, which is no blackjack (BJ.nat-pays, BJ.natural).
@@ -948,9 +985,13 @@ def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
         return _Plan(dealer=(_ACE, ten) if _index(draw, 2) else (ten, _ACE), one_seat=True)
     if aim == "dealer:late-blackjack":
         # A ten up and an ace in the hole: no look under a ten (C.bj.peek), the blackjack
-        # shows at the end and takes the doubled stake too.
+        # shows at the end and takes the doubled stake too; every other visit the double
+        # makes a three-card 21, which loses to it (BJ.compare).
+        drawn: tuple[Rank, ...] = (ten,) if variant % 2 == 0 else ()
+        hand = (Rank.FIVE, Rank.SIX) if drawn else (Rank.FIVE, Rank(str(4 + _index(draw, 3))))
         return _Plan(
-            hand=(Rank.FIVE, Rank(str(4 + _index(draw, 3)))),
+            hand=hand,
+            drawn=drawn,
             dealer=(ten, _ACE),
             prefer=(_D.DECISION_KIND_DOUBLE,),
             one_seat=True,
@@ -966,6 +1007,17 @@ def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
             drawn=() if two else (Rank.FOUR,),
             prefer=(_D.DECISION_KIND_STAND,),
             one_seat=True,
+        )
+    if aim == "dealer:bust" and variant % 2 == 1:
+        # Every other visit beside a 16 that hits and busts first: a bust loses, whatever
+        # the dealer does after (BJ.bust); the seat that stands keeps the dealer playing.
+        return _Plan(
+            hand=(ten, Rank(str(7 + _index(draw, 3)))),
+            other=(ten, Rank.SIX),
+            dealer=(ten, Rank(str(2 + _index(draw, 5)))),
+            drawn=(ten, ten),
+            prefer=(_D.DECISION_KIND_STAND,),
+            hitter=True,
         )
     if aim == "dealer:bust":
         return _Plan(
@@ -992,13 +1044,36 @@ def _blackjack_plan(draw: draws.Draw, aim: str, variant: int) -> _Plan:
             hand=(pair, pair), drawn=(pair, pair), prefer=(_D.DECISION_KIND_SPLIT,), rich=True
         )
     if kind == "decision":
-        return _decision_plan(draw, rest, ten, any_rank)
+        return _decision_plan(draw, rest, variant, (ten, any_rank))
     return _NO_PLAN
 
 
-def _decision_plan(draw: draws.Draw, kind: str, ten: Rank, any_rank: Rank) -> _Plan:
-    """A hand on which ``kind`` is open, and the chooser's preference for it."""
+def _decision_plan(draw: draws.Draw, kind: str, variant: int, ranks: Hand) -> _Plan:
+    """A hand on which ``kind`` is open, and the chooser's preference for it.
+
+    ``ranks``: a ten-valued rank and any rank, drawn. A split's visits take in turn two
+    different tens (a pair or not by the profile's rule: A.split, C.bj.split; the pairs'
+    own cells draw true pairs), a pair after insurance and a pair; a double's, a hand of 9
+    to 11 and the same after insurance (C.bj.insurance says what a seat that took it may
+    still do).
+    """
+    ten, any_rank = ranks
     want = round_pb2.DecisionKind.Value(f"DECISION_KIND_{kind.upper().replace('-', '_')}")
+    insured = (kind == "split" and variant % 3 == 1) or (kind == "double" and variant % 2 == 1)
+    if insured:
+        held = (
+            (any_rank, any_rank) if kind == "split" else (Rank.FIVE, Rank(str(4 + _index(draw, 3))))
+        )
+        return _Plan(
+            hand=held,
+            dealer=(_ACE, Rank(str(2 + _index(draw, 8)))),
+            prefer=(_D.DECISION_KIND_INSURANCE, want),
+            one_seat=True,
+            rich=True,
+        )
+    if kind == "split" and variant % 3 == 0:
+        others = [r for r in _TEN_RANKS if r is not ten]
+        return _Plan(hand=(ten, others[_index(draw, 3)]), prefer=(want,), rich=True)
     low = Rank(str(2 + _index(draw, 5)))
     shapes: dict[str, tuple[Hand | None, Hand | None]] = {
         "hit": ((ten, low), None),
@@ -1020,8 +1095,7 @@ def _roulette_plan(draw: draws.Draw, profile: Profile, aim: str, variant: int | 
     kind, _, rest = aim.partition(":")
     wheel = Wheel(profile.choice("wheel"))
     if kind == "bet":
-        # The kind's shapes in turn, visit by visit (a zero's splits, a row's end...).
-        return _Plan(bet=rest, variant=variant)
+        return _bet_plan(draw, wheel, BetKind(rest), variant)
     if kind == "pocket":
         return _Plan(pocket=DOUBLE_ZERO if rest == "00" else int(rest))
     if aim == "zero:even-chance":
@@ -1032,6 +1106,43 @@ def _roulette_plan(draw: draws.Draw, profile: Profile, aim: str, variant: int | 
     if aim == "history:full":
         return _Plan(spins=profile.integer("history_length") + 1 + _index(draw, 3))
     return _NO_PLAN
+
+
+#: Bets of the kind an aimed bet kind places on the first seat: its shapes this many a visit.
+_AIMED_BETS = 4
+
+
+@cache
+def _shapes_in_turn(wheel: Wheel, kind: BetKind) -> tuple[tuple[int, ...], ...]:
+    """A kind's shapes in the order an aim's visits take them (C.rou.geometry, US.rou.geometry).
+
+    Those on a zero first: where the two layouts part (0-3, 00-2, the top line) and the zero's
+    own rules apply; then the rest, stepped through as ``_pick`` steps (rows and ends apart).
+    """
+    shapes = roulette.shapes(wheel, kind)
+    zero = [n for n in shapes if wheel.zeros.intersection(n)]
+    rest = [n for n in shapes if not wheel.zeros.intersection(n)]
+    step = _golden_step(len(rest)) if rest else 1
+    return (*zero, *(rest[(i * step) % len(rest)] for i in range(len(rest))))
+
+
+def _bet_plan(draw: draws.Draw, wheel: Wheel, kind: BetKind, variant: int | None) -> _Plan:
+    """Bets of ``kind`` on the first seat: one drawn, or a visit's next shapes in turn.
+
+    Every other visit the spin lands in the first bet's numbers: a win, paid by the kind's
+    odds (C.rou.wheel, US.rou.geometry); the others, wherever it is drawn to.
+    """
+    if variant is None:
+        options = roulette.shapes(wheel, kind)
+        return _Plan(bet=kind.value, shapes=(options[_index(draw, len(options))],))
+    order = _shapes_in_turn(wheel, kind)
+    count = min(_AIMED_BETS, len(order))
+    shapes = tuple(order[(variant * count + j) % len(order)] for j in range(count))
+    pocket = None
+    if variant % 2 == 0:
+        covered = sorted(roulette.covered(wheel, kind, shapes[0]))
+        pocket = covered[_index(draw, len(covered))]
+    return _Plan(bet=kind.value, shapes=shapes, pocket=pocket)
 
 
 _WAITING_FAULTS = frozenset(
@@ -1089,13 +1200,18 @@ def _apply_plan(
         wheel = Wheel(profile.choice("wheel"))
         kind = BetKind(plan.bet)
         options = roulette.shapes(wheel, kind)
-        numbers = (
-            options[_index(draw, len(options))]
-            if plan.variant is None
-            else _pick(draw, options, plan.variant)
-        )
-        wager = roulette.RouletteBet(kind=kind, numbers=numbers, amount=bet.stake.minor_units)
-        bet.CopyFrom(convert.bet(wager, "EUR"))
+        shapes = plan.shapes or (options[_index(draw, len(options))],)
+        # The aimed bets first, at the drawn stakes in turn; the seat's other drawn bets after.
+        stakes = [b.stake.minor_units for b in seat.bets]
+        aimed = [
+            convert.bet(
+                roulette.RouletteBet(kind=kind, numbers=n, amount=stakes[i % len(stakes)]), "EUR"
+            )
+            for i, n in enumerate(shapes)
+        ]
+        kept = list(seat.bets[len(aimed) :])
+        del seat.bets[:]
+        seat.bets.extend([*aimed, *kept])
     staked = sum(b.stake.minor_units for b in seat.bets)
     if plan.rich:
         seat.balance.minor_units = 4 * staked
@@ -1152,11 +1268,9 @@ def explored_vector(
         profile_id=profile.id,
         description=f"Explored{f' ({fault})' if fault else ''}: drawn by croupier explore.",
     )
-    if game is Game.ROULETTE:
-        # Mostly one spin, some a few, some enough to fill a board (C.rou.history shows 13).
-        count = draw(draws.one_of(draws.just(1), draws.integers(2, 4), draws.integers(14, 16)))
-    else:
-        count = 1
+    # Roulette: mostly one spin, some a few, one in eight enough to fill a board
+    # (C.rou.history shows 13; the aim ``history:full`` fills one too).
+    count = draw(_SPINS) if game is Game.ROULETTE else 1
     if plan is not _NO_PLAN and game is Game.ROULETTE:
         # An aimed spin is one spin, or the board the aim needs.
         count = plan.spins or 1
@@ -1259,6 +1373,7 @@ def _drawn_round(
             prefer=aimed.prefer,
             variant=aimed.variant,
             short=short,
+            hitter=1 if aimed.hitter else None,
         )
     else:
         after = [vector_pb2.VectorStep(settle=True)] if here == "settle twice" else []

@@ -51,7 +51,7 @@ from croupier.conformance.engine import (
     describe,
     open_channel,
 )
-from croupier.conformance.explore.coverage import CellCoverage, aim_order, reached
+from croupier.conformance.explore.coverage import CellCoverage, aim_order, reached, tableau_edges
 from croupier.conformance.explore.draws import Choice, Spec, sample
 from croupier.conformance.explore.rounds import explored_vector
 from croupier.conformance.known import ExploreWaivers
@@ -69,9 +69,10 @@ CHUNK = 256
 CONCURRENCY = 8
 #: One draw in this many aims at no cell: the strategies' own mix, shapes the aims never ask.
 PLAIN_EVERY = 8
-#: The groups of ``coverage.aim_order`` aimed draws take in turn: the faults, limits and near
-#: misses half the time, the game's decisions and dealer shapes and its hand shapes a quarter.
-_ROTATION = (0, 1, 0, 2)
+#: The groups of ``coverage.aim_order`` aimed draws take in turn, a third each: the faults,
+#: limits and near misses; the game's decisions, dealer shapes and bets; its hand shapes and
+#: tableau cells (roulette has none: their turn goes to its largest group, ``_next_cell``).
+_ROTATION = (0, 1, 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -423,10 +424,12 @@ class _Search:
         self.steer = CellCoverage.of(profile, self.partners)
         #: The cells an aimed draw may take, in the order aims go round (``next_aim``).
         shuffle = random.Random(_chunk_seed(live.config.seed, profile.id, -1)).shuffle  # noqa: S311
-        self.groups = aim_order(self.cells.all, shuffle)
-        self.turns = [0] * len(self.groups)
+        self.groups = aim_order(self.cells.all, shuffle, tableau_edges(profile))
         self.aimed = 0
         self.visits: Counter[str] = Counter()
+        #: Rounds drawn aiming at each cell: once every cell of a group was aimed at, the
+        #: group's next aim is the cell that has had the fewest (the budget is in rounds).
+        self.spent: Counter[str] = Counter()
         self.began = time.monotonic()
         self.seconds = 0.0
         self.until: float | None = None
@@ -448,8 +451,11 @@ class _Search:
         """The cell the next draw aims at; one draw in ``PLAIN_EVERY`` aims at none.
 
         Aimed draws take the groups of ``aim_order`` in turn (``_ROTATION``); in a group,
-        the first cell not yet reached, and once all are, each cell in turn. Aims depend on
-        what earlier draws reached (the oracle's answers), never on the engine.
+        the first cell not yet reached, then the first never aimed at (reached by chance, it
+        has not had the form its aim draws first: a zero's shapes, a fault's first form),
+        and once all are, each cell in turn, by rounds (the one that has had the fewest
+        rounds aimed at it: a full board's turn comes less often than a spin's). Aims depend
+        on what earlier draws reached (the oracle's answers), never on the engine.
         """
         cell = self._next_cell()
         if cell is None:
@@ -463,13 +469,16 @@ class _Search:
             return None
         self.aimed += 1
         which = _ROTATION[self.aimed % len(_ROTATION)]
-        group = self.groups[which] or next((g for g in self.groups if g), [])
+        if not self.groups[which]:
+            # An empty group's turn goes to the largest: its first round of aims is longest.
+            which = max(range(len(self.groups)), key=lambda i: len(self.groups[i]))
+        group = self.groups[which]
         counts = self.steer.counts
-        unreached = next((c for c in group if not counts[c]), None)
-        if unreached is not None or not group:
-            return unreached
-        self.turns[which] += 1
-        return group[(self.turns[which] - 1) % len(group)]
+        first = next((c for c in group if not counts[c]), None)
+        first = first or next((c for c in group if not self.visits[c]), None)
+        if first is not None or not group:
+            return first
+        return min(group, key=self.spent.__getitem__)
 
     def budget_left(self) -> bool:
         """Whether another vector may be drawn: rounds, time, coverage, findings."""
@@ -499,6 +508,8 @@ class _Search:
         spec = explored_vector(self.profile, vector_id, self.partners, aim, most=most, short=False)
         vector, drawn_choices = _draw_once(spec, source, choices)
         self.drawn += len(vector.rounds)
+        if aim is not None:
+            self.spent[aim.partition("#")[0]] += len(vector.rounds)
         hit = frozenset(reached(self.profile, vector))
         self.steer.add(hit, self.drawn)
         return _Draw(
