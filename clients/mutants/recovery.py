@@ -3,6 +3,7 @@
 Each kit journals (``--state-dir``) and claims recovery like the adapter kit, with one hook
 overridden the way a vendor's own recovery code gets it wrong; the recovery vectors catch
 each one with CONTRACT.recovery (the zoo serves them with a state directory of their own).
+``RECOVERY_MUTANTS`` names them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 import grpc
 
 from croupier.clients.adapter import EngineAdapter, _Open, deal_input
+from croupier.clients.demo_engine import DemoEngine
 from croupier.clients.journal import Event
+from croupier.clients.mutants.mutant import Mutant
 from croupier.clients.status import StatusError
 from croupier.v1 import engine_service_pb2, round_pb2
 
@@ -136,3 +139,60 @@ class JournalsAfterAnswering(EngineAdapter):
         with self._lock:
             self._flush()
         super().close_audit()
+
+
+def _recovering(name: str, profile: str, description: str, kit: type[EngineAdapter]) -> Mutant:
+    return Mutant(
+        name=name,
+        clause="CONTRACT.recovery",
+        profile=profile,
+        description=description,
+        factory=DemoEngine,
+        kit=kit,
+        recovery=True,
+    )
+
+
+#: Recovery bugs (CONTRACT.recovery): each is served with ``--state-dir`` and claims recovery;
+#: the recovery vectors (``conformance/recovery/``) catch them, each restarting the engine.
+_RECOVERY_ZOO: tuple[Mutant, ...] = (
+    _recovering(
+        "recovery-forgets-open-rounds",
+        "blackjack-a",
+        "After a restart, every open round is gone (its id still taken).",
+        ForgetsOpenRounds,
+    ),
+    _recovering(
+        "recovery-fresh-shoe",
+        "blackjack-a",
+        "After a restart, a round keeps its cards but draws the rest from a fresh shoe.",
+        FreshShoeAfterRestart,
+    ),
+    _recovering(
+        "recovery-last-decision-twice",
+        "blackjack-c",
+        "After a restart, each open round's last decision is applied a second time.",
+        AppliesTheLastDecisionTwice,
+    ),
+    _recovering(
+        "recovery-settles-twice",
+        "baccarat-b",
+        "After a restart, a settled round is open again and a second Settle pays it again.",
+        SettlesTwiceAfterRestart,
+    ),
+    _recovering(
+        "recovery-loses-the-board",
+        "roulette-c",
+        "After a restart, a roulette table's board holds none of its earlier spins.",
+        LosesTheRouletteBoard,
+    ),
+    _recovering(
+        "recovery-journals-after-answering",
+        "blackjack-a",
+        "A call is journaled after its answer: a SIGKILL in between loses it.",
+        JournalsAfterAnswering,
+    ),
+)
+
+#: The recovery mutants, by name.
+RECOVERY_MUTANTS: dict[str, Mutant] = {mutant.name: mutant for mutant in _RECOVERY_ZOO}
