@@ -180,6 +180,14 @@ class _Station:
             with contextlib.suppress(Exception):
                 self.loop().run(live.close())
 
+    def end(self, token: str) -> None:
+        """End the run ``token`` here: its chunk in flight stops, then its engines do."""
+        if self.token == token:
+            self.stop.request(signal.SIGTERM)  # the chunk in flight, if any, ends now
+        future = self.pool.submit(self._within, token, _Station.close_engines)
+        with contextlib.suppress(Exception):
+            future.result(_CLOSE_WAIT)
+
 
 _STATION: _Station | None = None
 _STATION_LOCK = threading.Lock()
@@ -242,14 +250,8 @@ def run_chunk(chunk: Chunk) -> ChunkResult:
 
 def close_station(token: str) -> None:
     """On each worker at the end of a run: end its chunk in flight, stop its engines."""
-    station = _STATION
-    if station is None:
-        return
-    if station.token == token:
-        station.stop.request(signal.SIGTERM)  # the chunk in flight, if any, ends now
-    future = station.pool.submit(station._within, token, _Station.close_engines)  # noqa: SLF001
-    with contextlib.suppress(Exception):
-        future.result(_CLOSE_WAIT)
+    if _STATION is not None:
+        _STATION.end(token)
 
 
 # --- in the main process -----------------------------------------------------------------
@@ -384,8 +386,8 @@ class ClusterRun:
     def describe(self) -> tuple[engine_service_pb2.DescribeResponse, ExploreWaivers, set[str]]:
         """The first engine's Describe and known failures learned; what every engine claims.
 
-        Every target is asked what it claims; with ``--launch``, every worker there is now
-        launches its engine at once (a worker that joins later launches its own for its
+        Every target is asked what it claims; with ``--launch``, every worker the cluster has
+        now launches its engine at once (a worker that joins later launches its own for its
         first chunk). The known failures are learned on the first engine alone.
         """
         sent = _worker_config(self.config)
