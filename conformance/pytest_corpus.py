@@ -18,7 +18,7 @@ failure (UNEXPECTED_PASS), and a pattern that matches no vector of the corpus fa
 
 Under pytest-xdist (``-n 2``) each worker loads the corpus (a fraction of a second) and
 launches or reaches its own engine; each vector's result rides on its test report to the
-controller, which prints the verdict.
+controller, which loads no corpus and prints the verdict (``conformance.pytest_verdict``).
 
 The session ends with certify's summary line: "conformant" only when every vector of the
 corpus for every profile the engine claims was played; a session cut by -k, -m, -x or an
@@ -28,34 +28,18 @@ interruption says what it ran ("passed N of the M vectors selected").
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import os
 import shlex
-import time
 from collections.abc import Generator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from _pytest._code.code import ReprEntryNative, ReprExceptionInfo, ReprFileLocation, ReprTraceback
-from _pytest.junitxml import xml_key
 
-from croupier.conformance.cli.common import EngineChoice, engine_choice
-from croupier.conformance.engine import start_log
+from croupier.conformance.choice import EngineChoice
 from croupier.conformance.invocation import croupier_command
-from croupier.conformance.known import read_known_failures
 from croupier.conformance.pytest_plugin import CORPUS_PLUGIN
-from croupier.conformance.reports.summary import SUITE_VERSION, summary_line
-from croupier.conformance.results import (
-    BAD,
-    ConfigError,
-    KnownFailure,
-    Result,
-    RunReport,
-    VectorOutcome,
-    claimed_count,
-    covers,
-)
+from croupier.conformance.pytest_verdict import RESULT, EngineFacts, Verdict, choice, result_fields
+from croupier.conformance.results import BAD, KnownFailure, Result, VectorOutcome, claimed_count
 from croupier.conformance.runner import (
     EngineUnavailableError,
     RunConfig,
@@ -66,11 +50,6 @@ from croupier.conformance.runner import (
 from croupier.conformance.v1 import vector_pb2
 from croupier.conformance.vectors import LoadedVector, load_corpus
 from croupier.v1 import engine_service_pb2
-
-#: Where an engine's answers to one vector ride from an xdist worker to the controller: extra
-#: attributes of a TestReport travel with it (pytest serializes its ``__dict__``).
-_RESULT = "croupier_result"
-_ENGINE = "croupier_engine"
 
 
 def marker_names(vector: vector_pb2.Vector) -> list[str]:
@@ -83,44 +62,17 @@ def marker_names(vector: vector_pb2.Vector) -> list[str]:
     ]
 
 
-def _choice(config: pytest.Config) -> tuple[EngineChoice, tuple[KnownFailure, ...]]:
-    """The engine and known failures the options name, checked as certify checks them."""
-    try:
-        choice = engine_choice(
-            target=config.getoption("croupier_target") or None,
-            launch=config.getoption("croupier_launch") or None,
-            timeout=config.getoption("croupier_timeout"),
-            tls_ca=config.getoption("croupier_tls_ca"),
-            tls_cert=config.getoption("croupier_tls_cert"),
-            tls_key=config.getoption("croupier_tls_key"),
-            ready_timeout=config.getoption("croupier_ready_timeout"),
-            engine_log=config.getoption("croupier_engine_log"),
-            prefix="--croupier-",
-        )
-        start_log(choice.engine_log)
-        known_file: Path | None = config.getoption("croupier_known_failures")
-        known = read_known_failures(known_file) if known_file is not None else ()
-    except ConfigError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    except OSError as exc:
-        raise pytest.UsageError(
-            f"cannot write the engine log {exc.filename}: {exc.strerror}"
-        ) from None
-    return choice, known
+class CorpusPlugin(Verdict):
+    """The corpus as items, the engine they run against, and certify's verdict at the end.
 
-
-class CorpusPlugin:
-    """The corpus as items, the engine they run against, and certify's verdict at the end."""
+    Registered in a serial run and in each xdist worker (``ControllerPlugin`` in the
+    controller, which plays nothing).
+    """
 
     def __init__(self, config: pytest.Config) -> None:
-        choice, known = _choice(config)
-        self.engine = _Engine(choice, known)
-        # The xdist controller plays nothing: its workers do, and their reports come here.
-        self.controller = config.pluginmanager.hasplugin("dsession")
-        self.results: list[Result] = []
-        self.described = engine_service_pb2.DescribeResponse()
-        self.restarts: dict[str, int] = {}
-        self.started = time.time()
+        engine, known = choice(config)
+        super().__init__(known)
+        self.engine = _Engine(engine, known)
         config.addinivalue_line("markers", "croupier: a vector of the Croupier conformance corpus")
         names = sorted(
             {name for loaded in self.engine.vectors for name in marker_names(loaded.vector)}
@@ -157,10 +109,10 @@ class CorpusPlugin:
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """Start the engine before the first vector: one that cannot be had ends the session.
 
-        Certify's message, and its exit code 3; nothing starts for --collect-only, for a
-        selection without vectors, or in the xdist controller (each worker starts its own).
+        Certify's message, and its exit code 3; nothing starts for --collect-only or for a
+        selection without vectors. Each xdist worker starts its own.
         """
-        if self.controller or session.config.option.collectonly:
+        if session.config.option.collectonly:
             return None
         if not any(isinstance(item, VectorItem) for item in session.items):
             return None
@@ -179,95 +131,16 @@ class CorpusPlugin:
     def pytest_runtest_makereport(
         self, item: pytest.Item
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        """Put the vector's result and the engine's description on the call's report."""
+        """Put the vector's result on the call's report (an xdist worker's reaches the controller)."""
         report = yield
         result = getattr(item, "result", None)
         if isinstance(result, Result) and report.when == "call":
-            fields = dataclasses.asdict(result)
-            fields["outcome"] = result.outcome.value
-            setattr(report, _RESULT, fields)
-            setattr(report, _ENGINE, self.engine.state())
+            setattr(report, RESULT, result_fields(result))
         return report
 
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Keep each vector's result, here or from an xdist worker."""
-        fields = getattr(report, _RESULT, None)
-        engine = getattr(report, _ENGINE, None)
-        if not isinstance(fields, dict) or not isinstance(engine, dict):
-            return
-        fields = {**fields, "outcome": VectorOutcome(fields["outcome"])}
-        fields["clauses"] = tuple(fields["clauses"])
-        self.results.append(Result(**fields))
-        if not self.described.name:
-            self.described = engine_service_pb2.DescribeResponse.FromString(
-                bytes.fromhex(engine["describe"])
-            )
-        self.restarts[engine["worker"]] = engine["restarts"]
-
-    def report(self) -> RunReport | None:
-        """The vectors played so far as one run, or None when none was."""
-        if not self.results:
-            return None
-        corpus = [loaded.vector for loaded in self.engine.vectors]
-        claimed = set(self.described.profile_ids)
-        return RunReport(
-            describe=self.described,
-            results=tuple(self.results),
-            unmatched_patterns=self.engine.stale,
-            certify=False,
-            started=self.started,
-            seconds=time.time() - self.started,
-            restarts=sum(self.restarts.values()),
-            corpus=claimed_count(corpus, claimed),
-            # The plugin plays no recovery vector (it restarts no engine): an engine that
-            # claims recovery gets its verdict from croupier certify --launch.
-            whole=covers(corpus, claimed, self.results) and not self.described.recovery,
-        )
-
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """The run's verdict line, as certify prints it, and the stale known-failure patterns.
-
-        Only a session that played every vector of the corpus for every profile the engine
-        claims (no -k, -m, -x or interruption cut it) may say "conformant"; a part says what
-        it ran.
-        """
-        if self.engine.stale:
-            terminalreporter.section("croupier known failures", red=True)
-            for entry in self.engine.stale:
-                terminalreporter.write_line(
-                    f"known failure pattern {entry.pattern!r} (line {entry.line}) matches no vector",
-                    red=True,
-                )
-        report = self.report()
-        if report is None:
-            return
-        terminalreporter.section("croupier")
-        terminalreporter.write_line(
-            f"croupier {summary_line(report)}",
-            green=report.conformant,
-            yellow=report.passed and not report.conformant,
-            red=not report.passed,
-        )
-
-    @pytest.hookimpl(tryfirst=True)  # before --junitxml writes its file
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        """A stale known-failure pattern fails the run, as it fails certify's.
-
-        With ``--junitxml``, the file carries certify's verdict properties:
-        ``croupier.conformant`` ("true" only for a whole run), ``croupier.summary`` and
-        ``croupier.suite_version``.
-        """
-        xml = session.config.stash.get(xml_key, None)
-        report = self.report()
-        if xml is not None and report is not None:
-            xml.add_global_property("croupier.suite_version", SUITE_VERSION)
-            xml.add_global_property("croupier.summary", summary_line(report))
-            xml.add_global_property("croupier.conformant", "true" if report.conformant else "false")
-        if self.engine.stale and exitstatus in (
-            pytest.ExitCode.OK,
-            pytest.ExitCode.NO_TESTS_COLLECTED,
-        ):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    def facts(self) -> list[EngineFacts]:
+        """This process's engine and corpus."""
+        return [self.engine.facts()]
 
     def pytest_unconfigure(self) -> None:
         """Stop a launched engine and close the loop."""
@@ -412,14 +285,20 @@ class _Engine:
         (result,) = self.loop.run_until_complete(self.session.play([loaded], self.claimed))
         return result
 
-    def state(self) -> dict[str, Any]:
-        """What the verdict needs of this process's engine: its description and restarts."""
-        engine = self.session.engine if self.session is not None else None
-        return {
-            "describe": self.described.SerializeToString().hex(),
-            "restarts": engine.restarts if engine is not None else 0,
-            "worker": str(os.getpid()),
-        }
+    def facts(self) -> EngineFacts:
+        """What the verdict needs of this process's engine and corpus."""
+        started = self.session is not None
+        known = self.config.known
+        return EngineFacts(
+            described=self.described,
+            restarts=self.session.engine.restarts
+            if self.session is not None and self.session.engine is not None
+            else 0,
+            corpus=claimed_count([v.vector for v in self.vectors], self.claimed)
+            if started
+            else None,
+            stale=tuple(index for index, entry in enumerate(known) if entry in self.stale),
+        )
 
     def close(self) -> None:
         """Close the channel and stop a launched engine."""

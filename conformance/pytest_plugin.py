@@ -4,7 +4,7 @@ Installed with the package (entry point ``pytest11``), and inert unless one of t
 is given: every pytest run in an environment with Croupier installed loads this module, so it
 imports nothing but pytest and two constants, and the plugin itself
 (``conformance.pytest_corpus``: the corpus, the runner, grpc) is imported and registered only
-when asked for.
+when asked for; pytest-xdist's controller gets only its verdict (``conformance.pytest_verdict``).
 """
 
 from __future__ import annotations
@@ -81,13 +81,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the corpus plugin, only when asked to run the corpus."""
+    """Register the corpus plugin, only when asked to run the corpus.
+
+    pytest-xdist's controller gets the part that gives the verdict (``pytest_verdict``): its
+    workers load the corpus, launch or reach their engines and play.
+    """
     target = config.getoption("croupier_target")
     launch = config.getoption("croupier_launch")
     if not target and not launch:
         return
     if target and launch:
         raise pytest.UsageError("give --croupier-target or --croupier-launch, not both")
-    from croupier.conformance.pytest_corpus import CorpusPlugin  # noqa: PLC0415 - only when asked for
+    # Only when asked for: the corpus plugin imports the runner, the vectors and grpc.
+    if xdist_controller(config):
+        from croupier.conformance.pytest_verdict import ControllerPlugin  # noqa: PLC0415
 
-    config.pluginmanager.register(CorpusPlugin(config), CORPUS_PLUGIN)
+        config.pluginmanager.register(ControllerPlugin(config), CORPUS_PLUGIN)
+    else:
+        from croupier.conformance.pytest_corpus import CorpusPlugin  # noqa: PLC0415
+
+        config.pluginmanager.register(CorpusPlugin(config), CORPUS_PLUGIN)
+
+
+def xdist_controller(config: pytest.Config) -> bool:
+    """Whether this process is pytest-xdist's controller, which hands items to its workers.
+
+    As xdist decides it (``-n``, ``--dist``, ``--tx``), before its own plugin registers: a
+    ``--collect-only`` run and a worker collect themselves.
+    """
+    if hasattr(config, "workerinput") or config.getoption("collectonly"):
+        return False
+    return config.getoption("dist", "no") != "no" and bool(config.getoption("tx", None))

@@ -11,3 +11,6 @@ DEFAULT_TIMEOUT = 10.0
 
 #: How long a launched engine is given to print its ready line, in seconds (default).
 READY_TIMEOUT = 30.0
+
+#: The shortest call deadline an engine is given, in seconds.
+MIN_TIMEOUT = 0.01

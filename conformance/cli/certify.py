@@ -18,16 +18,15 @@ import click
 
 from croupier import oracle
 from croupier.clients.words import plural
+from croupier.conformance.choice import EngineChoice, engine_choice
 from croupier.conformance.cli.common import (
     MAX_COUNT,
     MAX_SHOWN,
     DaskAddress,
-    EngineChoice,
     InputFile,
     OutputFile,
     OutputFolder,
     console,
-    engine_choice,
     engine_options,
     errors,
     fail,

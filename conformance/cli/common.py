@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import math
 import os
-import shlex
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -18,10 +16,11 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.table import Table
 
-from croupier.conformance.engine import TlsOptions, start_log
-from croupier.conformance.results import ConfigError, Result
+from croupier.conformance.choice import EngineChoice
+from croupier.conformance.engine import start_log
+from croupier.conformance.results import Result
 from croupier.conformance.scheduler import SchedulerError, check_address
-from croupier.conformance.timeouts import DEFAULT_TIMEOUT, READY_TIMEOUT
+from croupier.conformance.timeouts import DEFAULT_TIMEOUT, MIN_TIMEOUT, READY_TIMEOUT
 from croupier.oracle.errors import OracleError
 from croupier.oracle.profile import Profile, Profiles, resolve_profile
 
@@ -55,9 +54,6 @@ errors = _Console(stderr=True)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-
-#: The shortest call deadline an engine is given, in seconds.
-MIN_TIMEOUT = 0.01
 
 #: The longest duration any option takes, in seconds (a week): a longer one is a slip of the
 #: keyboard, and a thread's wait on a huge one overflows the platform's time.
@@ -425,95 +421,6 @@ def _engine_options(command: _F, target: Callable[[_F], _F]) -> _F:
     for option in reversed(options):
         command = option(command)
     return command
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EngineChoice:
-    """The engine a command reaches, checked, and the words that reach it again."""
-
-    target: str | None
-    launch: str | None
-    timeout: float
-    tls: TlsOptions | None
-    #: How long a launched engine is given to be ready, and where its stderr is written.
-    ready_timeout: float = READY_TIMEOUT
-    engine_log: Path | None = None
-    #: ``--target ...`` or ``--launch ...``, then the TLS files and a non-default deadline.
-    words: str
-
-
-def engine_choice(
-    *,
-    target: str | None,
-    launch: str | None,
-    timeout: float,
-    tls_ca: Path | None,
-    tls_cert: Path | None,
-    tls_key: Path | None,
-    ready_timeout: float = READY_TIMEOUT,
-    engine_log: Path | None = None,
-    prefix: str = "--",
-) -> EngineChoice:
-    """The options of ``engine_options``, checked; ``ConfigError`` says what is wrong (exit 2).
-
-    ``prefix`` starts the options' names in the messages (the pytest plugin's are
-    ``--croupier-tls-ca``...); the reproduce words are always certify's.
-    """
-    if (target is None) == (launch is None):
-        raise ConfigError(f"give exactly one of {prefix}target HOST:PORT and {prefix}launch CMD")
-    if target is not None and not target.strip():
-        raise ConfigError(f"{prefix}target: give HOST:PORT, not an empty string")
-    if launch is not None:
-        try:
-            argv = shlex.split(launch)
-        except ValueError as exc:  # an unbalanced quote, a trailing backslash
-            raise ConfigError(
-                f"{prefix}launch {launch!r}: {exc} (quoted as a shell would)"
-            ) from None
-        if not argv:
-            raise ConfigError(f"{prefix}launch: the command is empty")
-    if not timeout >= MIN_TIMEOUT:  # NaN too
-        # certify's click option checks this first; the pytest plugin's option does not.
-        raise ConfigError(f"{prefix}timeout: {timeout:g} s is under {MIN_TIMEOUT:g} s")
-    if not ready_timeout >= MIN_TIMEOUT or not math.isfinite(ready_timeout):
-        raise ConfigError(
-            f"{prefix}ready-timeout: {ready_timeout:g} s is not a number of seconds from "
-            f"{MIN_TIMEOUT:g}"
-        )
-    if engine_log is not None and launch is None:
-        raise ConfigError(
-            f"{prefix}engine-log needs {prefix}launch: only a launched engine's stderr is read"
-        )
-    if (tls_cert is None) != (tls_key is None):
-        raise ConfigError(f"{prefix}tls-cert and {prefix}tls-key go together")
-    if tls_cert is not None and tls_ca is None:
-        raise ConfigError(
-            f"{prefix}tls-cert and {prefix}tls-key are a client certificate for mutual TLS: "
-            f"give {prefix}tls-ca too"
-        )
-    files = (("--tls-ca", tls_ca), ("--tls-cert", tls_cert), ("--tls-key", tls_key))
-    for flag, path in files:
-        if path is not None and not path.is_file():
-            # certify's click options check this first; the pytest plugin's options do not.
-            raise ConfigError(f"{prefix}{flag[2:]}: no file {path}")
-    tls = TlsOptions(ca=tls_ca, cert=tls_cert, key=tls_key) if (tls_ca or tls_cert) else None
-    engine_arg = f"--target {target}" if target else f"--launch {shlex.quote(launch or '')}"
-    # The same connection as this run: TLS files and a non-default deadline go along.
-    tls_arg = "".join(
-        f" {flag} {shlex.quote(str(path))}" for flag, path in files if path is not None
-    )
-    timeout_arg = f" --timeout {timeout:g}" if timeout != DEFAULT_TIMEOUT else ""
-    if launch is not None and ready_timeout != READY_TIMEOUT:
-        timeout_arg += f" --ready-timeout {ready_timeout:g}"
-    return EngineChoice(
-        target=target,
-        launch=launch,
-        timeout=timeout,
-        tls=tls,
-        ready_timeout=ready_timeout,
-        engine_log=engine_log,
-        words=f"{engine_arg}{tls_arg}{timeout_arg}",
-    )
 
 
 def start_engine_log(engine: EngineChoice) -> None:

@@ -19,19 +19,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from croupier.clients.words import plural
+from croupier.conformance.choice import EngineChoice, engine_choice
 from croupier.conformance.cli.common import (
     MAX_COUNT,
     MAX_SECONDS,
     MAX_SHOWN,
     STDOUT,
     DaskAddress,
-    EngineChoice,
     Finite,
     InputFile,
     OutputFile,
     OutputFolder,
     console,
-    engine_choice,
     engine_options_on_dask,
     errors,
     fail,

@@ -166,11 +166,40 @@ def test_an_unreachable_engine_is_one_session_error_with_certifys_message(
     assert "PASSED" not in output
 
 
+#: Written by the controller of an xdist run: which of the corpus plugin's modules it loaded.
+_CONTROLLER_PROBE = """
+import sys
+from pathlib import Path
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        heavy = ("runner", "vectors", "pytest_corpus")
+        loaded = [m for m in heavy if f"croupier.conformance.{m}" in sys.modules]
+        Path("controller-modules.txt").write_text(" ".join(loaded))
+"""
+
+
 def test_two_xdist_workers_share_the_selection_and_the_controller_gives_the_verdict(
     pytester: pytest.Pytester,
 ) -> None:
-    """Each worker launches its own engine; every result reaches the controller's verdict."""
-    result = _run(pytester, "-n", "2", "--croupier-launch", MUTANT, "-k", "bja-h00")
+    """Each worker launches its own engine; every result reaches the controller's verdict.
+
+    The controller loads no corpus and imports no runner: the stale known-failure pattern and
+    the counts of its verdict come from the workers.
+    """
+    pytester.makeconftest(_CONTROLLER_PROBE)
+    known = pytester.makefile(".txt", known="zzz-*  # gone from the corpus\n")
+    result = _run(
+        pytester,
+        "-n",
+        "2",
+        "--croupier-launch",
+        MUTANT,
+        "-k",
+        "bja-h00",
+        "--croupier-known-failures",
+        str(known),
+    )
     count = sum(1 for v in load_corpus() if fnmatch.fnmatch(v.vector.id, "bja-h00*"))
     outcomes = result.parseoutcomes()
     assert outcomes["failed"] >= 1
@@ -181,9 +210,12 @@ def test_two_xdist_workers_share_the_selection_and_the_controller_gives_the_verd
     }
     verdict = (
         f"croupier run: NOT conformant: {count} vectors ({outcomes['passed']} pass, "
-        f"{outcomes['failed']} fail) in *"
+        f"{outcomes['failed']} fail), 1 known-failure pattern matched nothing in *"
     )
-    result.stdout.fnmatch_lines([verdict])
+    result.stdout.fnmatch_lines(
+        ["*known failure pattern 'zzz-*' (line 1) matches no vector*", verdict]
+    )
+    assert (pytester.path / "controller-modules.txt").read_text(encoding="utf-8") == ""
 
 
 def test_target_and_launch_together_are_a_usage_error(pytester: pytest.Pytester) -> None:
