@@ -141,6 +141,15 @@ def test_the_wheel_is_what_is_imported_and_carries_its_documents(installed: Inst
     tops = {line.split(",")[0].split("/")[0] for line in record}
     assert tops - {".."} == {"croupier", info.name}, tops
     assert (info / "licenses" / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    # Where a vendor finds the project, its documentation, its issues and its changes.
+    metadata = (info / "METADATA").read_text(encoding="utf-8").split("\n\n")[0].splitlines()
+    urls = dict(
+        line.split(": ", 1)[1].split(", ", 1)
+        for line in metadata
+        if line.startswith("Project-URL: ")
+    )
+    assert set(urls) == {"Homepage", "Documentation", "Issues", "Changelog"}, urls
+    assert urls["Changelog"].endswith("/docs/CHANGES.md")
     # The wheel carries no compiled build (git ignores oracle/_compiled/): the pure modules run.
     assert (
         installed.ok("croupier", "--version").strip()
