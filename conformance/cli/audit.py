@@ -139,6 +139,7 @@ _SECTIONS = (
     "--dask",
     "dask_address",
     type=DaskAddress(),
+    metavar="ADDRESS|local:N",
     help="Run the shards on this Dask scheduler, or on a LocalCluster of N worker processes "
     "started for the run (local:N; optional extra 'dask').",
 )

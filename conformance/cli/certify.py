@@ -172,6 +172,7 @@ from croupier.v1 import engine_service_pb2
     "--dask",
     "dask_address",
     type=DaskAddress(),
+    metavar="ADDRESS|local:N",
     help="Run --explore's rounds in chunks on this Dask scheduler's workers, or on a "
     "LocalCluster of N worker processes (local:N), each worker launching its own engine "
     "(--launch) or reaching --target; the same rounds and findings whatever the workers.",

@@ -150,6 +150,7 @@ _SHOWN = 200
     "--dask",
     "dask_address",
     type=DaskAddress(),
+    metavar="ADDRESS|local:N",
     help="Run each profile's rounds in chunks on this Dask scheduler's workers, or on a "
     "LocalCluster of N worker processes started for the run (local:N; optional extra "
     "'dask'). Each worker launches its own engine (--launch) or takes the --target of its "
