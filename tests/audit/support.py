@@ -200,6 +200,9 @@ class SignedLog:
     checkpoint_every: int
 
 
+#: Rounds per profile of the clean log: 36 roulette vectors of 20 spins; 7 x 720 = 5,040 in all.
+ROUNDS_PER_PROFILE = 720
+
 #: An inflated payout, hidden in a record the oracle cannot replay.
 INFLATED = 99_999_999
 

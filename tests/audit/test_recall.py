@@ -50,9 +50,9 @@ def _payouts(block: str, record: dict[str, Any]) -> None:
 
 
 def test_roulette_table(audit_logs: AuditLogs, by_round: dict[str, dict[str, Any]]) -> None:
-    table = "roulette-c-0003-table"
+    table = "rou-g-0003-table"
     wanted = _last(audit_logs.rounds, table, 5)
-    assert wanted == [f"roulette-c-0003-r{k}" for k in range(15, 20)]
+    assert wanted == [f"rou-g-0003-r{k}" for k in range(15, 20)]
     output = _recall(audit_logs.binary, table, 5)
     for block, rid in zip(_blocks(output, wanted), wanted, strict=True):
         record = by_round[rid]
@@ -106,7 +106,7 @@ def test_baccarat_table_from_the_json_log(
 
 
 def test_more_than_the_table_holds(audit_logs: AuditLogs) -> None:
-    table = "roulette-american-0010-table"
+    table = "rua-g-0010-table"
     output = _recall(audit_logs.binary, table, 50)
     _blocks(output, _last(audit_logs.rounds, table, 50))
     assert output.count("\nround ") + 1 == 20

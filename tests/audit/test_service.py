@@ -20,8 +20,8 @@ from croupier.v1 import oracle_service_pb2, round_pb2
 from tests.audit.support import DamagedLog
 from tests.service.support import LoopThread, start_server
 
-RECORDS = 2000
-BATCH = 1000
+RECORDS = 1000
+BATCH = 500
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ class Compared:
 
 @pytest.fixture(scope="module")
 def compared(damaged: DamagedLog, oracle_address: str) -> Compared:
-    """VerifyRounds on the first 2,000 records, in batches of 1,000, and the CLI's report."""
+    """VerifyRounds on the first 1,000 records, in batches of 500, and the CLI's report."""
     records = []
     for data in damaged.records[:RECORDS]:
         record = round_pb2.RoundRecord()

@@ -16,6 +16,7 @@ import pytest
 from croupier.oracle.money import money_text
 from croupier.v1 import round_pb2
 from tests.audit.support import (
+    ROUNDS_PER_PROFILE,
     AuditLogs,
     PlayedRound,
     dump_line,
@@ -85,7 +86,7 @@ def test_a_payout_one_minor_unit_over(
             for line in record["settlement"]["lines"]
         )
 
-    index, record = _find(json_lines, 4200, player_won)
+    index, record = _find(json_lines, 2100, player_won)
     lines = record["settlement"]["lines"]
     at = next(i for i, line in enumerate(lines) if line["bet"] == "player")
     paid = units(lines[at]["returned"])
@@ -154,7 +155,7 @@ def test_a_card_changed_for_one_of_the_same_value(
             and max(table.get("playerTotal", 0), table.get("bankerTotal", 0)) >= 8
         )
 
-    index, record = _find(json_lines, 6000, natural)
+    index, record = _find(json_lines, 3000, natural)
     old = record["cardsDealt"][0]
     new = old[0] + ("S" if old[1] != "S" else "H")
     record["cardsDealt"][0] = new
@@ -193,7 +194,7 @@ def test_a_card_changed_for_another_value(
 ) -> None:
     index = next(
         i
-        for i in range(6000, len(binary_records))
+        for i in range(3000, len(binary_records))
         if _parsed(binary_records[i]).profile_id == "blackjack-c"
     )
     record = _parsed(binary_records[index])
@@ -228,7 +229,7 @@ def test_a_card_changed_for_another_value(
 def test_a_record_deleted(
     audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
 ) -> None:
-    index = 7002
+    index = 3502
     gone = audit_logs.rounds[index]
     assert gone.profile_id == "baccarat-b"
     log = write_binary(
@@ -252,7 +253,7 @@ def test_a_record_deleted(
     )
     _no_replay_problem(report)
     assert report["records"] == report["rounds"] == len(audit_logs.rounds) - 1
-    assert report["profiles"]["baccarat-b"] == 1439
+    assert report["profiles"]["baccarat-b"] == ROUNDS_PER_PROFILE - 1
     rest = audit_logs.rounds[:index] + audit_logs.rounds[index + 1 :]
     assert report["totals"] == _totals(rest)
 
@@ -260,7 +261,7 @@ def test_a_record_deleted(
 def test_two_adjacent_records_swapped(
     audit_logs: AuditLogs, binary_records: list[bytes], tmp_path: Path
 ) -> None:
-    index = 8000
+    index = 4000
     first, second = audit_logs.rounds[index], audit_logs.rounds[index + 1]
     assert first.table_id != second.table_id
     tampered = list(binary_records)

@@ -15,6 +15,7 @@ from click.testing import Result
 from croupier.clients.demo_engine import DemoEngine
 from croupier.conformance.audit import audit_log
 from tests.audit.support import (
+    ROUNDS_PER_PROFILE,
     AuditLogs,
     instant,
     invoke,
@@ -58,9 +59,9 @@ def _sums(log: Path) -> tuple[int, int, Counter[str]]:
 
 def test_the_fixture_log_holds_every_round_played(audit_logs: AuditLogs) -> None:
     rounds = audit_logs.rounds
-    assert len(rounds) >= 10_000
+    assert len(rounds) == len(PROFILE_IDS) * ROUNDS_PER_PROFILE
     assert len({r.round_id for r in rounds}) == len(rounds)
-    assert Counter(r.profile_id for r in rounds) == dict.fromkeys(PROFILE_IDS, 1440)
+    assert Counter(r.profile_id for r in rounds) == dict.fromkeys(PROFILE_IDS, ROUNDS_PER_PROFILE)
     assert len(read_lines(audit_logs.jsonl)) == len(rounds)
     # Blackjack rounds took decisions; card games came in several tables.
     assert sum(r.decisions for r in rounds if r.profile_id.startswith("blackjack")) > 2000
@@ -143,9 +144,10 @@ def test_rounds_per_profile(audit_logs: AuditLogs, clean: tuple[Result, dict[str
     _, _, profiles = _sums(audit_logs.jsonl)
     assert profiles == Counter(r.profile_id for r in audit_logs.rounds)
     assert report["profiles"] == dict(sorted(profiles.items()))
-    assert report["profiles"] == dict.fromkeys(sorted(PROFILE_IDS), 1440)
-    listed = ", ".join(f"{pid}: 1440" for pid in sorted(PROFILE_IDS))
-    assert f"10080 records, 10080 rounds ({listed})\n" in result.output
+    assert report["profiles"] == dict.fromkeys(sorted(PROFILE_IDS), ROUNDS_PER_PROFILE)
+    listed = ", ".join(f"{pid}: {ROUNDS_PER_PROFILE}" for pid in sorted(PROFILE_IDS))
+    count = len(PROFILE_IDS) * ROUNDS_PER_PROFILE
+    assert f"{count} records, {count} rounds ({listed})\n" in result.output
 
 
 def test_binary_log_gives_the_same_verdict_and_totals(
