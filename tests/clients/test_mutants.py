@@ -98,24 +98,17 @@ def test_a_survivor_is_reported() -> None:
 
 
 def test_the_command_line_lists_and_refuses() -> None:
-    listed = subprocess.run(
-        [sys.executable, "-m", "croupier.clients.mutants", "--list"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    def mutants(*arguments: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "croupier.clients.mutants", *arguments]
+        # This interpreter, the mutants module, fixed arguments.
+        return subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)  # noqa: S603
+
+    listed = mutants("--list")
     assert listed.returncode == 0
     # The zoo, then the mutants of the lab profiles' variants, then the recovery mutants.
     listed_names = [line.split()[0] for line in listed.stdout.splitlines()]
     assert listed_names == [*MUTANTS, *LAB_MUTANTS, *RECOVERY_MUTANTS]
-    unknown = subprocess.run(
-        [sys.executable, "-m", "croupier.clients.mutants", "no-such-bug"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    unknown = mutants("no-such-bug")
     assert unknown.returncode == 2
     assert "no mutant 'no-such-bug'" in unknown.stderr
 
