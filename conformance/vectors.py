@@ -572,13 +572,18 @@ def _trim_shoes(vector: vector_pb2.Vector) -> None:
         del vround.deal.shoe.cards[keep:]
 
 
-def finish_vector(vector: vector_pb2.Vector) -> None:
-    """List the clauses the rounds cite, and share the citations every answer holds alike."""
+def finish_vector(vector: vector_pb2.Vector, *, share: bool = True) -> None:
+    """List the clauses the rounds cite, and share the citations every answer holds alike.
+
+    ``share=False``: each answer keeps its own (the same clauses; what a vector only played,
+    never written, saves the work of).
+    """
     clauses: dict[str, None] = {}
     for vround in vector.rounds:
         clauses.update(dict.fromkeys(round_clauses(vround)))
     vector.clauses[:] = sorted(clauses)
-    share_citations(vector)
+    if share:
+        share_citations(vector)
 
 
 # --- files --------------------------------------------------------------------------------------

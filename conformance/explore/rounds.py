@@ -1237,9 +1237,9 @@ def explored_vector(
     the last round is drawn to reach (its fault, stakes, cards, bets or decisions fixed); a
     cell without a recipe (a clause) leaves the draw as it is. ``most``: the most rounds the
     vector may hold (what is left of a budget in rounds): fewer spins, and no fault that needs
-    more rounds than that. ``short=False``: the oracle's citations as recorded, not compacted
-    as a corpus vector's (the same clauses; a vector only played saves the work); the same
-    choices draw the same vector either way.
+    more rounds than that. ``short=False``: the oracle's citations as recorded, neither
+    compacted nor shared as a corpus vector's (the same clauses; a vector only played saves
+    the work); the same choices draw the same vector either way.
     """
     game = profile.game
     if aim is not None and not draw(_AIMED):
@@ -1299,7 +1299,7 @@ def explored_vector(
         # The round ended before the fault could bite (a natural before any decision).
         vector.description = "Explored: drawn by croupier explore."
     _trim_shoes(vector)
-    finish_vector(vector)
+    finish_vector(vector, share=short)
     return vector
 
 
