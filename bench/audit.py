@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from croupier.conformance.audit import AuditSummary, audit_log
+from croupier.conformance.audit.verify import AuditSummary, audit_log
 
 
 def peak_rss_kib() -> int:

@@ -19,7 +19,10 @@ from rich.table import Table
 
 from croupier.clients.audit import AuditLogError, generate_key_pair, load_public_key
 from croupier.clients.words import plural
-from croupier.conformance.audit import AuditSummary, audit_log, brief, recall
+from croupier.conformance.audit.fairness import BAND, P_THRESHOLD, Assessment
+from croupier.conformance.audit.recall import recall
+from croupier.conformance.audit.spools import brief
+from croupier.conformance.audit.verify import AuditSummary, audit_log
 from croupier.conformance.cli.common import (
     MAX_SHOWN,
     STDOUT,
@@ -40,7 +43,6 @@ from croupier.conformance.cli.common import (
     unwritable,
 )
 from croupier.conformance.cli.common import verdict as print_verdict
-from croupier.conformance.fairness import BAND, P_THRESHOLD, Assessment
 from croupier.conformance.invocation import croupier_command
 from croupier.conformance.packaged import document
 from croupier.conformance.recall import describe_record

@@ -104,6 +104,12 @@ BAD_IMPORTS = [
         "Nothing that runs",
         id="the-runner-writes-a-report",
     ),
+    pytest.param(
+        "conformance/audit/replay.py",
+        "from croupier.conformance.audit import stream",
+        "Inside conformance/audit/",
+        id="a-shard-imports-the-log-order",
+    ),
 ]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.conformance.audit import audit_log
+from croupier.conformance.audit.verify import audit_log
 from croupier.oracle.profile import load_profile_file
 from croupier.oracle.roulette import BetKind, RouletteBet, TableHistory
 from croupier.oracle.rounds import Round, RoundRequest, SeatRequest, start_round

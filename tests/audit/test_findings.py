@@ -16,7 +16,7 @@ import pytest
 from click.testing import Result
 from google.protobuf import json_format
 
-from croupier.conformance.audit import verify_one
+from croupier.conformance.audit.replay import verify_one
 from croupier.oracle.money import money_text
 from croupier.v1 import round_pb2
 from tests.audit.support import (

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier import oracle
-from croupier.conformance.fairness import BAND, BASIC_STRATEGY_NOTE
+from croupier.conformance.audit.fairness import BAND, BASIC_STRATEGY_NOTE
 from croupier.conformance.reports.html.clause_text import clause_text
 from croupier.conformance.reports.html.svg import Cell, Whisker, bars_expected, dot_whisker
 from croupier.oracle.basic_strategy import strategy_return

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from croupier.conformance.audit import AuditSummary, audit_log
-from croupier.conformance.cli import main
-from croupier.conformance.fairness import (
+from croupier.conformance.audit.fairness import (
     Assessment,
     FairnessRow,
     ReturnRow,
     chi_square_p,
     chi_square_test,
 )
+from croupier.conformance.audit.verify import AuditSummary, audit_log
+from croupier.conformance.cli import main
 from croupier.oracle.basic_strategy import strategy_return
 from croupier.oracle.profile import shipped_profile
 from croupier.oracle.rounds import Round

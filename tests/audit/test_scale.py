@@ -11,8 +11,8 @@ import pytest
 from google.protobuf.message import DecodeError
 
 from croupier.clients.audit import Entry
-from croupier.conformance import audit as conformance_audit
-from croupier.conformance.audit import audit_log
+from croupier.conformance.audit import verify as conformance_audit
+from croupier.conformance.audit.verify import audit_log
 from croupier.v1 import round_pb2
 from tests.audit.support import CASES, INFLATED, AuditLogs, Case, DamagedLog, invoke
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import Result
 
 from croupier.clients.demo_engine import DemoEngine
-from croupier.conformance.audit import audit_log
+from croupier.conformance.audit.verify import audit_log
 from tests.audit.support import (
     ROUNDS_PER_PROFILE,
     AuditLogs,

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from croupier.conformance.audit.fairness import BAND
 from croupier.conformance.cli import main
 from croupier.conformance.corpus import CORPUS_DIR
-from croupier.conformance.fairness import BAND
 from croupier.conformance.vectors import dump_line, read_vectors
 from croupier.conformance.zoo import launch_command
 from croupier.oracle.basic_strategy import strategy_return

@@ -23,8 +23,8 @@ from croupier.clients.audit import AuditWriter, read_log
 from croupier.clients.client import CroupierClient, CroupierError
 from croupier.clients.demo_engine import DemoEngine
 from croupier.clients.journal import FILE_NAME, Event, JournalError
-from croupier.conformance import fairness
-from croupier.conformance.audit import audit_log
+from croupier.conformance.audit import fairness
+from croupier.conformance.audit.verify import audit_log
 from croupier.conformance.vectors import play_round
 from croupier.oracle.basic_strategy import StrategyReturn
 from croupier.oracle.errors import ProfileError

@@ -1,0 +1,45 @@
+"""Where shards run: a process pool, a Dask cluster, or this process."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from croupier.conformance.audit.replay import ShardResult, verify_shard
+from croupier.conformance.scheduler import dask_client
+from croupier.oracle.roulette import TableHistory
+
+
+class Executor:
+    """Runs shards on a process pool, on Dask, or in this process."""
+
+    def __init__(self, workers: int, dask_address: str | None) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.dask: Any = None
+        self.stack = contextlib.ExitStack()
+        if dask_address is not None:
+            # SchedulerError (a RuntimeError) when Dask is missing or the cluster unreachable.
+            self.dask = self.stack.enter_context(dask_client(dask_address))
+        elif workers > 1:
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.in_flight = max(2, 2 * workers)
+
+    def submit(
+        self, shard: list[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str]
+    ) -> Future[ShardResult] | Any:
+        """Start checking a shard; its ``ShardResult`` comes as a future."""
+        if self.dask is not None:
+            return self.dask.submit(verify_shard, shard, tuple(lab_files), pure=False)
+        if self.pool is not None:
+            return self.pool.submit(verify_shard, shard, tuple(lab_files))
+        done: Future[ShardResult] = Future()
+        done.set_result(verify_shard(shard, lab_files))
+        return done
+
+    def close(self) -> None:
+        """Stop the pool or leave the cluster."""
+        if self.pool is not None:
+            self.pool.shutdown()
+        self.stack.close()

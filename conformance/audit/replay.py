@@ -1,0 +1,217 @@
+"""One shard of records, in a worker: each record against itself, then replayed by the oracle.
+
+Only what a shard found travels back: its sums (``Totals``, ``Tally``) and the records with
+something to report.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from croupier.conformance.audit.fairness import BetMoney, Tally, tally_record
+from croupier.oracle.errors import OracleError
+from croupier.oracle.profile import Profile, Profiles
+from croupier.oracle.roulette import TableHistory
+from croupier.oracle.service import records
+from croupier.oracle.verify import Discrepancy
+from croupier.v1 import round_pb2
+
+#: What a record's discrepancies with itself are called, by the clause they cite.
+_OWN_KINDS = {"TABLE.currency": "mixed-currency", "CONTRACT.settlement": "totals"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One discrepancy of one record: ``kind`` is rules, totals or mixed-currency."""
+
+    record: int
+    round_id: str
+    kind: str
+    clause: str
+    path: str
+    expected: str
+    actual: str
+    message: str
+    table_id: str = ""
+    #: The round's currency: an amount compared (a ``minor_units`` path) is in it.
+    currency: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordResult:
+    """What checking one record found.
+
+    ``money`` holds (currency, staked, paid) per currency its settlement lines use;
+    ``expected_paid`` is what the rules pay, in the round's currency, or None when the
+    record could not be replayed to its end (its money is then unverified).
+    """
+
+    record: int
+    round_id: str
+    profile_id: str
+    currency: str
+    money: tuple[tuple[str, int, int], ...]
+    expected_paid: int | None
+    findings: tuple[Finding, ...] = ()
+    unreplayable: str = ""
+    #: Money per bet kind and currency, and what was dealt (``fairness``).
+    bets: tuple[BetMoney, ...] = ()
+    dealt: tuple[str, ...] = ()
+    table_id: str = ""
+
+
+@functools.cache
+def _profiles(lab_files: tuple[str, ...]) -> Profiles:
+    """The registry of a run, built once per process (workers each build their own)."""
+    return Profiles.load(lab_files)
+
+
+def load_profile(profile_id: str, lab_files: Sequence[str]) -> Profile:
+    """A profile of the run by id (``OracleError`` for an unknown one)."""
+    return _profiles(tuple(lab_files)).get(profile_id)
+
+
+def _money(record: round_pb2.RoundRecord) -> tuple[tuple[str, int, int], ...]:
+    """Staked and paid per currency, each amount in its own currency (the round's if unset)."""
+    money: dict[str, list[int]] = {}
+    for line in record.settlement.lines:
+        stake = money.setdefault(line.stake.currency_code or record.currency_code, [0, 0])
+        stake[0] += line.stake.minor_units
+        paid = money.setdefault(line.returned.currency_code or record.currency_code, [0, 0])
+        paid[1] += line.returned.minor_units
+    return tuple((currency, staked, paid) for currency, (staked, paid) in sorted(money.items()))
+
+
+def verify_one(
+    number: int, data: bytes, board: TableHistory | None, lab_files: Sequence[str]
+) -> RecordResult:
+    """Check one serialized record; ``board`` is its table before it (roulette).
+
+    The table's results, and the bets imprisoned at it (VAR.rou.en-prison).
+    """
+    record = round_pb2.RoundRecord()
+    record.ParseFromString(data)
+
+    def finding(d: Discrepancy, kind: str) -> Finding:
+        return Finding(
+            record=number,
+            round_id=record.round_id,
+            table_id=record.table_id,
+            kind=kind,
+            clause=d.clause,
+            path=d.path,
+            expected=d.expected,
+            actual=d.actual,
+            message=d.message,
+            currency=record.currency_code,
+        )
+
+    own = tuple(finding(d, _OWN_KINDS[d.clause]) for d in records.record_discrepancies(record))
+    bets, dealt = tally_record(record)
+    result = functools.partial(
+        RecordResult,
+        record=number,
+        round_id=record.round_id,
+        table_id=record.table_id,
+        profile_id=record.profile_id,
+        currency=record.currency_code,
+        money=_money(record),
+        bets=bets,
+        dealt=dealt,
+    )
+    try:
+        profile = load_profile(record.profile_id, lab_files)
+        verdict = records.verify(profile, record, board)
+    except OracleError as exc:
+        return result(expected_paid=None, findings=own, unreplayable=f"{exc.reason}: {exc}")
+    expected_paid = (
+        sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
+    )
+    replayed = tuple(finding(d, "rules") for d in verdict.discrepancies)
+    return result(expected_paid=expected_paid, findings=own + replayed)
+
+
+@dataclass(slots=True, kw_only=True)
+class ShardResult:
+    """What a shard found: its sums, and the records with something to report, in log order.
+
+    The sums add up whatever the order (``Totals.merge``, ``Tally.merge``): a worker sends
+    them once a shard, not a result a record.
+    """
+
+    checked: int
+    totals: Totals
+    tally: Tally
+    notable: list[RecordResult]
+
+
+def verify_shard(
+    items: Sequence[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str] = ()
+) -> ShardResult:
+    """Check a shard of records (picklable, for process pools and Dask)."""
+    totals, tally, notable = Totals(), Tally(), []
+    for number, data, board in items:
+        result = verify_one(number, data, board, lab_files)
+        totals.add(result)
+        tally.add(result.profile_id, result.bets, result.dealt)
+        if result.findings or result.unreplayable:
+            notable.append(result)
+    return ShardResult(checked=len(items), totals=totals, tally=tally, notable=notable)
+
+
+@dataclass(slots=True)
+class Totals:
+    """Money and counts, per currency and per profile; unreplayable money is kept, unverified."""
+
+    rounds: int = 0
+    by_currency: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_profile: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    unverified: int = 0
+
+    def _money(self, currency: str) -> dict[str, int]:
+        return self.by_currency.setdefault(
+            currency,
+            {
+                "staked": 0,
+                "paid": 0,
+                "expected_paid": 0,
+                "difference": 0,
+                "unverified_staked": 0,
+                "unverified_paid": 0,
+            },
+        )
+
+    def add(self, result: RecordResult) -> None:
+        """Count one round: the rules' payout where known, else its money as unverified."""
+        self.rounds += 1
+        self.by_profile[result.profile_id] += 1
+        verified = result.expected_paid is not None
+        for currency, staked, paid in result.money:
+            money = self._money(currency)
+            money["staked"] += staked
+            money["paid"] += paid
+            if verified:
+                money["difference"] += paid
+            else:
+                money["unverified_staked"] += staked
+                money["unverified_paid"] += paid
+        if result.expected_paid is None:
+            self.unverified += 1
+        else:
+            money = self._money(result.currency)
+            money["expected_paid"] += result.expected_paid
+            money["difference"] -= result.expected_paid
+
+    def merge(self, other: Totals) -> None:
+        """Add another part of the log's totals (a shard's)."""
+        self.rounds += other.rounds
+        self.unverified += other.unverified
+        for profile_id, count in other.by_profile.items():
+            self.by_profile[profile_id] += count
+        for currency, values in other.by_currency.items():
+            money = self._money(currency)
+            for key, value in values.items():
+                money[key] += value
