@@ -1,8 +1,10 @@
 """``croupier explore`` at scale: its speed beside certify's, its coverage, its zoo.
 
 - ``explore``: explore's rounds/s against the demo engine beside certify's rounds/s on the
-  same engine, each launching its own (goal: at least half); then ``--until-covered`` on every
-  shipped profile, the rounds each took to reach every cell (no goal: a count).
+  same engine, each launching its own (goal: at least half).
+- ``explore-covered``: ``croupier explore --until-covered`` on a launched demo engine, every
+  shipped profile, seed ``croupier`` and a budget of 10,000 rounds a profile; per profile the
+  rounds it took to reach every cell (pass), or the cells never reached (short).
 - ``explore-zoo``: against every mutant of the zoo, the rounds explore plays on the mutant's
   profile, seed ``croupier`` and the default budget, before the first mismatch (not shrunk:
   the rounds until found do not depend on it); median and worst (goals 16 and 300).
@@ -12,12 +14,16 @@ Nothing here asserts: figures are printed (``bench.figures``).
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from bench.figures import Figure, Goal, against
 from croupier.clients.mutants import MUTANTS
@@ -34,6 +40,10 @@ WORST_GOAL = Goal(below=300.5, on="value", text="<= 300")
 #: The budget and seed of the zoo's rule: ``croupier explore``'s defaults.
 ZOO_ROUNDS = 2000
 ZOO_SEED = "croupier"
+#: ``--until-covered``'s seed (explore's default) and a budget far above what covering takes
+#: (a few hundred rounds a profile): a profile that spends it has a cell no draw reaches.
+COVER_SEED = "croupier"
+COVER_ROUNDS = 10_000
 
 
 def certify_rate(vectors: Sequence[LoadedVector]) -> tuple[float, int]:
@@ -62,7 +72,7 @@ def explore_rate(rounds: int) -> tuple[float, int]:
 def bench_explore(
     *, quick: bool, show: Callable[[Figure], None], note: Callable[[str], None]
 ) -> None:
-    """Explore's rounds/s beside certify's; the rounds ``--until-covered`` takes per profile."""
+    """Explore's rounds/s beside certify's on the demo engine."""
     corpus = load_corpus()
     vectors = [v for v in corpus if ".hand." in v.path.name] if quick else corpus
     certify, certified = certify_rate(vectors)
@@ -74,23 +84,65 @@ def bench_explore(
         "(each launches its own; seconds counted from the engine's Describe)"
     )
     show(against("explore rounds/s vs certify", explored_rate, ("certify", certify), SPEED_GOAL))
-    report = explore(
-        ExploreConfig(profiles=shipped_profiles(), launch=DEMO, rounds=10_000, until_covered=True)
+
+
+def until_covered(rounds: int = COVER_ROUNDS, seed: str = COVER_SEED) -> dict[str, Any]:
+    """The JSON summary of ``croupier explore --until-covered`` on a launched demo engine."""
+    argv = [sys.executable, "-m", "croupier.conformance.cli", "explore", "--launch", DEMO]
+    argv += ["--until-covered", "--seed", seed, "--rounds", str(rounds)]
+    argv += ["--json", "--out", os.devnull]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    # 0: nothing found; 1: a mismatch found (said by the figures); anything else: no summary.
+    if done.returncode not in {0, 1}:
+        raise RuntimeError(f"{shlex.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    summary: dict[str, Any] = json.loads(done.stdout)
+    return summary
+
+
+def covered_figures(summary: dict[str, Any]) -> list[tuple[Figure, str]]:
+    """Per profile of an ``--until-covered`` summary: its figure and a line on what it reached.
+
+    The value is the round that reached the last cell, or the rounds played when one stayed
+    unreached; the figure passes when every cell was reached, and the line names the cells
+    never reached.
+    """
+    shown = []
+    for done in summary["profiles"]:
+        coverage = done["coverage"]
+        unreached = coverage["unreached"]
+        covered_at = coverage["covered_at"]
+        cells = f"{coverage['reached']}/{coverage['cells']} cells"
+        if covered_at is not None and not unreached:
+            line = f"every cell reached in {covered_at:,} rounds"
+        else:
+            line = f"{len(unreached)} never reached in {done['rounds']:,} rounds: "
+            line += ", ".join(unreached)
+        if done["findings"]:
+            line += f"; {done['findings']} finding(s): the search stops at --max-findings"
+        figure = Figure(
+            name=f"rounds to cover {done['profile']}",
+            value=done["rounds"] if covered_at is None else covered_at,
+            unit="rounds",
+            goal=Goal(text="every cell"),
+            note=cells,
+            met=not unreached,
+        )
+        shown.append((figure, f"explore --until-covered {done['profile']}: {cells}, {line}"))
+    return shown
+
+
+def bench_covered(show: Callable[[Figure], None], note: Callable[[str], None]) -> None:
+    """The rounds ``croupier explore --until-covered`` takes to reach every cell, per profile."""
+    summary = until_covered()
+    note(
+        f"explore-covered: croupier explore --until-covered on a launched demo engine, seed "
+        f"{summary['seed']!r}, budget {COVER_ROUNDS:,} rounds a profile: {summary['rounds']:,} "
+        f"rounds over {len(summary['profiles'])} profiles in {summary['seconds']:.1f} s"
+        + (f"; not claimed: {', '.join(summary['skipped'])}" if summary["skipped"] else "")
     )
-    for done in report.profiles:
-        cells = done.cells
-        note(
-            f"explore --until-covered {done.profile_id}: {cells.reached}/{len(cells.all)} cells"
-            + (f" in {cells.covered_at} rounds" if cells.covered_at else f", {done.rounds} rounds")
-        )
-        show(
-            Figure(
-                name=f"rounds to cover {done.profile_id}",
-                value=cells.covered_at or done.rounds,
-                unit="rounds",
-                note=f"{cells.reached}/{len(cells.all)} cells",
-            )
-        )
+    for figure, line in covered_figures(summary):
+        note(line)
+        show(figure)
 
 
 def _found_after(name: str) -> tuple[str, int | None, str]:

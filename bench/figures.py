@@ -47,12 +47,16 @@ class Figure:
     ratio: float | None = None
     goal: Goal | None = None
     note: str = ""
+    #: Whether a goal that no number bounds was met (every cell reached); None: the numbers judge.
+    met: bool | None = None
 
     @property
     def verdict(self) -> str:
         """``pass`` or ``short`` against the goal; ``-`` when the figure has none."""
         if self.goal is None:
             return "-"
+        if self.met is not None:
+            return "pass" if self.met else "short"
         number = self.ratio if self.goal.on == "ratio" else self.value
         if number is None:
             return "short"
@@ -114,10 +118,10 @@ def header() -> str:
 
 
 def amount(value: float | None, unit: str) -> str:
-    """A value with its unit: rates and counts grouped by thousands, small numbers kept."""
+    """A value with its unit: rates, counts and integers grouped by thousands, small ones kept."""
     if value is None:
         return "-"
-    if abs(value) >= 100 or unit in {"/s", "/min"}:
+    if isinstance(value, int) or abs(value) >= 100 or unit in {"/s", "/min"}:
         return f"{value:,.0f} {unit}".rstrip()
     return f"{value:.2f} {unit}".rstrip()
 

@@ -18,9 +18,10 @@ compiler is present); each figure names its build (``pure`` or ``mypyc``).
   speed-up, records a minute and peak RSS (goals 1.8x, 1,000,000/min, main under 200 MB).
 - ``dask``: the same log on a 2-worker Dask ``LocalCluster`` against the local pool (goal:
   within 25%).
-- ``explore``, ``explore-zoo``: explore's rounds/s beside certify's on the demo engine, the
-  rounds ``--until-covered`` takes per profile, and the rounds until found against the zoo
-  (``bench.explore``).
+- ``explore``, ``explore-covered``, ``explore-zoo``: explore's rounds/s beside certify's on
+  the demo engine, the rounds ``croupier explore --until-covered`` takes to reach every cell
+  of each shipped profile (pass, or the cells never reached), and the rounds until found
+  against the zoo (``bench.explore``).
 - ``explore-dask``: ``croupier explore --dask`` rounds/s on a 2-worker ``LocalCluster``
   against a 1-worker one, each worker with its own demo engine, and whether both drew and
   found the same (``bench.explore_dask``).
@@ -51,7 +52,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bench import echo, gym_anchor
-from bench.explore import bench_explore, bench_zoo
+from bench.explore import bench_covered, bench_explore, bench_zoo
 from bench.explore_dask import bench_explore_dask
 from bench.figures import Figure, Goal, against, header, repeated
 from bench.plugin import bench_plugin
@@ -83,6 +84,7 @@ NAMES = (
     "corpus",
     "plugin",
     "explore",
+    "explore-covered",
     "explore-zoo",
     "explore-dask",
 )
@@ -560,6 +562,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "corpus": lambda: bench_corpus(sizes),
         "plugin": lambda: _plugin(sizes, quick=args.quick),
         "explore": lambda: bench_explore(quick=args.quick, show=show, note=note),
+        "explore-covered": lambda: bench_covered(show, note),
         "explore-zoo": lambda: bench_zoo(2, show, note),
         "explore-dask": lambda: bench_explore_dask(quick=args.quick, show=show, note=note),
     }

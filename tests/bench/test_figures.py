@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.figures import Figure, Goal, header, median_ratio, ratio, repeated
+from bench.figures import Figure, Goal, amount, header, median_ratio, ratio, repeated
 
 
 def test_the_median_ratio_is_the_median_of_each_repetitions_ratio() -> None:
@@ -56,3 +56,16 @@ def test_a_line_shows_value_anchor_ratio_goal_and_verdict() -> None:
     )
     assert line.index("1,396") == header().index("value")
     assert line.index("short") == header().index("verdict")
+
+
+def test_a_goal_no_number_bounds_is_judged_by_met() -> None:
+    goal = Goal(text="every cell")
+    assert Figure(name="x", value=74, unit="rounds", goal=goal, met=True).verdict == "pass"
+    assert Figure(name="x", value=10_000, unit="rounds", goal=goal, met=False).verdict == "short"
+    assert Figure(name="x", value=74, unit="rounds", met=False).verdict == "-"
+
+
+def test_whole_numbers_are_printed_without_decimals() -> None:
+    assert amount(74, "rounds") == "74 rounds"
+    assert amount(16.5, "rounds") == "16.50 rounds"
+    assert amount(1396.4, "/s") == "1,396 /s"
