@@ -24,6 +24,7 @@ from croupier.conformance.vectors import LoadedVector, campaign, load_corpus, wr
 from croupier.conformance.zoo import AT_LEAST, MutantVerdict, run_zoo
 from croupier.oracle.clauses import BY_ID
 from croupier.oracle.profile import load_profile_file
+from tests.clients import zoo_host
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -49,9 +50,26 @@ BLACKJACK = {name: m for name, m in LAB_MUTANTS.items() if m.profile in LAB_CASE
 
 
 @pytest.fixture(scope="module")
-def verdicts(lab_corpus: list[LoadedVector]) -> dict[str, MutantVerdict]:
-    zoo = run_zoo(list(BLACKJACK.values()), jobs=2, corpus=lab_corpus, at_least=AT_LEAST)
-    return {v.mutant.name: v for v in asyncio.run(zoo)}
+def verdicts(
+    lab_corpus: list[LoadedVector], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, MutantVerdict]:
+    """Every blackjack lab mutant certified once; one process serves all but the first.
+
+    The first is launched as ``make mutants`` launches it (``python -m croupier.clients.mutants
+    NAME``), which keeps a lab mutant's launch by name under test; ``zoo_host`` serves the rest.
+    """
+    first, *rest = BLACKJACK
+    log = tmp_path_factory.mktemp("lab-zoo") / "host.log"
+    with zoo_host.hosting(rest, log) as addresses:
+        assert first not in addresses
+        zoo = run_zoo(
+            list(BLACKJACK.values()),
+            jobs=2,
+            corpus=lab_corpus,
+            at_least=AT_LEAST,
+            targets=addresses,
+        )
+        return {v.mutant.name: v for v in asyncio.run(zoo)}
 
 
 def test_every_lab_case_is_of_an_example_profile_the_demo_engine_plays() -> None:

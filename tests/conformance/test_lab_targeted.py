@@ -49,6 +49,7 @@ from croupier.oracle.clauses import Game
 from croupier.oracle.errors import ProfileError
 from croupier.oracle.parameters import SPECS, Kind, ParamSpec, RawValue
 from croupier.oracle.profile import Profile, load_profile_file, load_profile_text
+from tests.clients import zoo_host
 from tests.conformance.support import run_api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -248,27 +249,38 @@ def test_croupier_serve_passes_every_generated_vector(
 
 
 @pytest.fixture(scope="module")
-def caught(generated: dict[str, list[LoadedVector]]) -> dict[str, tuple[str, str, int]]:
-    """Each lab mutant against its profile's generated vectors: first kill, its clause, kills."""
+def caught(
+    generated: dict[str, list[LoadedVector]], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[str, str, int]]:
+    """Each lab mutant against its profile's generated vectors: first kill, its clause, kills.
 
-    async def each() -> dict[str, tuple[str, str, int]]:
-        two = asyncio.Semaphore(2)
+    One process serves every lab mutant, each on its port (``zoo_host``).
+    """
+    log = tmp_path_factory.mktemp("lab-zoo") / "host.log"
+    with zoo_host.hosting(LAB_MUTANTS, log) as addresses:
+        return asyncio.run(_each_caught(generated, addresses))
 
-        async def one(name: str) -> tuple[str, tuple[str, str, int]]:
-            mutant = LAB_MUTANTS[name]
-            async with two:
-                verdict = await certify_mutant(mutant, [], generated[mutant.profile])
-            first = verdict.first
-            assert not verdict.error, verdict.error
-            return name, ("", "", 0) if first is None else (
-                first.vector_id,
-                first.clause,
-                verdict.kills,
+
+async def _each_caught(
+    generated: dict[str, list[LoadedVector]], addresses: dict[str, str]
+) -> dict[str, tuple[str, str, int]]:
+    two = asyncio.Semaphore(2)
+
+    async def one(name: str) -> tuple[str, tuple[str, str, int]]:
+        mutant = LAB_MUTANTS[name]
+        async with two:
+            verdict = await certify_mutant(
+                mutant, [], generated[mutant.profile], target=addresses[name]
             )
+        first = verdict.first
+        assert not verdict.error, verdict.error
+        return name, ("", "", 0) if first is None else (
+            first.vector_id,
+            first.clause,
+            verdict.kills,
+        )
 
-        return dict(await asyncio.gather(*(one(name) for name in LAB_MUTANTS)))
-
-    return asyncio.run(each())
+    return dict(await asyncio.gather(*(one(name) for name in LAB_MUTANTS)))
 
 
 @pytest.mark.parametrize("name", list(LAB_MUTANTS))

@@ -23,6 +23,7 @@ from croupier.conformance.runner import BAD
 from croupier.conformance.vectors import LoadedVector, campaign, read_vectors, write_vectors
 from croupier.conformance.zoo import MutantVerdict, run_zoo
 from croupier.oracle.profile import Profile, load_profile_file
+from tests.clients import zoo_host
 from tests.conformance.support import run_api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -342,9 +343,16 @@ def test_the_oracle_server_plays_every_lab_profile(lab_corpus: list[LoadedVector
 
 
 @pytest.fixture(scope="module")
-def verdicts(lab_corpus: list[LoadedVector]) -> dict[str, MutantVerdict]:
-    zoo = run_zoo(list(MUTANTS_HERE.values()), jobs=2, corpus=lab_corpus, at_least=3)
-    return {v.mutant.name: v for v in asyncio.run(zoo)}
+def verdicts(
+    lab_corpus: list[LoadedVector], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, MutantVerdict]:
+    """Every mutant here certified once, all served by one process (``zoo_host``)."""
+    log = tmp_path_factory.mktemp("lab-zoo") / "host.log"
+    with zoo_host.hosting(MUTANTS_HERE, log) as addresses:
+        zoo = run_zoo(
+            list(MUTANTS_HERE.values()), jobs=2, corpus=lab_corpus, at_least=3, targets=addresses
+        )
+        return {v.mutant.name: v for v in asyncio.run(zoo)}
 
 
 @pytest.mark.parametrize("name", list(MUTANTS_HERE))
