@@ -299,6 +299,16 @@ class EngineProcess:
                 await self.stop()
             await self.start()
 
+    def terminate(self) -> None:
+        """SIGTERM to the engine's process group, without waiting: ``stop`` reaps it later.
+
+        An engine that shuts down while its launcher finishes other work costs the run no wait.
+        """
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+
     async def stop(self) -> None:
         """Stop the engine: SIGTERM to its process group, then SIGKILL after a grace period."""
         process = self.process

@@ -28,6 +28,7 @@ interruption says what it ran ("passed N of the M vectors selected").
 from __future__ import annotations
 
 import asyncio
+import gc
 import shlex
 from collections.abc import Generator
 from typing import Any
@@ -105,6 +106,19 @@ class CorpusPlugin(Verdict):
             report=pytest.CollectReport("croupier", "passed", None, vectors)
         )
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """In an xdist worker, keep what lives until the end out of the garbage collector's way.
+
+        A worker's process ends with its session: the modules, the corpus and the items are
+        frozen (``gc.freeze``), so that neither the collections during the run nor pytest's at
+        its end (``gc.collect`` five times) nor the interpreter's on exit walk them again; the
+        controller waits for each worker's process to end (a few seconds of a loaded machine's
+        wall time). A serial run's process may outlive its session (pytest run in process):
+        nothing is frozen there.
+        """
+        if hasattr(session.config, "workerinput"):
+            gc.freeze()
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """Start the engine before the first vector: one that cannot be had ends the session.
@@ -141,6 +155,13 @@ class CorpusPlugin(Verdict):
     def facts(self) -> list[EngineFacts]:
         """This process's engine and corpus."""
         return [self.engine.facts()]
+
+    def played(self) -> None:
+        """Stop a launched engine now: it shuts down while pytest writes its summary.
+
+        Under xdist the controller waits for each worker's process to end.
+        """
+        self.engine.terminate()
 
     def pytest_unconfigure(self) -> None:
         """Stop a launched engine and close the loop."""
@@ -299,6 +320,11 @@ class _Engine:
             else None,
             stale=tuple(index for index, entry in enumerate(known) if entry in self.stale),
         )
+
+    def terminate(self) -> None:
+        """Have a launched engine shut down, without waiting (``close`` reaps it)."""
+        if self.session is not None and self.session.engine is not None:
+            self.session.engine.terminate()
 
     def close(self) -> None:
         """Close the channel and stop a launched engine."""

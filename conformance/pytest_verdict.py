@@ -122,6 +122,9 @@ class Verdict:
         """The facts of each engine of the run (one per process that played)."""
         raise NotImplementedError
 
+    def played(self) -> None:
+        """The session's last vector was played (nothing to do where none is)."""
+
     def stale(self) -> tuple[KnownFailure, ...]:
         """The known-failure patterns that match no vector of the corpus: they fail the run."""
         facts = self.facts()
@@ -192,6 +195,7 @@ class Verdict:
         ``croupier.conformant`` ("true" only for a whole run), ``croupier.summary`` and
         ``croupier.suite_version``. An xdist worker sends its facts to the controller.
         """
+        self.played()
         output = getattr(session.config, "workeroutput", None)
         if isinstance(output, dict):
             output[FACTS] = [fact.plain() for fact in self.facts()]
