@@ -6,10 +6,11 @@ against two xdist workers.
 - inert: CPU milliseconds of ``pytest --collect-only`` of one trivial test, in a fresh process,
   with the plugin against ``-p no:croupier`` (medians of interleaved runs; goal: under 50 ms
   more). CPU time of the child, not wall time: a shared machine's load does not move it.
-- corpus: wall seconds of ``pytest --croupier-launch "python -m croupier.clients.demo_engine"`` over
-  the whole shipped corpus, with ``-n 2`` against serial (goal: faster, a ratio of serial over
-  ``-n 2`` above 1). ``--quick`` plays what ``-k "h0 or h1 or h2 or h3"`` selects: the
-  hand-written vectors, about 470.
+- corpus: wall seconds of ``pytest --croupier-launch "python -m croupier.clients.demo_engine"``
+  over the whole shipped corpus, with ``-n 2`` against serial (goal: faster, a ratio of serial
+  over ``-n 2`` above 1), the medians of interleaved runs of each (3; 1 with ``--quick``); the
+  note gives each one's CPU seconds (pytest, its workers and their engines). ``--quick`` plays
+  what ``-k "h0 or h1 or h2 or h3"`` selects: the hand-written vectors, about 470.
 """
 
 from __future__ import annotations
@@ -56,8 +57,12 @@ def inert_cost(repeat: int) -> tuple[float, float]:
     return statistics.median(with_plugin), statistics.median(without)
 
 
-def corpus_seconds(workers: int, *, quick: bool) -> tuple[float, str]:
-    """Wall seconds of the plugin playing the corpus on the demo engine, and pytest's last line."""
+def corpus_seconds(workers: int, *, quick: bool) -> tuple[float, float, str]:
+    """Wall and CPU seconds of the plugin playing the corpus on the demo engine, and pytest's last line.
+
+    CPU: user and system time of pytest and every process it waited for (xdist's workers,
+    their engines).
+    """
     with tempfile.TemporaryDirectory() as tmp:
         argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
         argv += ["--croupier-launch", DEMO]
@@ -65,14 +70,22 @@ def corpus_seconds(workers: int, *, quick: bool) -> tuple[float, str]:
             argv += ["-k", "h0 or h1 or h2 or h3"]
         if workers > 1:
             argv += ["-n", str(workers)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = done.stdout.strip().splitlines()
-    return seconds, lines[-1] if lines else done.stderr.strip()[-200:]
+    return seconds, cpu, lines[-1] if lines else done.stderr.strip()[-200:]
 
 
-def bench_plugin(*, repeat: int, quick: bool) -> list[tuple[str, Figure]]:
+def _median_run(runs: list[tuple[float, float, str]]) -> tuple[float, float, str]:
+    """The run of median wall time (the lower middle one of an even count)."""
+    return sorted(runs)[(len(runs) - 1) // 2]
+
+
+def bench_plugin(*, repeat: int, runs_each: int, quick: bool) -> list[tuple[str, Figure]]:
     """The plugin's figures, each with the note that says what was measured."""
     figures: list[tuple[str, Figure]] = []
     with_plugin, without = inert_cost(repeat)
@@ -94,15 +107,23 @@ def bench_plugin(*, repeat: int, quick: bool) -> list[tuple[str, Figure]]:
             ),
         )
     )
-    serial, serial_line = corpus_seconds(1, quick=quick)
-    parallel, parallel_line = corpus_seconds(2, quick=quick)
+    # Interleaved, so that a shared machine's load falls on both alike: the medians.
+    runs: dict[int, list[tuple[float, float, str]]] = {1: [], 2: []}
+    for _ in range(runs_each):
+        for workers in (1, 2):
+            runs[workers].append(corpus_seconds(workers, quick=quick))
+    (serial, serial_cpu, serial_line), (parallel, parallel_cpu, parallel_line) = (
+        _median_run(runs[1]),
+        _median_run(runs[2]),
+    )
     what = "the hand-written vectors (-k)" if quick else "the whole shipped corpus"
     figures.append(
         (
             (
                 f"plugin: wall seconds of pytest --croupier-launch (demo engine) over {what}, "
-                f"-n 2 against serial, {os.cpu_count()} cores; serial: {serial_line!r}; "
-                f"-n 2: {parallel_line!r}; the ratio is serial over -n 2"
+                f"-n 2 against serial, {os.cpu_count()} cores (medians of {runs_each} "
+                f"interleaved runs each); serial: {serial_cpu:.1f} s CPU, {serial_line!r}; "
+                f"-n 2: {parallel_cpu:.1f} s CPU, {parallel_line!r}; the ratio is serial over -n 2"
             ),
             Figure(
                 name="plugin corpus, -n 2",

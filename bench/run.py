@@ -30,7 +30,7 @@ compiler is present); each figure names its build (``pure`` or ``mypyc``).
   lab profile, binary against JSON Lines (goal under 2 MB).
 - ``plugin``: what the inert pytest plugin adds to a ``pytest --collect-only`` (CPU ms, goal
   under 50), and the whole corpus through the plugin with ``-n 2`` against serial (goal:
-  faster); ``bench/plugin.py``.
+  faster; medians of interleaved runs, each one's CPU in the note); ``bench/plugin.py``.
 
 Numbers are printed, never asserted: speed is measured here and not in tests.
 """
@@ -477,7 +477,10 @@ def bench_corpus(sizes: Sizes) -> None:
 
 def _plugin(sizes: Sizes, *, quick: bool) -> None:
     """The plugin's inert cost, and the corpus through it with -n 2 against serial."""
-    for text, figure in bench_plugin(repeat=5 * sizes.runner_repeat, quick=quick):
+    figures = bench_plugin(
+        repeat=5 * sizes.runner_repeat, runs_each=sizes.runner_repeat, quick=quick
+    )
+    for text, figure in figures:
         note(text)
         show(figure)
 
