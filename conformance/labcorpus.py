@@ -23,7 +23,7 @@ from pathlib import Path
 from croupier import oracle
 from croupier.conformance.cases import CaseError, build_case
 from croupier.conformance.handwritten._table import table_cases
-from croupier.conformance.targeted import Targeted, build_targeted
+from croupier.conformance.targeted.builder import Targeted, build_targeted
 from croupier.conformance.targeted.refusals import build_refusals
 from croupier.conformance.v1 import vector_pb2
 from croupier.conformance.vectors import (

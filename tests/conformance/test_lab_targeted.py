@@ -26,14 +26,14 @@ from croupier.conformance.cli import main
 from croupier.conformance.labcorpus import shared_cases
 from croupier.conformance.results import VectorOutcome
 from croupier.conformance.runner import BAD
-from croupier.conformance.targeted import (
+from croupier.conformance.targeted.alternatives import shown
+from croupier.conformance.targeted.builder import (
     CHOSEN_VARIANT_VECTORS,
     GENERATORS,
     Targeted,
     build_targeted,
-    expectations,
-    shown,
 )
+from croupier.conformance.targeted.expectations import expectations
 from croupier.conformance.targeted.probe import ProbeRound, fitted, probe
 from croupier.conformance.targeted.refusals import build_refusals
 from croupier.conformance.v1 import vector_pb2
