@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.conformance.cases import build_case
-from croupier.conformance.handwritten import CASES
+from croupier.conformance.handwritten.shipped import CASES
 from croupier.conformance.recovery import RECOVERY_DIR, recovery_vectors
 from croupier.conformance.since import stamp
 from croupier.conformance.vectors import BINARY, CORPUS_DIR, campaign, corpus_files, write_vectors

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from croupier.conformance.corpus import CAMPAIGNS, build_corpus
-from croupier.conformance.handwritten import CASES
+from croupier.conformance.handwritten.shipped import CASES
 from croupier.conformance.recovery import RECOVERY_DIR
 from croupier.conformance.runner import exchanges
 from croupier.conformance.v1 import vector_pb2
