@@ -34,7 +34,7 @@ from croupier.conformance.zoo import launch_command
 from croupier.oracle.cards import DECK, Card, Rank
 from croupier.oracle.clauses import BY_ID, CONTRACT, Game
 from croupier.oracle.profile import Profile, shipped_profile, shipped_profiles
-from tests.conformance.support import CROUPIER, REPO
+from tests.conformance.support import CROUPIER, REPO, start_engine
 from tests.strategies import FAULTS, explored_vector, shoe_cards
 
 DEMO = shlex.join([sys.executable, "-m", "croupier.clients.demo_engine", "--port", "0"])
@@ -254,11 +254,11 @@ def test_a_planted_bug_is_found_and_shrunk_to_the_minimal_round() -> None:
     assert finding.size == "1 round, 1 seat, 0 decisions, 4 cards"
 
 
-def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
+def _explored(seed: str, rounds: int, target: str) -> tuple[Counter[str], ...]:
     report = explore(
         ExploreConfig(
             profiles=[shipped_profile("blackjack-c"), shipped_profile("roulette-american")],
-            launch=DEMO,
+            target=target,
             rounds=rounds,
             seed=seed,
         )
@@ -282,12 +282,17 @@ def _explored(seed: str, rounds: int) -> tuple[Counter[str], ...]:
 def test_the_same_seed_draws_the_same_rounds_and_another_seed_others(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    first = _explored("same", 60)
-    # One vector at a time, results read after each: the same rounds all the same.
-    monkeypatch.setattr(search, "CONCURRENCY", 1)
-    monkeypatch.setattr(search, "CHUNK", 1)
-    assert _explored("same", 60) == first
-    assert _explored("other", 60) != first
+    # One demo engine plays the three searches: the draws are the seed's, not the engine's.
+    engine = start_engine(shlex.split(DEMO))
+    try:
+        first = _explored("same", 60, engine.address)
+        # One vector at a time, results read after each: the same rounds all the same.
+        monkeypatch.setattr(search, "CONCURRENCY", 1)
+        monkeypatch.setattr(search, "CHUNK", 1)
+        assert _explored("same", 60, engine.address) == first
+        assert _explored("other", 60, engine.address) != first
+    finally:
+        engine.stop()
 
 
 def test_a_time_budget_ends_the_search() -> None:
