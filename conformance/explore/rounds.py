@@ -275,8 +275,33 @@ def _stacked(decks: int, ranks: Sequence[Rank], seed: int, cards: Sequence[_T]) 
     rest = [cards[i] for i, n in enumerate(left) for _ in range(n)]
     # Shuffling 300 cards through Hypothesis would cost milliseconds an example, and the
     # interesting cards are the stacked top, which shrinks.
-    random.Random(seed).shuffle(rest)  # noqa: S311 - a test shoe, not a secret
+    shuffle(rest, seed)
     return top + rest
+
+
+def shuffle(items: list[_T], seed: int) -> None:
+    """``random.Random(seed).shuffle(items)``, the same order, in about half the time.
+
+    The same Fisher-Yates pass drawing each index by rejection from ``getrandbits`` as
+    CPython's ``Random.shuffle`` and ``_randbelow`` do, with the bit count kept from one
+    index to the next instead of recomputed, and no method call per card: a shoe is
+    shuffled every explored round.
+    """
+    size = len(items)
+    if size < 2:
+        return
+    bits = random.Random(seed).getrandbits  # noqa: S311 - a test shoe, not a secret
+    width = size.bit_length()
+    narrower = 1 << (width - 1)  # the smallest bound that still takes ``width`` bits
+    for last in range(size - 1, 0, -1):
+        bound = last + 1
+        if bound < narrower:
+            width -= 1
+            narrower >>= 1
+        pick = bits(width)
+        while pick >= bound:
+            pick = bits(width)
+        items[last], items[pick] = items[pick], items[last]
 
 
 _ACE = Rank.ACE

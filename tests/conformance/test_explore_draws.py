@@ -103,3 +103,14 @@ def test_unique_lists_hold_distinct_options() -> None:
         drawn = sampler(spec)
         assert 1 <= len(drawn) <= 4
         assert len(set(drawn)) == len(drawn)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 64, 65, 260, 300, 416])
+def test_a_shoe_is_shuffled_as_random_shuffles_it(size: int) -> None:
+    """The explorer's shuffle keeps ``Random.shuffle``'s order: the same seed, the same shoe."""
+    for seed in (0, 1, 7, 2**31, 2**32 - 1):
+        expected = list(range(size))
+        random.Random(seed).shuffle(expected)  # noqa: S311 - the order to match
+        shuffled = list(range(size))
+        rounds.shuffle(shuffled, seed)
+        assert shuffled == expected, (size, seed)
