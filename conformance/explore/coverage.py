@@ -364,7 +364,9 @@ class CellCoverage:
         self.counts.update(fresh)
         for cell in fresh:
             self.first.setdefault(cell, rounds)
-        if self.covered_at is None and not self.unreached:
+        # Every cell reached has its first round (here and in the Dask merge): while some
+        # cell has none, one is unreached, and the cells need not be read again.
+        if self.covered_at is None and len(self.first) >= len(self.all) and not self.unreached:
             self.covered_at = rounds
 
     @property
