@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from croupier.conformance.explore.rounds import ACROSS, FAULTS, REFUSAL, near_misses
@@ -175,14 +175,41 @@ def _states(vround: vector_pb2.VectorRound) -> Iterator[round_pb2.RoundState]:
         yield vround.expected_settle.state
 
 
-def _cited(vround: vector_pb2.VectorRound) -> set[str]:
-    cited: set[str] = set()
-    maps = [vround.deal_citations, vround.settle_citations]
-    maps += [s.citations for s in (*vround.steps, *vround.after_settle)]
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """The clauses a vector cites, read once from its maps for ``reached`` and ``Coverage``.
+
+    Protobuf maps are dear to read, a few microseconds an entry, and a drawn vector holds a
+    hundred or so: read twice a round, they cost explore more than shuffling its shoe.
+    """
+
+    #: Those its rounds share (``vector.clauses``, ``vector.citations``).
+    shared: frozenset[str]
+    #: Each round's, in order: its deal's, settlement's and steps' maps; its after-settle steps'.
+    rounds: tuple[tuple[frozenset[str], frozenset[str]], ...]
+
+
+def cited(vector: vector_pb2.Vector) -> Cited:
+    """What ``vector`` cites, shared and round by round (``Cited``)."""
+    shared = _ids([vector.citations])
+    return Cited(
+        shared=shared.union(vector.clauses),
+        rounds=tuple(
+            (
+                _ids([r.deal_citations, r.settle_citations, *(s.citations for s in r.steps)]),
+                _ids([s.citations for s in r.after_settle]),
+            )
+            for r in vector.rounds
+        ),
+    )
+
+
+def _ids(maps: Iterable[Mapping[str, vector_pb2.Clauses]]) -> frozenset[str]:
+    found: set[str] = set()
     for citations in maps:
         for clauses in citations.values():
-            cited.update(clauses.ids)
-    return cited
+            found.update(clauses.ids)
+    return frozenset(found)
 
 
 def _refusals(vround: vector_pb2.VectorRound) -> set[str]:
@@ -311,8 +338,13 @@ def _table(profile: Profile, vround: vector_pb2.VectorRound) -> set[str]:
     return hit
 
 
-def reached(profile: Profile, vector: vector_pb2.Vector) -> set[str]:
-    """The cells of ``profile`` the rounds of ``vector`` under it reach."""
+def reached(profile: Profile, vector: vector_pb2.Vector, clauses: Cited | None = None) -> set[str]:
+    """The cells of ``profile`` the rounds of ``vector`` under it reach.
+
+    ``clauses``: what ``vector`` cites (``cited``), if read already.
+    """
+    if clauses is None:
+        clauses = cited(vector)
     hit: set[str] = set()
     # A drawn vector names its fault once the fault bit (``rounds.explored_vector``).
     named = _FAULT_NAMED.match(vector.description)
@@ -320,16 +352,14 @@ def reached(profile: Profile, vector: vector_pb2.Vector) -> set[str]:
         hit.add(f"fault:{named[1]}")
     if not vector.other_profile_ids:
         # What the rounds share, kept once per vector (``finish_vector``): all this profile's.
-        hit.update(f"clause:{c}" for c in vector.clauses)
-        for clauses in vector.citations.values():
-            hit.update(f"clause:{c}" for c in clauses.ids)
-    for vround in vector.rounds:
+        hit.update(f"clause:{c}" for c in clauses.shared)
+    for vround, (played, after) in zip(vector.rounds, clauses.rounds, strict=True):
         if vround.deal.profile_id != profile.id:
             # A partner's round (a fault across profiles) or an unknown profile's: only the
             # refusal counts for this profile.
             hit.update(f"refusal:{r}" for r in _refusals(vround))
             continue
-        hit.update(f"clause:{c}" for c in _cited(vround))
+        hit.update(f"clause:{c}" for c in played | after)
         hit.update(f"refusal:{r}" for r in _refusals(vround))
         hit.update(_table(profile, vround))
         if profile.game is Game.BLACKJACK:

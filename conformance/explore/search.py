@@ -51,7 +51,14 @@ from croupier.conformance.engine import (
     describe,
     open_channel,
 )
-from croupier.conformance.explore.coverage import CellCoverage, aim_order, reached, tableau_edges
+from croupier.conformance.explore.coverage import (
+    CellCoverage,
+    Cited,
+    aim_order,
+    cited,
+    reached,
+    tableau_edges,
+)
 from croupier.conformance.explore.draws import Choice, Spec, sample
 from croupier.conformance.explore.rounds import explored_vector
 from croupier.conformance.known import ExploreWaivers
@@ -158,25 +165,23 @@ class Coverage:
     bets: Counter[str] = field(default_factory=Counter)
     refusals: Counter[str] = field(default_factory=Counter)
 
-    def add(self, vector: vector_pb2.Vector) -> None:
-        """Count what one vector reaches: clauses cited, decisions, bet kinds, refusals."""
-        cited: set[str] = set(vector.clauses)
-        for clauses in vector.citations.values():
-            cited.update(clauses.ids)
+    def add(self, vector: vector_pb2.Vector, clauses: Cited | None = None) -> None:
+        """Count what one vector reaches: clauses cited, decisions, bet kinds, refusals.
+
+        ``clauses``: what ``vector`` cites (``coverage.cited``), if read already; the clauses
+        of its steps after settlement are not counted.
+        """
+        if clauses is None:
+            clauses = cited(vector)
+        self.clauses.update(clauses.shared.union(*(played for played, _ in clauses.rounds)))
         for vround in vector.rounds:
-            for maps in (vround.deal_citations, vround.settle_citations):
-                for clauses in maps.values():
-                    cited.update(clauses.ids)
             for step in vround.steps:
                 self.decisions[round_pb2.DecisionKind.Name(step.decision.kind)] += 1
-                for clauses in step.citations.values():
-                    cited.update(clauses.ids)
             for seat in vround.deal.seats:
                 for bet in seat.bets:
                     self.bets[_bet_kind(bet)] += 1
             if vround.expected_error:
                 self.refusals[vround.expected_error] += 1
-        self.clauses.update(cited)
 
 
 def _bet_kind(bet: round_pb2.Bet) -> str:
@@ -381,6 +386,8 @@ class _Draw:
     drawn: int
     #: The coverage cells it reaches.
     hit: frozenset[str]
+    #: What it cites, read once for its cells and its coverage.
+    clauses: Cited
 
 
 class _Search:
@@ -511,10 +518,17 @@ class _Search:
         self.drawn += len(vector.rounds)
         if aim is not None:
             self.spent[aim.partition("#")[0]] += len(vector.rounds)
-        hit = frozenset(reached(self.profile, vector))
+        clauses = cited(vector)
+        hit = frozenset(reached(self.profile, vector, clauses))
         self.steer.add(hit, self.drawn)
         return _Draw(
-            vector=vector, aim=aim, choices=drawn_choices, most=most, drawn=self.drawn, hit=hit
+            vector=vector,
+            aim=aim,
+            choices=drawn_choices,
+            most=most,
+            drawn=self.drawn,
+            hit=hit,
+            clauses=clauses,
         )
 
     # --- judging -------------------------------------------------------------------------
@@ -578,7 +592,7 @@ class _Search:
                     if len(self.found) >= config.max_findings:
                         break
                     self.played = drawn.drawn
-                    self.coverage.add(drawn.vector)
+                    self.coverage.add(drawn.vector, drawn.clauses)
                     self.cells.add(drawn.hit, self.played)
                     progress = config.progress
                     if progress is not None:
