@@ -319,7 +319,8 @@ def _binary_entry(number: int, offset: int, data: bytes) -> Entry:
     record = round_pb2.RoundRecord()
     try:
         record.ParseFromString(data)
-        if not record.ListFields():
+        # A record with a round id is a record (the cheap test first: nearly every entry).
+        if not record.round_id and not record.ListFields():
             # No field of a record: a checkpoint entry (field 15), or an empty record.
             entry = round_pb2.AuditCheckpointEntry()
             entry.ParseFromString(data)
@@ -364,28 +365,43 @@ class _Frame:
     error: str = ""
 
 
+#: Bytes read from a binary log at once: many records a read, not a read per byte.
+_CHUNK = 1 << 16
+#: The longest length prefix read before it is called overlong: ten bytes and the next one.
+_PREFIX = 11
+
+
 def _frames(handle: IO[bytes]) -> Iterator[_Frame]:
-    """The entries of a binary log as bytes; a frame with an error ends the log."""
+    """The entries of a binary log as bytes; a frame with an error ends the log.
+
+    The log is read in chunks from the handle's position; ``buffer[at:]`` is what is read
+    and not yet taken, and ``base`` the log's offset of ``buffer[0]``.
+    """
     number = 0
+    base = handle.tell()
+    buffer, at = b"", 0
     while True:
-        start = handle.tell()
-        length, shift = 0, 0
-        first = handle.read(1)
-        if not first:
-            return
+        if len(buffer) - at < _PREFIX:
+            base += at
+            buffer, at = buffer[at:] + handle.read(_CHUNK), 0
+            if not buffer:
+                return
+        start = base + at
         number += 1
-        byte = first[0]
+        length, shift = 0, 0
+        byte = buffer[at]
+        at += 1
         while True:
             length |= (byte & 0x7F) << shift
             if not byte & 0x80:
                 break
             shift += 7
-            more = handle.read(1)
-            if not more or shift > 63:
-                error = "truncated length prefix" if not more else "overlong length prefix"
+            if at >= len(buffer) or shift > 63:
+                error = "truncated length prefix" if at >= len(buffer) else "overlong length prefix"
                 yield _Frame(number=number, offset=start, error=error)
                 return
-            byte = more[0]
+            byte = buffer[at]
+            at += 1
         if not length:
             # The writer never writes an empty entry (a record has a sequence number): zero
             # bytes are no entry, and 200 MB of them are not 200 million empty records.
@@ -396,7 +412,11 @@ def _frames(handle: IO[bytes]) -> Iterator[_Frame]:
             error = f"implausible length prefix: {length} bytes (at most {MAX_RECORD_BYTES})"
             yield _Frame(number=number, offset=start, error=error)
             return
-        data = handle.read(length)
+        if len(buffer) - at < length:
+            base += at
+            buffer, at = buffer[at:] + handle.read(length - (len(buffer) - at) + _CHUNK), 0
+        data = buffer[at : at + length]
+        at += len(data)
         if len(data) < length:
             error = f"truncated record: {len(data)} of {length} bytes"
             yield _Frame(number=number, offset=start, error=error)

@@ -151,6 +151,12 @@ def amount_from(amount: common_pb2.Amount, currency: str, field: str) -> int:
     return amount.minor_units
 
 
+#: Each pocket of either wheel by its text (``"00"`` is 37): a look-up per pocket, no parse.
+_POCKET_BY_TEXT: dict[str, int] = {
+    roulette.pocket_text(pocket): pocket for pocket in range(roulette.Wheel.AMERICAN.pockets)
+}
+
+
 def _any_pocket(text: str) -> int:
     """A pocket of either wheel from its text, ``"00"`` being 37 (C.rou.wheel, US.rou.wheel).
 
@@ -184,34 +190,49 @@ def _wager_from(bet: round_pb2.Bet, currency: str, seat: int, index: int) -> Wag
     which = bet.WhichOneof("kind")
     if which == "blackjack":
         return BlackjackWager(amount=amount)
-    field = f"seats[{seat}].bets[{index}]"
     if which == "baccarat":
         kind = _BACCARAT_KINDS.get(bet.baccarat.kind)
         if kind is None:
+            field = f"seats[{seat}].bets[{index}]"
             raise InvalidBetLayoutError(f"{field}: the baccarat bet kind is not set", field=field)
         return baccarat.BaccaratBet(kind=kind, amount=amount)
     if which == "roulette":
-        rkind = _ROULETTE_KINDS.get(bet.roulette.kind)
-        if rkind is None:
-            raise InvalidBetLayoutError(f"{field}: the roulette bet kind is not set", field=field)
-        numbers: tuple[int, ...]
-        if rkind in _GROUPED:
-            if bet.roulette.pockets:
-                raise InvalidBetLayoutError(
-                    f"{field}: a {rkind.value} bet names its group, not pockets", field=field
-                )
-            numbers = (bet.roulette.group,)
-        else:
-            if bet.roulette.group:
-                raise InvalidBetLayoutError(
-                    f"{field}: only a column or a dozen has a group", field=field
-                )
+        return _roulette_bet(bet.roulette, amount, seat, index)
+    field = f"seats[{seat}].bets[{index}]"
+    raise InvalidBetLayoutError(f"{field}: the bet backs nothing (no game is set)", field=field)
+
+
+def _roulette_bet(
+    bet: round_pb2.RouletteBet, amount: int, seat: int, index: int
+) -> roulette.RouletteBet:
+    """The roulette bet of a seat's bet; its field's path is written out only for an error."""
+    rkind = _ROULETTE_KINDS.get(bet.kind)
+    if rkind is None:
+        field = f"seats[{seat}].bets[{index}]"
+        raise InvalidBetLayoutError(f"{field}: the roulette bet kind is not set", field=field)
+    numbers: tuple[int, ...]
+    if rkind in _GROUPED:
+        if bet.pockets:
+            field = f"seats[{seat}].bets[{index}]"
+            raise InvalidBetLayoutError(
+                f"{field}: a {rkind.value} bet names its group, not pockets", field=field
+            )
+        numbers = (bet.group,)
+    else:
+        if bet.group:
+            field = f"seats[{seat}].bets[{index}]"
+            raise InvalidBetLayoutError(
+                f"{field}: only a column or a dozen has a group", field=field
+            )
+        try:
+            numbers = tuple([_POCKET_BY_TEXT[text] for text in bet.pockets])
+        except KeyError:
+            field = f"seats[{seat}].bets[{index}]"
             numbers = tuple(
                 _bet_pocket(text, f"{field}.roulette.pockets[{i}]")
-                for i, text in enumerate(bet.roulette.pockets)
+                for i, text in enumerate(bet.pockets)
             )
-        return roulette.RouletteBet(kind=rkind, numbers=numbers, amount=amount)
-    raise InvalidBetLayoutError(f"{field}: the bet backs nothing (no game is set)", field=field)
+    return roulette.RouletteBet(kind=rkind, numbers=numbers, amount=amount)
 
 
 def _bet_pocket(text: str, field: str) -> int:
@@ -316,10 +337,14 @@ def record_from(record: round_pb2.RoundRecord) -> RecordedRound:
     )
     history = None
     if record.final_state.WhichOneof("table") == "roulette":
-        history = tuple(
-            pocket_from(text, f"final_state.roulette.history[{i}]")
-            for i, text in enumerate(record.final_state.roulette.history)
-        )
+        shown = record.final_state.roulette.history
+        try:
+            history = tuple([_POCKET_BY_TEXT[text] for text in shown])
+        except KeyError:
+            history = tuple(
+                pocket_from(text, f"final_state.roulette.history[{i}]")
+                for i, text in enumerate(shown)
+            )
     return RecordedRound(
         request=request,
         decisions=tuple(decision_from(d, currency) for d in record.decisions),
