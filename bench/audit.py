@@ -3,8 +3,9 @@
 ``python -m bench.audit LOG --workers N [--dask]`` verifies LOG with N workers of the local
 process pool, or of a Dask ``LocalCluster`` of N single-threaded worker processes (started
 before the clock). It prints one JSON line: records, seconds, whether the log was clean, and
-the peak RSS in KiB of this process and of its largest child (a pool worker; with Dask, the
-largest of the cluster's processes).
+the peak RSS in KiB of this process and of its largest child (a pool worker, or the process
+that computes the basic-strategy returns beside them; with Dask, the largest of the cluster's
+processes too).
 """
 
 from __future__ import annotations

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from croupier.conformance.audit.replay import ShardResult, verify_shard
 from croupier.conformance.scheduler import dask_client
 from croupier.oracle.roulette import TableHistory
+
+T = TypeVar("T")
 
 
 class Executor:
@@ -17,6 +19,7 @@ class Executor:
 
     def __init__(self, workers: int, dask_address: str | None) -> None:
         self.pool: ProcessPoolExecutor | None = None
+        self.side: ProcessPoolExecutor | None = None
         self.dask: Any = None
         self.stack = contextlib.ExitStack()
         if dask_address is not None:
@@ -38,8 +41,24 @@ class Executor:
         done.set_result(verify_shard(shard, lab_files))
         return done
 
+    def aside(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        """Start ``function(*args)`` beside the shards (picklable); its result as a future.
+
+        With workers, in one process of its own, so that one call after another shares that
+        process's caches (the dealer tables of several blackjack profiles); in this process
+        when the shards run here too.
+        """
+        if self.pool is None and self.dask is None:
+            done: Future[T] = Future()
+            done.set_result(function(*args))
+            return done
+        if self.side is None:
+            self.side = ProcessPoolExecutor(max_workers=1)
+        return self.side.submit(function, *args)
+
     def close(self) -> None:
-        """Stop the pool or leave the cluster."""
-        if self.pool is not None:
-            self.pool.shutdown()
+        """Stop the pools or leave the cluster."""
+        for pool in (self.pool, self.side):
+            if pool is not None:
+                pool.shutdown()
         self.stack.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -429,17 +429,36 @@ def _expected(profile: Profile) -> tuple[str, tuple[tuple[str, Fraction], ...]]:
     return "card ranks", _RANKS
 
 
+def blackjack_strategy(profile: Profile) -> StrategyReturn | None:
+    """A blackjack profile's return under basic strategy; None for another game.
+
+    None too for a rule the analysis does not cover yet: the row says so.
+    """
+    if profile.game is not Game.BLACKJACK:
+        return None
+    try:
+        return strategy_return(profile)
+    except ProfileError:
+        return None
+
+
 def assess(
     tally: Tally,
     profile: Callable[[str], Profile],
     *,
     band: float = BAND,
     p_threshold: float = P_THRESHOLD,
+    strategies: Mapping[str, StrategyReturn | None] | None = None,
 ) -> Assessment:
-    """The return and fairness figures of a log's tally; ``profile`` loads a profile by id."""
+    """The return and fairness figures of a log's tally; ``profile`` loads a profile by id.
+
+    ``strategies`` are the profiles' ``blackjack_strategy`` computed already (beside the
+    shards, by profile id); the others are computed here.
+    """
+    known = strategies or {}
     loaded: dict[str, Profile | None] = {}
     figures: dict[str, dict[str, BetReturn]] = {}
-    strategies: dict[str, StrategyReturn | None] = {}
+    analysed: dict[str, StrategyReturn | None] = {}
 
     def find(profile_id: str) -> Profile | None:
         if profile_id not in loaded:
@@ -451,17 +470,14 @@ def assess(
             # Roulette settles every shape on every pocket: once a profile, not once a row.
             theory = theoretical_returns(found) if found is not None else ()
             figures[profile_id] = {r.bet: r for r in theory}
-            strategies[profile_id] = None
-            if found is not None and found.game is Game.BLACKJACK:
-                try:
-                    strategies[profile_id] = strategy_return(found)
-                except ProfileError:
-                    # A rule the analysis does not cover yet: the row says so.
-                    strategies[profile_id] = None
+            if profile_id in known:
+                analysed[profile_id] = known[profile_id]
+            else:
+                analysed[profile_id] = None if found is None else blackjack_strategy(found)
         return loaded[profile_id]
 
     returns = tuple(
-        _return_row(find(key[0]), figures[key[0]], strategies[key[0]], key, sums, band=band)
+        _return_row(find(key[0]), figures[key[0]], analysed[key[0]], key, sums, band=band)
         for key, sums in sorted(tally.money.items())
     )
     fairness = []

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from croupier.conformance.audit.fairness import BetMoney, Tally, tally_record
+from croupier.conformance.audit.fairness import BetMoney, Tally, blackjack_strategy, tally_record
+from croupier.oracle.basic_strategy import StrategyReturn
 from croupier.oracle.errors import OracleError
 from croupier.oracle.profile import Profile, Profiles
 from croupier.oracle.roulette import TableHistory
@@ -109,7 +110,9 @@ def verify_one(
             currency=record.currency_code,
         )
 
-    own = tuple(finding(d, _OWN_KINDS[d.clause]) for d in records.record_discrepancies(record))
+    def own(found: Iterable[Discrepancy]) -> tuple[Finding, ...]:
+        return tuple(finding(d, _OWN_KINDS[d.clause]) for d in found)
+
     bets, dealt = tally_record(record)
     result = functools.partial(
         RecordResult,
@@ -124,14 +127,31 @@ def verify_one(
     )
     try:
         profile = load_profile(record.profile_id, lab_files)
-        verdict = records.verify(profile, record, board)
+        verdict, against_itself = records.audit_record(profile, record, board)
     except OracleError as exc:
-        return result(expected_paid=None, findings=own, unreplayable=f"{exc.reason}: {exc}")
+        return result(
+            expected_paid=None,
+            findings=own(records.record_discrepancies(record)),
+            unreplayable=f"{exc.reason}: {exc}",
+        )
     expected_paid = (
         sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
     )
     replayed = tuple(finding(d, "rules") for d in verdict.discrepancies)
-    return result(expected_paid=expected_paid, findings=own + replayed)
+    return result(expected_paid=expected_paid, findings=own(against_itself) + replayed)
+
+
+def basic_strategy(profile_id: str, lab_files: Sequence[str] = ()) -> StrategyReturn | None:
+    """A profile's return under basic strategy (``fairness.blackjack_strategy``), elsewhere.
+
+    It costs seconds of one core a blackjack profile: computed beside the shards
+    (``Executor.aside``), not by the main process after them. None for an unknown profile.
+    """
+    try:
+        profile = load_profile(profile_id, lab_files)
+    except OracleError:
+        return None
+    return blackjack_strategy(profile)
 
 
 @dataclass(slots=True, kw_only=True)

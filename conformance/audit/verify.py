@@ -8,6 +8,7 @@ import json
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,18 @@ from croupier.conformance.audit.boards import table_rules
 from croupier.conformance.audit.executor import Executor
 from croupier.conformance.audit.fairness import BAND, P_THRESHOLD, Assessment, Tally, assess
 from croupier.conformance.audit.problem import SEAL_KINDS
-from croupier.conformance.audit.replay import RecordResult, ShardResult, Totals, load_profile
+from croupier.conformance.audit.replay import (
+    RecordResult,
+    ShardResult,
+    Totals,
+    basic_strategy,
+    load_profile,
+)
 from croupier.conformance.audit.spools import Spools
 from croupier.conformance.audit.stream import LogChecks, Reread, shards
+from croupier.oracle.basic_strategy import StrategyReturn
+from croupier.oracle.clauses import Game
+from croupier.oracle.errors import OracleError
 
 SHARD_SIZE = 2000
 
@@ -158,29 +168,12 @@ def audit_log(
     spools = Spools(keep_first)
     again = Reread(path, fmt)
     checks = LogChecks(keys, spools, again)
-    totals = Totals()
-    tally = Tally()
+    # The log's digest for the report, read beside the audit (hashlib lets go of the GIL).
+    digester = ThreadPoolExecutor(max_workers=1)
+    digest = digester.submit(file_digest, path)
     executor = Executor(workers, dask_address)
+    merge = _Merge(spools, executor, lab_files, progress)
     pending: deque[Any] = deque()
-
-    def collect(future: Any, unreadable: list[dict[str, Any]]) -> None:
-        done: ShardResult = future.result()
-        totals.merge(done.totals)
-        tally.merge(done.tally)
-        # Both lists are in log order; merged, the report lists everything in log order.
-        merged: list[RecordResult | dict[str, Any]] = [*done.notable, *unreadable]
-        merged.sort(key=_record_number)
-        for result in merged:
-            if isinstance(result, dict):
-                spools.unreadable(result)
-                continue
-            for finding in result.findings:
-                spools.finding(finding)
-            if result.unreplayable:
-                spools.unreplayable_record(result)
-        if progress is not None:
-            progress(done.checked + len(unreadable))
-
     try:
         cut = shards(
             read_log(path, fmt),
@@ -191,29 +184,33 @@ def audit_log(
         for shard, unreadable in cut:
             pending.append((executor.submit(shard, lab_files), unreadable))
             while len(pending) >= executor.in_flight:
-                collect(*pending.popleft())
+                merge.collect(*pending.popleft())
         while pending:
-            collect(*pending.popleft())
+            merge.collect(*pending.popleft())
+        analysed = merge.strategies()
     except BaseException:
         spools.close()
         raise
     finally:
         executor.close()
         again.close()
+        digester.shutdown()
 
+    totals = merge.totals
     summary = _summarize(path.name, fmt, checks, totals, sorted(k.hex()[:16] for k in keys))
     summary.report.update(
         log_path=str(path),
         log_size=path.stat().st_size,
-        log_sha256=file_digest(path),
+        log_sha256=digest.result(),
         croupier_version=oracle.__version__,
         options=dict(options or {}),
     )
     statistics = assess(
-        tally,
+        merge.tally,
         lambda profile_id: load_profile(profile_id, lab_files),
         band=band,
         p_threshold=p_threshold,
+        strategies=analysed,
     )
     summary.report.update(statistics.as_json())
     summary = dataclasses.replace(summary, statistics=statistics)
@@ -222,6 +219,62 @@ def audit_log(
     else:
         spools.close()
     return summary
+
+
+class _Merge:
+    """Shard results merged in log order; each blackjack profile's strategy asked for once."""
+
+    def __init__(
+        self,
+        spools: Spools,
+        executor: Executor,
+        lab_files: Sequence[str],
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.spools = spools
+        self.executor = executor
+        self.lab_files = tuple(lab_files)
+        self.progress = progress
+        self.totals = Totals()
+        self.tally = Tally()
+        #: Each blackjack profile's return under basic strategy, computed beside the shards.
+        self.asked: dict[str, Any] = {}
+
+    def collect(self, future: Any, unreadable: list[dict[str, Any]]) -> None:
+        """Merge a shard's result, with the entries before its end that could not be read."""
+        done: ShardResult = future.result()
+        for profile_id in done.totals.by_profile:
+            if profile_id not in self.asked and _blackjack(profile_id, self.lab_files):
+                self.asked[profile_id] = self.executor.aside(
+                    basic_strategy, profile_id, self.lab_files
+                )
+        self.totals.merge(done.totals)
+        self.tally.merge(done.tally)
+        # Both lists are in log order; merged, the report lists everything in log order.
+        merged: list[RecordResult | dict[str, Any]] = [*done.notable, *unreadable]
+        merged.sort(key=_record_number)
+        for result in merged:
+            if isinstance(result, dict):
+                self.spools.unreadable(result)
+                continue
+            for finding in result.findings:
+                self.spools.finding(finding)
+            if result.unreplayable:
+                self.spools.unreplayable_record(result)
+        if self.progress is not None:
+            self.progress(done.checked + len(unreadable))
+
+    def strategies(self) -> dict[str, StrategyReturn | None]:
+        """The strategies asked for, once each is computed."""
+        return {profile_id: future.result() for profile_id, future in self.asked.items()}
+
+
+def _blackjack(profile_id: str, lab_files: Sequence[str]) -> bool:
+    """Whether a profile id names a blackjack profile of the run."""
+    try:
+        return load_profile(profile_id, lab_files).game is Game.BLACKJACK
+    except OracleError:
+        return False
 
 
 def _summarize(

@@ -37,11 +37,55 @@ def verify(
 
     Raises ``OracleError`` for a record that cannot be replayed at all (malformed).
     """
+    return _replay(profile, record, board)[0]
+
+
+def audit_record(
+    profile: Profile, record: round_pb2.RoundRecord, board: roulette.TableHistory | None = None
+) -> tuple[RecordVerdict, tuple[Discrepancy, ...]]:
+    """``verify`` and ``record_discrepancies`` of one record, the second proved where it can be.
+
+    A clean replay took every amount of the seats and the decisions in the round's currency
+    (``convert.amount_from`` refuses any other) and found the final state equal to the
+    replayed one, whose amounts are all in it: only the settlement is left to look at, and
+    where its amounts are in the round's currency and its totals add up, the record has
+    nothing to say against itself. Raises ``OracleError`` as ``verify`` does.
+    """
+    verdict, same_state = _replay(profile, record, board)
+    if same_state and _settlement_agrees(record):
+        return verdict, ()
+    return verdict, record_discrepancies(record)
+
+
+def _replay(
+    profile: Profile, record: round_pb2.RoundRecord, board: roulette.TableHistory | None
+) -> tuple[RecordVerdict, bool]:
+    """The verdict, and whether it is clean with the final state the replayed one, as a message."""
     verdict = verify_record(profile, convert.record_from(record), board)
     if verdict.discrepancies:
-        return verdict
-    found = _final_state(verdict, record)
-    return verdict if found is None else replace(verdict, discrepancies=(found,))
+        return verdict, False
+    found, same = _final_state(verdict, record)
+    return (verdict, same) if found is None else (replace(verdict, discrepancies=(found,)), False)
+
+
+def _settlement_agrees(record: round_pb2.RoundRecord) -> bool:
+    """Every amount of the settlement in the round's currency (or in none), each total the sum."""
+    allowed = (record.currency_code, "")
+    settlement = record.settlement
+    staked = returned = 0
+    for line in settlement.lines:
+        stake, back = line.stake, line.returned
+        if stake.currency_code not in allowed or back.currency_code not in allowed:
+            return False
+        staked += stake.minor_units
+        returned += back.minor_units
+    totals = settlement.total_staked, settlement.total_returned
+    return (
+        totals[0].currency_code in allowed
+        and totals[1].currency_code in allowed
+        and staked == totals[0].minor_units
+        and returned == totals[1].minor_units
+    )
 
 
 #: Each total of a settlement, and the field of each line it sums.
@@ -136,11 +180,16 @@ def record_discrepancies(record: round_pb2.RoundRecord) -> tuple[Discrepancy, ..
     return tuple(found)
 
 
-def _final_state(verdict: RecordVerdict, record: round_pb2.RoundRecord) -> Discrepancy | None:
-    """The first difference between the recorded final state and the replayed round's."""
+def _final_state(
+    verdict: RecordVerdict, record: round_pb2.RoundRecord
+) -> tuple[Discrepancy | None, bool]:
+    """The first difference between the recorded final state and the replayed round's.
+
+    And whether the two are equal messages (a difference no view shows leaves them unequal).
+    """
     replayed = verdict.replayed
     if replayed is None or not replayed.complete:
-        return None
+        return None, False
     expected_state = convert.round_state(replayed)
     if verdict.history is not None and expected_state.WhichOneof("table") == "roulette":
         # With the table's earlier spins unknown, the verdict's board is the record's own,
@@ -151,12 +200,12 @@ def _final_state(verdict: RecordVerdict, record: round_pb2.RoundRecord) -> Discr
         )
     if expected_state == record.final_state:
         # Equal messages have equal views: nothing to look for, value by value.
-        return None
+        return None, True
     difference = first_difference(
         flat.view(expected_state, "final_state"), flat.view(record.final_state, "final_state")
     )
     if difference is None:
-        return None
+        return None, False
     cited = cite(prefixed(replayed.citations(), "final_state"), difference)
     return Discrepancy(
         clause=cited[0] if cited else "CONTRACT.request",
@@ -164,4 +213,4 @@ def _final_state(verdict: RecordVerdict, record: round_pb2.RoundRecord) -> Discr
         expected=difference.expected,
         actual=difference.actual,
         message="the recorded final state differs from the replayed round",
-    )
+    ), False
