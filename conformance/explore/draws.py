@@ -134,7 +134,14 @@ class Sampler(Draw):
         if type(given) is int and low <= given <= high:
             value = given
         elif self._rng is not None:
-            value = low + self._rng.randrange(high - low + 1)
+            # ``randrange(size)``'s own draw, without its argument checks: a round makes
+            # dozens of these. The same bits, the same value.
+            size = high - low + 1
+            width = size.bit_length()
+            pick = self._rng.getrandbits(width)
+            while pick >= size:
+                pick = self._rng.getrandbits(width)
+            value = low + pick
         else:
             value = min(max(0, low), high)
         self.choices.append(value)

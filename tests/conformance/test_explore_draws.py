@@ -114,3 +114,13 @@ def test_a_shoe_is_shuffled_as_random_shuffles_it(size: int) -> None:
         shuffled = list(range(size))
         rounds.shuffle(shuffled, seed)
         assert shuffled == expected, (size, seed)
+
+
+def test_a_sampled_integer_is_what_randrange_draws() -> None:
+    """The sampler's integers are ``randrange``'s for the same generator: the same seed, the
+    same rounds."""
+    ranges = [(0, 0), (0, 1), (3, 9), (-5, 5), (0, 2**32 - 1), (1, 64), (0, 64), (7, 1000)]
+    sampler = draws.Sampler(random.Random(11))  # noqa: S311 - a test's draw
+    expected = random.Random(11)  # noqa: S311 - a test's draw
+    for low, high in ranges * 50:
+        assert sampler.integer(low, high) == low + expected.randrange(high - low + 1)
