@@ -1712,6 +1712,23 @@ def test_a_re_split_cites_the_hand_count_first() -> None:
     assert state.citations()["legal_decisions[split]"][:2] == ("VAR.bj.resplit", "C.bj.split")
 
 
+def test_two_lab_profiles_of_one_id_cite_each_its_own_clauses() -> None:
+    # Rules hash by profile id and each rules' clause table is cached: two lab files that share
+    # an id but cite the hand count differently must not share a table (the second would cite
+    # the first one's clause, and a report would name a rule the lab never wrote).
+    def lab(clause: str) -> BlackjackRules:
+        return BlackjackRules.from_profile(
+            load_profile_text(
+                'id = "lab-resplit"\nextends = "blackjack-c"\ntitle = "t"\n[parameters]\n'
+                f'max_hands = {{ value = 4, clauses = ["{clause}"] }}\n'
+            )
+        )
+
+    for clause in ("VAR.bj.resplit", "A.split", "VAR.bj.resplit"):
+        state = play(start(lab(clause), "8S 6D 8H TC 8D 3C 2C 9S"), SPLIT)
+        assert state.citations()["legal_decisions[split]"][:2] == (clause, "C.bj.split")
+
+
 # --- the frozen views of a round ---------------------------------------------------------
 
 
