@@ -33,7 +33,6 @@ from croupier.conformance.cli.common import (
     console,
     errors,
     fail,
-    load_profile,
     log_format_option,
     names_a_file,
     output_name,
@@ -205,11 +204,9 @@ def audit_verify(
     Exit codes: 0 clean; 1 findings; 2 bad usage, an unreadable log, not a Croupier audit
     log, or a log with no round record (0 with --allow-empty).
     """
-    for path in profile_files:
-        load_profile(path)
     # The one registry, as serve builds it: a lab file taking a shipped id is refused here,
     # not met as every record unreplayable.
-    resolver(profile_files)
+    resolver(profile_files, "--profile-file")
     inputs = [
         ("the log", log),
         *(("a public key", path) for path in public_keys),

@@ -312,21 +312,27 @@ def output_name(path: Path) -> str:
     return "standard output" if path in _SCRATCH else str(path)
 
 
-def load_profile(id_or_path: str) -> Profile:
-    """A shipped profile by id or a lab's profile file; a bad one exits 2 with the reason."""
+def load_profile(id_or_path: str, option: str | None = None) -> Profile:
+    """A shipped profile by id or a lab's profile file; a bad one exits 2 with the reason.
+
+    ``option``: the option that named it, which the error names (none for an argument).
+    """
     try:
         return resolve_profile(id_or_path)
     except OracleError as exc:
-        fail(str(exc))
+        fail(f"{option}: {exc}" if option else str(exc))
         raise  # unreachable: fail exits
 
 
-def resolver(profile_files: tuple[str, ...]) -> Callable[[str], Profile]:
-    """Profiles by id, shipped or from the lab's files (one registry); a bad file exits 2."""
+def resolver(profile_files: tuple[str, ...], option: str) -> Callable[[str], Profile]:
+    """Profiles by id, shipped or from the lab's files (one registry); a bad file exits 2.
+
+    ``option`` is the command's option that named the files: its error names it.
+    """
     try:
         return Profiles.load(profile_files).get
     except OracleError as exc:
-        fail(str(exc))
+        fail(f"{option}: {exc}")
         raise  # unreachable: fail exits
 
 

@@ -409,7 +409,7 @@ def explored_results(report: ExploreReport) -> list[Result]:
 
 def _profiles(chosen: tuple[str, ...]) -> list[Profile]:
     ids = chosen or SHIPPED_IDS
-    return [load_profile(p) for p in ids]
+    return [load_profile(p, "--profile") for p in ids]
 
 
 def _listed_corpus(

@@ -97,7 +97,7 @@ def serve(
     if tls_cert is not None and tls_key is not None:
         tls = TlsFiles(cert=tls_cert, key=tls_key, client_ca=tls_client_ca)
     # The one registry refuses a bad file, or a lab profile taking a shipped profile's id.
-    resolver(profiles)
+    resolver(profiles, "--profile")
     config = ServerConfig(
         host=host,
         port=port,

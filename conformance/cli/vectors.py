@@ -85,7 +85,7 @@ def vectors_build(
     may take told apart from the profile's own), refusal vectors and the campaign; stderr
     names every value no vector tells apart.
     """
-    profile = load_profile(profile_ref)
+    profile = load_profile(profile_ref, "--profile")
     inputs = [("the profile file", Path(profile_ref))] if names_a_file(profile_ref) else []
     out = prepare_outputs({"--out": out}, inputs)["--out"]
     lab = profile_ref not in SHIPPED_IDS
@@ -152,7 +152,7 @@ def vectors_check(
     A vector's since must be the version its expectations date from; every vector of the shipped
     corpus must carry one (make corpus stamps them).
     """
-    resolve = resolver(profile_files)
+    resolve = resolver(profile_files, "--profile-file")
     try:
         loaded = load_corpus(directory or CORPUS_DIR)
         if directory is None:

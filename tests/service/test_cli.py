@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -136,6 +137,28 @@ def test_an_unknown_profile_exits_2_with_a_clear_message(args: tuple[str, ...]) 
     assert result.exit_code == 2
     assert "blackjack-z" in result.output
     assert "unknown profile" in result.output.lower()
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("serve", "--port", "0", "--profile", "blackjack-z"), "--profile"),
+        (("vectors", "check", "--profile-file", "blackjack-z"), "--profile-file"),
+        (("vectors", "build", "--profile", "blackjack-z", "--out", "OUT"), "--profile"),
+        (("explore", "--profile", "blackjack-z", "--target", "127.0.0.1:1"), "--profile"),
+        (("audit", "verify", "--profile-file", "blackjack-z", "LOG"), "--profile-file"),
+    ],
+)
+def test_a_profile_option_that_names_no_profile_is_named_in_the_error(
+    args: tuple[str, ...], option: str, tmp_path: Path
+) -> None:
+    # A command with several inputs says which of its options held the unknown profile.
+    log = tmp_path / "audit.log"
+    log.write_bytes(b"")
+    named = {"LOG": str(log), "OUT": str(tmp_path / "out.binpb.gz")}
+    result = run(*(named.get(arg, arg) for arg in args))
+    assert result.exit_code == 2
+    assert f"{option}: unknown profile 'blackjack-z'" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize("profile_id", PROFILE_IDS)
