@@ -29,7 +29,7 @@ PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 DESCRIPTOR_SET = -Ithird_party/googleapis --include_imports --include_source_info \
 	$(PROTOS) google/rpc/status.proto google/rpc/error_details.proto
 
-.PHONY: help venv browser lint fmt generate checkgenerate test test-fast compiled compiled-check bench mutation fuzz soak corpus demo examples screenshots mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast compiled compiled-check bench mutation fuzz soak memory corpus demo examples screenshots mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -109,6 +109,9 @@ fuzz: $(STAMP) ## ~110,000 bad, out-of-order and concurrent requests to croupier
 
 soak: $(STAMP) ## 256 rounds in flight against croupier serve (10 min), then SIGTERM under load; fails on a missed goal.
 	$(PY) -m bench.soak $(SOAK_ARGS)
+
+memory: $(STAMP) ## explore, then certify --explore, an hour each against croupier serve; fails unless each client's RSS is flat (MEMORY_ARGS="--minutes 10").
+	$(PY) -m bench.memory $(MEMORY_ARGS)
 
 $(MUTATION_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --group mutation
