@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from typing import Any
 
 # gRPC's core logs a failed TLS handshake on stderr at INFO; the command says it better.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
@@ -13,18 +15,47 @@ from click.shell_completion import get_completion_class
 
 from croupier import oracle
 from croupier.conformance.cli import common
-from croupier.conformance.cli.audit import audit
-from croupier.conformance.cli.certify import certify
-from croupier.conformance.cli.explore import explore_command
-from croupier.conformance.cli.outcomes import shoe, spins
-from croupier.conformance.cli.profiles import profiles
-from croupier.conformance.cli.proto import proto
-from croupier.conformance.cli.report import report
-from croupier.conformance.cli.serve import serve
-from croupier.conformance.cli.vectors import vectors
+
+#: Each command, by name, and where it is defined (``module:attribute`` of this package).
+LAZY = {
+    "audit": "audit:audit",
+    "certify": "certify:certify",
+    "explore": "explore:explore_command",
+    "profiles": "profiles:profiles",
+    "proto": "proto:proto",
+    "report": "report:report",
+    "serve": "serve:serve",
+    "shoe": "outcomes:shoe",
+    "spins": "outcomes:spins",
+    "vectors": "vectors:vectors",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when one is named or listed, each on its own.
+
+    ``croupier serve`` or ``croupier --version`` then does not import what explore and
+    certify need (Hypothesis, Dask's client...): about a second of start-up.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazy ones without importing them."""
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command, imported the first time it is asked for."""
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attribute = self.lazy[cmd_name].split(":")
+            loaded = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
+            self.add_command(loaded, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, lazy=LAZY, context_settings={"help_option_names": ["-h", "--help"]})
 # The build that runs (oracle/build.py): "croupier 0.3.0 (compiled: mypyc)" or "(pure Python)".
 @click.version_option(
     oracle.__version__, prog_name="croupier", message=f"%(prog)s %(version)s ({oracle.BUILD})"
@@ -63,18 +94,3 @@ def completion(shell: str) -> None:
         common.fail(f"click has no completion for {shell}")
         return
     click.echo(script(main, {}, "croupier", "_CROUPIER_COMPLETE").source())
-
-
-for _command in (
-    serve,
-    profiles,
-    shoe,
-    spins,
-    vectors,
-    certify,
-    explore_command,
-    audit,
-    report,
-    proto,
-):
-    main.add_command(_command)

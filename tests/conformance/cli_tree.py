@@ -11,7 +11,9 @@ from croupier.conformance.cli import main
 
 def commands(group: click.Group = main, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     """Every command below ``group`` that is no group itself, as its path of names."""
-    for name, command in sorted(group.commands.items()):
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         if isinstance(command, click.Group):
             yield from commands(command, (*path, name))
         else:
@@ -23,5 +25,7 @@ def command(path: tuple[str, ...]) -> click.Command:
     found: click.Command = main
     for name in path:
         assert isinstance(found, click.Group)
-        found = found.commands[name]
+        child = found.get_command(click.Context(found), name)
+        assert child is not None, path
+        found = child
     return found

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +190,47 @@ def test_profiles_show_at_80_columns_never_breaks_a_name(profile_id: str) -> Non
     for param in shipped_profile(profile_id).parameters:
         if param.note:
             assert any(ln.startswith(f"{param.name}: {param.note[:20]}") for ln in lines)
+
+
+@pytest.mark.parametrize("args", [("serve", "--help"), ("--version",), ("profiles", "list")])
+def test_a_command_imports_only_what_it_needs(args: tuple[str, ...]) -> None:
+    # The group imports each command when named: serving, or asking the version, does not
+    # pay for explore's Hypothesis or the audit (about a second of start-up).
+    program = (
+        "import sys\n"
+        "from croupier.conformance.cli import main\n"
+        "try:\n"
+        f"    main({list(args)!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print([m for m in ('hypothesis', 'dask', 'croupier.conformance.explore',"
+        " 'croupier.conformance.audit') if m in sys.modules])\n"
+    )
+    done = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_every_command_is_listed_and_each_loads() -> None:
+    # The lazy group lists its commands without importing them, and each name loads.
+    result = run("--help")
+    assert result.exit_code == 0
+    listed = {
+        line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()
+    }
+    assert listed == {
+        "audit",
+        "certify",
+        "completion",
+        "explore",
+        "profiles",
+        "proto",
+        "report",
+        "serve",
+        "shoe",
+        "spins",
+        "vectors",
+    }
+    for name in sorted(listed):
+        assert run(name, "--help").exit_code == 0, name
