@@ -341,6 +341,10 @@ def _judge(
             actual=f"the state after {repeated}",
             message=f"a stale answer: the state the engine answered for {repeated}",
         )
+    if flat.comparable(response) == flat.comparable(exchange.expected):
+        # Equal but for fields the view ignores or reads as sets (an engine that leaves a
+        # line's clauses empty): the views are equal, no need to walk them.
+        return
     want, got = flat.view(exchange.expected), flat.view(response)
     difference = first_difference(want, got)
     if difference is None:

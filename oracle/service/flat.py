@@ -4,12 +4,14 @@
 (``croupier.conformance.v1.Vector`` documents the form): the expected and the actual answer
 of a call, or a recorded and a replayed final state, are compared as two such views by
 ``oracle.provenance.first_difference``, and the difference is cited from the oracle's
-citations for the same paths.
+citations for the same paths. ``comparable`` tells cheaply, before any view, that two
+messages have the same one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
@@ -57,6 +59,82 @@ def _fields(descriptor: Descriptor) -> tuple[FieldDescriptor, ...]:
     return tuple(
         sorted((f for f in descriptor.fields if f.name not in IGNORED), key=lambda f: f.number)
     )
+
+
+@cache
+def _differs_in(descriptor: Descriptor, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a message type holds, anywhere inside, a field the view ignores or reads as a set.
+
+    Only those fields make equal views of unequal messages: ``comparable`` visits no other.
+    """
+    if descriptor.full_name in seen:
+        return False  # a recursive type: its fields, if any, are found on the first visit
+    inside = seen | {descriptor.full_name}
+    return any(
+        field.name in IGNORED
+        or field.name in SETS
+        or (field.message_type is not None and _differs_in(field.message_type, inside))
+        for field in descriptor.fields
+    )
+
+
+@cache
+def _to_canonical(
+    descriptor: Descriptor,
+) -> tuple[
+    tuple[str, ...],
+    tuple[tuple[FieldDescriptor, Mapping[int, object]], ...],
+    tuple[FieldDescriptor, ...],
+]:
+    """A type's ignored fields, its set fields and their enum's values, its fields leading to either."""
+    ignored = tuple(f.name for f in descriptor.fields if f.name in IGNORED)
+    sets = tuple(
+        (f, f.enum_type.values_by_number)
+        for f in descriptor.fields
+        if f.name in SETS and f.is_repeated and f.enum_type is not None and f.name not in IGNORED
+    )
+    inner = tuple(
+        f
+        for f in descriptor.fields
+        if f.message_type is not None
+        and not f.message_type.GetOptions().map_entry  # kept whole: copies only differ more
+        and f.name not in IGNORED
+        and _differs_in(f.message_type)
+    )
+    return ignored, sets, inner
+
+
+def comparable(message: Message) -> Message:
+    """A copy whose equality is that of views: ignored fields cleared, sets in one order.
+
+    ``comparable(a) == comparable(b)`` implies ``view(a) == view(b)``: the copy keeps every
+    field the view reads, and a set field as the view reads it (its members the enum names
+    but 0, each once, in number order). Unequal copies may still have equal views (values
+    the view writes alike); the view decides those.
+    """
+    copy = type(message)()
+    copy.CopyFrom(message)
+    if _differs_in(copy.DESCRIPTOR):
+        _canonical(copy)
+    return copy
+
+
+def _canonical(message: Message) -> None:
+    ignored, sets, inner = _to_canonical(message.DESCRIPTOR)
+    for name in ignored:
+        message.ClearField(name)
+    for field, known in sets:
+        values = getattr(message, field.name)
+        members = sorted({number for number in values if number and number in known})
+        if list(values) != members:
+            del values[:]
+            values.extend(members)
+    for field in inner:
+        if field.is_repeated:
+            for item in getattr(message, field.name):
+                _canonical(item)
+        elif message.HasField(field.name):
+            _canonical(getattr(message, field.name))
 
 
 def view(message: Message, prefix: str = "") -> dict[str, str]:

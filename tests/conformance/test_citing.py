@@ -15,6 +15,7 @@ import pytest
 from croupier.conformance.runner import Exchange, _Divergence, _judge, exchanges
 from croupier.conformance.vectors import CORPUS_DIR, read_vectors
 from croupier.oracle.clauses import CONTRACT
+from croupier.oracle.service import flat
 from croupier.v1 import engine_service_pb2
 
 VECTOR_PROTO = Path(__file__).parents[2] / "proto/croupier/conformance/v1/vector.proto"
@@ -80,3 +81,61 @@ def test_every_contract_label_is_documented_in_the_vector_schema() -> None:
         re.findall(r"^// - (CONTRACT\.[a-z-]+):", VECTOR_PROTO.read_text(), re.MULTILINE)
     )
     assert documented == set(CONTRACT)
+
+
+def _settle() -> tuple[Exchange, engine_service_pb2.SettleResponse]:
+    """bja-h023's Settle, and a copy of the answer it expects to change."""
+    settle = _calls("bja-h023")[-1]
+    assert settle.method == "Settle"
+    answer = engine_service_pb2.SettleResponse()
+    answer.CopyFrom(settle.expected)  # type: ignore[arg-type]
+    return settle, answer
+
+
+def _counting_views(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    walked: list[object] = []
+    real = flat.view
+
+    def counted(message: object, prefix: str = "") -> dict[str, str]:
+        walked.append(message)
+        return real(message, prefix)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(flat, "view", counted)
+    return walked
+
+
+def test_a_settle_without_what_an_engine_may_omit_passes_without_a_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settle, bare = _settle()
+    for line in bare.settlement.lines:
+        assert line.clauses  # the corpus fills them, as the oracle does
+        line.ClearField("clauses")
+        line.ClearField("returned_exact")
+    bare.state.legal_decisions.reverse()
+    walked = _counting_views(monkeypatch)
+    _judge(settle, bare)
+    assert walked == []
+
+
+def test_a_wrong_line_without_its_clauses_is_found_as_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settle, wrong = _settle()
+    wrong.settlement.lines[0].returned.minor_units += 1
+    with pytest.raises(_Divergence) as filled:
+        _judge(settle, wrong)
+    for line in wrong.settlement.lines:
+        line.ClearField("clauses")
+    walked = _counting_views(monkeypatch)
+    with pytest.raises(_Divergence) as bare:
+        _judge(settle, wrong)
+    assert walked  # the difference is looked for in the views
+    assert isinstance(settle.expected, engine_service_pb2.SettleResponse)
+    line = settle.expected.settlement.lines[0]
+    assert bare.value.details == filled.value.details
+    assert bare.value.details["path"] == "settlement.lines[0].returned.minor_units"
+    assert bare.value.details["expected"] == str(line.returned.minor_units)
+    assert bare.value.details["actual"] == str(line.returned.minor_units + 1)
+    # The rule that decided the line, as the oracle recorded it on the line itself.
+    assert bare.value.details["clause"] in line.clauses

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from croupier.oracle.service.flat import view
-from croupier.v1 import common_pb2, round_pb2
+from croupier.oracle.service.flat import comparable, view
+from croupier.v1 import common_pb2, engine_service_pb2, round_pb2
 
 
 def test_a_blackjack_state_as_paths() -> None:
@@ -94,3 +94,60 @@ def test_a_settlement_leaves_out_what_an_engine_may_omit() -> None:
     assert got["settlement.lines[0].returned.minor_units"] == "48"
     assert got["settlement.lines[1]"] == "(none)"
     assert got["settlement.total_staked"] == "(none)"
+
+
+def _line(**fields: object) -> common_pb2.SettlementLine:
+    return common_pb2.SettlementLine(
+        seat=0,
+        bet="hand 0",
+        stake=common_pb2.Amount(currency_code="EUR", minor_units=200),
+        returned=common_pb2.Amount(currency_code="EUR", minor_units=400),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def test_comparable_drops_what_the_view_ignores_and_nothing_else() -> None:
+    filled = common_pb2.Settlement(lines=[_line(returned_exact="400", clauses=["BJ.compare"])])
+    bare = common_pb2.Settlement(lines=[_line()])
+    assert filled != bare
+    assert comparable(filled) == comparable(bare)
+    assert view(comparable(filled)) == view(filled)
+    # The original is left as it was.
+    assert filled.lines[0].clauses == ["BJ.compare"]
+    # A field the view reads still tells them apart, clauses or none.
+    wrong = common_pb2.Settlement(lines=[_line()])
+    wrong.lines[0].returned.minor_units = 399
+    assert comparable(filled) != comparable(wrong)
+    assert view(filled) != view(wrong)
+
+
+def test_comparable_reads_legal_decisions_as_the_set_the_view_reads() -> None:
+    hit, stand, double = (
+        round_pb2.DECISION_KIND_HIT,
+        round_pb2.DECISION_KIND_STAND,
+        round_pb2.DECISION_KIND_DOUBLE,
+    )
+    listed = round_pb2.RoundState(round_id="r1", legal_decisions=[hit, stand])
+    # Another order, a member twice, and numbers the view never lists (0 and unknown).
+    shuffled = round_pb2.RoundState(round_id="r1", legal_decisions=[stand, 0, hit, stand, 99])
+    assert listed != shuffled
+    assert view(listed) == view(shuffled)
+    assert comparable(listed) == comparable(shuffled)
+    more = round_pb2.RoundState(round_id="r1", legal_decisions=[hit, stand, double])
+    assert comparable(listed) != comparable(more)
+    assert view(listed) != view(more)
+
+
+def test_comparable_walks_a_response_down_to_its_settlement_lines() -> None:
+    state = round_pb2.RoundState(round_id="r1", legal_decisions=[round_pb2.DECISION_KIND_HIT])
+    filled = engine_service_pb2.SettleResponse(
+        settlement=common_pb2.Settlement(lines=[_line(clauses=["BJ.compare"]), _line()]),
+        state=state,
+    )
+    bare = engine_service_pb2.SettleResponse()
+    bare.CopyFrom(filled)
+    bare.settlement.lines[0].ClearField("clauses")
+    bare.settlement.lines[1].returned_exact = "400"
+    assert comparable(filled) == comparable(bare)
+    bare.state.round_id = "r2"
+    assert comparable(filled) != comparable(bare)
