@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import grpc
-from google.protobuf.descriptor import Descriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from croupier.clients.status import CODES, MalformedStatusError, error_info
@@ -155,7 +155,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
         request=deal,
         expected=None
         if refused
-        else engine_service_pb2.DealResponse(state=_with_prefix(vround.expected_state, prefix)),
+        else _answer(engine_service_pb2.DealResponse(), vround.expected_state, prefix),
         expected_error=error if refused else "",
         own_citations=vround.deal_citations,
         shared_citations=vector.citations,
@@ -180,9 +180,7 @@ def exchanges(vector: vector_pb2.Vector, index: int, prefix: str) -> Iterator[Ex
             ),
             expected=None
             if refused
-            else engine_service_pb2.DecideResponse(
-                state=_with_prefix(vstep.expected_state, prefix)
-            ),
+            else _answer(engine_service_pb2.DecideResponse(), vstep.expected_state, prefix),
             expected_error=error if refused else "",
             own_citations=vstep.citations,
             shared_citations=vector.citations,
@@ -250,16 +248,47 @@ def _with_prefix(message: _M, prefix: str) -> _M:
     return copy
 
 
+def _answer(answer: _M, state: round_pb2.RoundState, prefix: str) -> _M:
+    """A Deal or Decide answer holding an expected state, its ids as the run sends them.
+
+    The state is copied once, into the answer (a constructor's ``state=`` would copy a copy).
+    """
+    answer.state.CopyFrom(state)  # type: ignore[attr-defined] # both answers hold a state
+    _add_prefix(answer, prefix)
+    return answer
+
+
 def _add_prefix(message: Message, prefix: str) -> None:
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is not None:
-            if not _holds_ids(descriptor.message_type):
-                continue
-            items = value if descriptor.is_repeated else [value]
-            for item in items:
+    names, inner = _id_fields(message.DESCRIPTOR)
+    for name in names:
+        value = getattr(message, name)
+        if value:  # an id left empty stays empty
+            setattr(message, name, prefix + value)
+    for field in inner:
+        if field.is_repeated:
+            for item in getattr(message, field.name):
                 _add_prefix(item, prefix)
-        elif _ID_FIELDS.match(descriptor.name) and isinstance(value, str):
-            setattr(message, descriptor.name, prefix + value)
+        elif message.HasField(field.name):
+            _add_prefix(getattr(message, field.name), prefix)
+
+
+@functools.cache
+def _id_fields(descriptor: Descriptor) -> tuple[tuple[str, ...], tuple[FieldDescriptor, ...]]:
+    """A type's own id fields (single strings), and its message fields that hold ids inside."""
+    names = tuple(
+        field.name
+        for field in descriptor.fields
+        if field.message_type is None
+        and not field.is_repeated
+        and field.type == FieldDescriptor.TYPE_STRING
+        and _ID_FIELDS.match(field.name)
+    )
+    inner = tuple(
+        field
+        for field in descriptor.fields
+        if field.message_type is not None and _holds_ids(field.message_type)
+    )
+    return names, inner
 
 
 @functools.cache
@@ -867,8 +896,18 @@ class RunSession:
     async def play(
         self, vectors: Sequence[LoadedVector], claimed: set[str], limit: int = 0
     ) -> list[Result]:
-        """Every vector, ``concurrency`` (or ``limit``) at a time; an engine gone ends them all."""
-        semaphore = asyncio.Semaphore(max(1, limit or self.config.concurrency))
+        """Every vector, ``concurrency`` (or ``limit``) at a time; an engine gone ends them all.
+
+        That many players take the vectors in order, each the next one as it finishes its
+        own: no task and no wait at a semaphore per vector.
+        """
+        players = min(max(1, limit or self.config.concurrency), len(vectors))
+        queue = iter(enumerate(vectors))
+        gathered: list[Result | None] = [None] * len(vectors)
+
+        async def player() -> None:
+            for number, loaded in queue:
+                gathered[number] = await one(loaded)
 
         async def one(loaded: LoadedVector) -> Result | None:
             try:
@@ -901,23 +940,20 @@ class RunSession:
                     hand_written=loaded.hand_written,
                 )
             else:
-                async with semaphore:
-                    if self.stop.is_set():
-                        return None
-                    self._follow_restart()
-                    try:
-                        left.add(vector.id)
-                        result = await run_vector(self.ctx, loaded)
-                    except EngineUnavailableError as exc:
-                        self.fatal.append(exc)
-                        self.stop.set()
-                        return None
+                self._follow_restart()
+                try:
+                    left.add(vector.id)
+                    result = await run_vector(self.ctx, loaded)
+                except EngineUnavailableError as exc:
+                    self.fatal.append(exc)
+                    self.stop.set()
+                    return None
                 result = self._tally(apply_known(result, vector, self.known))
             if self.config.progress is not None:
                 self.config.progress(result)
             return result
 
-        gathered = await asyncio.gather(*(one(v) for v in vectors))
+        await asyncio.gather(*(player() for _ in range(players)))
         if self.fatal:
             raise self.fatal[0]
         return [r for r in gathered if r is not None]
