@@ -1,6 +1,6 @@
 """Return to player and fairness of what was dealt, over an audit log.
 
-Workers reduce each record to a few counts (``tally_record``); the main process sums them in
+Workers reduce each record to a few counts (``Tally.add``); the main process sums them in
 a ``Tally`` whose size depends on the profiles, bet kinds and currencies, never on the number
 of records; ``assess`` turns the sums into the report's figures once the log is read.
 
@@ -43,10 +43,6 @@ BAND: Final = 3.0
 P_THRESHOLD: Final = 0.001
 #: A chi-square test needs this many expected counts in every cell to be read (the usual rule).
 MIN_EXPECTED: Final = 5
-
-#: One record's money per bet kind and currency: kind, currency, staked, returned, and the
-#: sum of the squared stakes (for the standard error).
-BetMoney = tuple[str, str, int, int, int]
 
 
 # --- the chi-square distribution ------------------------------------------------------------
@@ -103,40 +99,18 @@ _OUTCOME_NAMES: Final = {
 }
 
 
-def tally_record(record: round_pb2.RoundRecord) -> tuple[tuple[BetMoney, ...], tuple[str, ...]]:
-    """A record's money per bet kind and currency, and what it dealt.
-
-    What was dealt: the baccarat outcome ("banker"), the roulette pocket ("17", "00"), or
-    the rank of every blackjack card ("T", "A", ...).
-    """
-    money: dict[tuple[str, str], list[int]] = {}
-    own = record.currency_code
-    for line in record.settlement.lines:
-        kind = line.bet.partition(" ")[0]
-        # Stake and return are summed in the stake's currency: a line in two currencies is
-        # a mixed-currency finding of its own, and its return is not counted against it.
-        stake, back = line.stake, line.returned
-        currency = stake.currency_code or own
-        sums = money.get((kind, currency))
-        if sums is None:
-            sums = money[kind, currency] = [0, 0, 0]
-        units = stake.minor_units
-        sums[0] += units
-        if (back.currency_code or own) == currency:
-            sums[1] += back.minor_units
-        sums[2] += units * units
-    bets = tuple((kind, cur, s, r, q) for (kind, cur), (s, r, q) in money.items())
+def _dealt(record: round_pb2.RoundRecord) -> tuple[str, ...] | list[str]:
+    """What a record dealt (``Tally.add``); nothing for a record of no known table."""
     state = record.final_state
     table = state.WhichOneof("table")
-    dealt: tuple[str, ...] = ()
     if table == "baccarat":
         outcome = _OUTCOME_NAMES.get(state.baccarat.outcome)
-        dealt = (outcome,) if outcome else ()
-    elif record.pocket:
-        dealt = (record.pocket,)
-    elif table == "blackjack":
-        dealt = tuple([card[:-1] for card in record.cards_dealt])
-    return bets, dealt
+        return (outcome,) if outcome else ()
+    if record.pocket:
+        return (record.pocket,)
+    if table == "blackjack":
+        return [card[:-1] for card in record.cards_dealt]
+    return ()
 
 
 # --- the sums, in the main process --------------------------------------------------------------
@@ -152,16 +126,53 @@ class Tally:
     money: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     dealt: dict[str, Counter[str]] = field(default_factory=dict)
 
-    def add(self, profile_id: str, bets: Iterable[BetMoney], dealt: Iterable[str]) -> None:
-        """Add one record's counts."""
-        for kind, currency, staked, returned, squares in bets:
-            sums = self.money.setdefault((profile_id, kind, currency), [0, 0, 0, 0])
-            sums[0] += staked
-            sums[1] += returned
-            sums[2] += squares
-            # A record sums its lines per kind and currency: one entry is one round.
-            sums[3] += 1
-        self.dealt.setdefault(profile_id, Counter()).update(dealt)
+    def add(self, record: round_pb2.RoundRecord) -> dict[str, list[int]]:
+        """Add one record's money per bet kind and currency, and what it dealt.
+
+        Its lines are read once, for the totals too: the record's staked and paid per
+        currency come back, each amount in its own currency (the round's if unset). A line's
+        kind is its first word ("straight 17" is a straight, "hand 1" a blackjack hand); its
+        stake and return are summed in the stake's currency: a line in two currencies is a
+        mixed-currency finding of its own, and its return is not counted against it. What
+        was dealt: the baccarat outcome ("banker"), the roulette pocket ("17", "00"), or the
+        rank of every blackjack card ("T", "A", ...).
+        """
+        profile_id, own = record.profile_id, record.currency_code
+        money = self.money
+        by_currency: dict[str, list[int]] = {}
+        kinds: set[tuple[str, str, str]] = set()
+        for line in record.settlement.lines:
+            stake, back = line.stake, line.returned
+            units, paid = stake.minor_units, back.minor_units
+            currency = stake.currency_code or own
+            paid_in = back.currency_code or own
+            held = by_currency.get(currency)
+            if held is None:
+                held = by_currency[currency] = [0, 0]
+            held[0] += units
+            if paid_in != currency:
+                held = by_currency.get(paid_in)
+                if held is None:
+                    held = by_currency[paid_in] = [0, 0]
+            held[1] += paid
+            key = (profile_id, line.bet.partition(" ")[0], currency)
+            sums = money.get(key)
+            if sums is None:
+                sums = money[key] = [0, 0, 0, 0]
+            if key not in kinds:
+                # A record sums its lines per kind and currency: one entry is one round.
+                kinds.add(key)
+                sums[3] += 1
+            sums[0] += units
+            if paid_in == currency:
+                sums[1] += paid
+            sums[2] += units * units
+        # A profile that dealt nothing readable still has its (empty) count.
+        counter = self.dealt.get(profile_id)
+        if counter is None:
+            counter = self.dealt[profile_id] = Counter()
+        counter.update(_dealt(record))
+        return by_currency
 
     def merge(self, other: Tally) -> None:
         """Add another part of the log's counts (a shard's)."""

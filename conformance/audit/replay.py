@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from croupier.conformance.audit.fairness import BetMoney, Tally, blackjack_strategy, tally_record
+from croupier.conformance.audit.fairness import Tally, blackjack_strategy
 from croupier.oracle.basic_strategy import StrategyReturn
 from croupier.oracle.errors import OracleError
 from croupier.oracle.profile import Profile, Profiles
@@ -58,9 +58,6 @@ class RecordResult:
     expected_paid: int | None
     findings: tuple[Finding, ...] = ()
     unreplayable: str = ""
-    #: Money per bet kind and currency, and what was dealt (``fairness``).
-    bets: tuple[BetMoney, ...] = ()
-    dealt: tuple[str, ...] = ()
     table_id: str = ""
 
 
@@ -75,29 +72,12 @@ def load_profile(profile_id: str, lab_files: Sequence[str]) -> Profile:
     return _profiles(tuple(lab_files)).get(profile_id)
 
 
-def _money(record: round_pb2.RoundRecord) -> tuple[tuple[str, int, int], ...]:
-    """Staked and paid per currency, each amount in its own currency (the round's if unset)."""
-    money: dict[str, list[int]] = {}
-    for line in record.settlement.lines:
-        stake = money.setdefault(line.stake.currency_code or record.currency_code, [0, 0])
-        stake[0] += line.stake.minor_units
-        paid = money.setdefault(line.returned.currency_code or record.currency_code, [0, 0])
-        paid[1] += line.returned.minor_units
-    return tuple((currency, staked, paid) for currency, (staked, paid) in sorted(money.items()))
-
-
-def verify_one(
-    number: int, data: bytes, board: TableHistory | None, lab_files: Sequence[str]
-) -> RecordResult:
-    """Check one serialized record; ``board`` is its table before it (roulette).
-
-    The table's results, and the bets imprisoned at it (VAR.rou.en-prison).
-    """
-    record = round_pb2.RoundRecord()
-    record.ParseFromString(data)
-
-    def finding(d: Discrepancy, kind: str) -> Finding:
-        return Finding(
+def _findings(
+    number: int, record: round_pb2.RoundRecord, kinds: Iterable[tuple[Discrepancy, str]]
+) -> tuple[Finding, ...]:
+    """Each discrepancy of a record as a finding of its kind."""
+    return tuple(
+        Finding(
             record=number,
             round_id=record.round_id,
             table_id=record.table_id,
@@ -109,36 +89,93 @@ def verify_one(
             message=d.message,
             currency=record.currency_code,
         )
-
-    def own(found: Iterable[Discrepancy]) -> tuple[Finding, ...]:
-        return tuple(finding(d, _OWN_KINDS[d.clause]) for d in found)
-
-    bets, dealt = tally_record(record)
-    result = functools.partial(
-        RecordResult,
-        record=number,
-        round_id=record.round_id,
-        table_id=record.table_id,
-        profile_id=record.profile_id,
-        currency=record.currency_code,
-        money=_money(record),
-        bets=bets,
-        dealt=dealt,
+        for d, kind in kinds
     )
+
+
+def _own(found: Iterable[Discrepancy]) -> Iterator[tuple[Discrepancy, str]]:
+    """A record's discrepancies with itself, each with its kind (``_OWN_KINDS``)."""
+    return ((d, _OWN_KINDS[d.clause]) for d in found)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Checked:
+    """What checking one record found, before it is kept (``RecordResult``) or only counted."""
+
+    expected_paid: int | None
+    findings: tuple[Finding, ...]
+    unreplayable: str
+    #: Staked and paid per currency (``Tally.add``).
+    money: dict[str, list[int]]
+
+    @property
+    def notable(self) -> bool:
+        """Whether the record has something to report."""
+        return bool(self.findings or self.unreplayable)
+
+    def result(self, number: int, record: round_pb2.RoundRecord) -> RecordResult:
+        """The record's result, as the report reads it."""
+        return RecordResult(
+            record=number,
+            round_id=record.round_id,
+            table_id=record.table_id,
+            profile_id=record.profile_id,
+            currency=record.currency_code,
+            money=tuple(
+                (code, staked, paid) for code, (staked, paid) in sorted(self.money.items())
+            ),
+            expected_paid=self.expected_paid,
+            findings=self.findings,
+            unreplayable=self.unreplayable,
+        )
+
+
+def _check(
+    number: int,
+    record: round_pb2.RoundRecord,
+    board: TableHistory | None,
+    lab_files: Sequence[str],
+    *,
+    totals: Totals,
+    tally: Tally,
+) -> _Checked:
+    """Check one record, and add its money to ``totals`` and ``tally``."""
+    unreplayable = ""
     try:
         profile = load_profile(record.profile_id, lab_files)
         verdict, against_itself = records.audit_record(profile, record, board)
     except OracleError as exc:
-        return result(
-            expected_paid=None,
-            findings=own(records.record_discrepancies(record)),
-            unreplayable=f"{exc.reason}: {exc}",
+        expected_paid = None
+        findings = _findings(number, record, _own(records.record_discrepancies(record)))
+        unreplayable = f"{exc.reason}: {exc}"
+    else:
+        expected = verdict.expected
+        expected_paid = sum(line.payout.returned for line in expected) if expected else None
+        found = verdict.discrepancies
+        findings = (
+            _findings(number, record, (*_own(against_itself), *((d, "rules") for d in found)))
+            if found or against_itself
+            else ()
         )
-    expected_paid = (
-        sum(line.payout.returned for line in verdict.expected) if verdict.expected else None
+    money = tally.add(record)
+    totals.add(record.profile_id, record.currency_code, money, expected_paid)
+    return _Checked(
+        expected_paid=expected_paid, findings=findings, unreplayable=unreplayable, money=money
     )
-    replayed = tuple(finding(d, "rules") for d in verdict.discrepancies)
-    return result(expected_paid=expected_paid, findings=own(against_itself) + replayed)
+
+
+def verify_one(
+    number: int, data: bytes, board: TableHistory | None, lab_files: Sequence[str]
+) -> RecordResult:
+    """Check one serialized record; ``board`` is its table before it (roulette).
+
+    The table's results, and the bets imprisoned at it (VAR.rou.en-prison).
+    """
+    record = round_pb2.RoundRecord()
+    record.ParseFromString(data)
+    return _check(number, record, board, lab_files, totals=Totals(), tally=Tally()).result(
+        number, record
+    )
 
 
 def basic_strategy(profile_id: str, lab_files: Sequence[str] = ()) -> StrategyReturn | None:
@@ -174,11 +211,11 @@ def verify_shard(
     """Check a shard of records (picklable, for process pools and Dask)."""
     totals, tally, notable = Totals(), Tally(), []
     for number, data, board in items:
-        result = verify_one(number, data, board, lab_files)
-        totals.add(result)
-        tally.add(result.profile_id, result.bets, result.dealt)
-        if result.findings or result.unreplayable:
-            notable.append(result)
+        record = round_pb2.RoundRecord()
+        record.ParseFromString(data)
+        checked = _check(number, record, board, lab_files, totals=totals, tally=tally)
+        if checked.notable:
+            notable.append(checked.result(number, record))
     return ShardResult(checked=len(items), totals=totals, tally=tally, notable=notable)
 
 
@@ -204,26 +241,36 @@ class Totals:
             },
         )
 
-    def add(self, result: RecordResult) -> None:
-        """Count one round: the rules' payout where known, else its money as unverified."""
+    def add(
+        self,
+        profile_id: str,
+        currency: str,
+        money: Mapping[str, list[int]],
+        expected_paid: int | None,
+    ) -> None:
+        """Count one round in ``currency``: ``money`` its staked and paid per currency.
+
+        The rules' payout where known, else its money as unverified.
+        """
         self.rounds += 1
-        self.by_profile[result.profile_id] += 1
-        verified = result.expected_paid is not None
-        for currency, staked, paid in result.money:
-            money = self._money(currency)
-            money["staked"] += staked
-            money["paid"] += paid
+        self.by_profile[profile_id] += 1
+        verified = expected_paid is not None
+        for code in sorted(money) if len(money) > 1 else money:
+            staked, paid = money[code]
+            values = self._money(code)
+            values["staked"] += staked
+            values["paid"] += paid
             if verified:
-                money["difference"] += paid
+                values["difference"] += paid
             else:
-                money["unverified_staked"] += staked
-                money["unverified_paid"] += paid
-        if result.expected_paid is None:
+                values["unverified_staked"] += staked
+                values["unverified_paid"] += paid
+        if expected_paid is None:
             self.unverified += 1
         else:
-            money = self._money(result.currency)
-            money["expected_paid"] += result.expected_paid
-            money["difference"] -= result.expected_paid
+            values = self._money(currency)
+            values["expected_paid"] += expected_paid
+            values["difference"] -= expected_paid
 
     def merge(self, other: Totals) -> None:
         """Add another part of the log's totals (a shard's)."""

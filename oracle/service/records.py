@@ -47,14 +47,11 @@ def audit_record(
 
     A clean replay took every amount of the seats and the decisions in the round's currency
     (``convert.amount_from`` refuses any other) and found the final state equal to the
-    replayed one, whose amounts are all in it: only the settlement is left to look at, and
-    where its amounts are in the round's currency and its totals add up, the record has
-    nothing to say against itself. Raises ``OracleError`` as ``verify`` does.
+    replayed one, whose amounts are all in it: only the settlement is left to look at
+    (``record_discrepancies``' settlement scope). Raises ``OracleError`` as ``verify`` does.
     """
     verdict, same_state = _replay(profile, record, board)
-    if same_state and _settlement_agrees(record):
-        return verdict, ()
-    return verdict, record_discrepancies(record)
+    return verdict, record_discrepancies(record, settlement_only=same_state)
 
 
 def _replay(
@@ -66,26 +63,6 @@ def _replay(
         return verdict, False
     found, same = _final_state(verdict, record)
     return (verdict, same) if found is None else (replace(verdict, discrepancies=(found,)), False)
-
-
-def _settlement_agrees(record: round_pb2.RoundRecord) -> bool:
-    """Every amount of the settlement in the round's currency (or in none), each total the sum."""
-    allowed = (record.currency_code, "")
-    settlement = record.settlement
-    staked = returned = 0
-    for line in settlement.lines:
-        stake, back = line.stake, line.returned
-        if stake.currency_code not in allowed or back.currency_code not in allowed:
-            return False
-        staked += stake.minor_units
-        returned += back.minor_units
-    totals = settlement.total_staked, settlement.total_returned
-    return (
-        totals[0].currency_code in allowed
-        and totals[1].currency_code in allowed
-        and staked == totals[0].minor_units
-        and returned == totals[1].minor_units
-    )
 
 
 #: Each total of a settlement, and the field of each line it sums.
@@ -141,18 +118,34 @@ def _amounts(message: Message, prefix: str = "") -> Iterator[tuple[str, common_p
                 yield from _amounts(item, where)
 
 
-def record_discrepancies(record: round_pb2.RoundRecord) -> tuple[Discrepancy, ...]:
+def record_discrepancies(
+    record: round_pb2.RoundRecord, *, settlement_only: bool = False
+) -> tuple[Discrepancy, ...]:
     """Where the record disagrees with itself, whatever the rules say.
 
     Every amount of the record (balances, stakes, payouts, totals) is in the round's
     currency (TABLE.currency; an empty code is the round's), and each total of the
-    settlement is the sum of its lines (CONTRACT.settlement).
+    settlement is the sum of its lines (CONTRACT.settlement). ``settlement_only`` looks at
+    the settlement's amounts alone, for a record whose other amounts are known to be in the
+    round's currency (``audit_record``).
     """
     currency = record.currency_code
     settlement = record.settlement
+    # One pass over the lines: the currencies they hold and what each total should be.
+    codes = {settlement.total_staked.currency_code, settlement.total_returned.currency_code}
+    summed = {"total_staked": 0, "total_returned": 0}
+    for line in settlement.lines:
+        stake, back = line.stake, line.returned
+        codes.add(stake.currency_code)
+        codes.add(back.currency_code)
+        summed["total_staked"] += stake.minor_units
+        summed["total_returned"] += back.minor_units
+    if not settlement_only:
+        _currencies(record, codes)
     found: list[Discrepancy] = []
     # The paths are worked out only for a record that has an amount in another currency.
-    if _currencies(record, set()) - {currency, ""}:
+    if codes - {currency, ""}:
+        amounts = _amounts(settlement, "settlement") if settlement_only else _amounts(record)
         found = [
             Discrepancy(
                 clause="TABLE.currency",
@@ -161,18 +154,17 @@ def record_discrepancies(record: round_pb2.RoundRecord) -> tuple[Discrepancy, ..
                 actual=amount.currency_code,
                 message=f"an amount in {amount.currency_code} in a round in {currency}",
             )
-            for path, amount in _amounts(record)
+            for path, amount in amounts
             if amount.currency_code and amount.currency_code != currency
         ]
     for total, name in _TOTALS:
         recorded = getattr(settlement, total).minor_units
-        summed = sum(getattr(line, name).minor_units for line in settlement.lines)
-        if recorded != summed:
+        if recorded != summed[total]:
             found.append(
                 Discrepancy(
                     clause="CONTRACT.settlement",
                     path=f"settlement.{total}.minor_units",
-                    expected=str(summed),
+                    expected=str(summed[total]),
                     actual=str(recorded),
                     message=f"{total} is not the sum of the lines' {name} amounts",
                 )
