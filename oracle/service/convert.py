@@ -9,7 +9,7 @@ maps to status codes.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from croupier.oracle import baccarat, blackjack, roulette
 from croupier.oracle.cards import DECK, Card
@@ -391,72 +391,81 @@ def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Set
     )
 
 
-def _blackjack_table(state: blackjack.BlackjackState, currency: str) -> round_pb2.BlackjackTable:
-    return round_pb2.BlackjackTable(
-        seats=[
-            round_pb2.BlackjackSeat(
-                hands=[
-                    round_pb2.BlackjackHand(
-                        cards=_cards(hand.cards),
-                        stake=amount(hand.stake, currency),
-                        status=_STATUSES[hand.status],
-                        doubled=hand.doubled,
-                        from_split=hand.from_split,
-                        even_money=hand.even_money,
-                    )
-                    for hand in seat.hands
-                ],
-                insurance=amount(seat.insurance, currency),
-            )
-            for seat in state.seats
-        ],
-        dealer=round_pb2.BlackjackDealer(
-            cards=_cards(state.dealer.visible),
-            hole_card_hidden=not state.dealer.hole_revealed,
-        ),
-    )
+# Each game's part of a RoundState is built as nested dicts, made into messages in one
+# constructor call: a message built apart and then copied in costs a copy per level.
 
 
-def _blackjack_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+def _amount_fields(minor_units: int, currency: str) -> dict[str, Any]:
+    return {"currency_code": currency, "minor_units": minor_units}
+
+
+def _blackjack_state(game: object, currency: str) -> dict[str, Any]:
     assert isinstance(game, blackjack.BlackjackState)  # noqa: S101 - dispatched by game
-    state.phase = _PHASES[game.phase]
+    fields: dict[str, Any] = {
+        "phase": _PHASES[game.phase],
+        "legal_decisions": [_ACTIONS_PB[action] for action in game.legal],
+        "blackjack": {
+            "seats": [
+                {
+                    "hands": [
+                        {
+                            "cards": _cards(hand.cards),
+                            "stake": _amount_fields(hand.stake, currency),
+                            "status": _STATUSES[hand.status],
+                            "doubled": hand.doubled,
+                            "from_split": hand.from_split,
+                            "even_money": hand.even_money,
+                        }
+                        for hand in seat.hands
+                    ],
+                    "insurance": _amount_fields(seat.insurance, currency),
+                }
+                for seat in game.seats
+            ],
+            "dealer": {
+                "cards": _cards(game.dealer.visible),
+                "hole_card_hidden": not game.dealer.hole_revealed,
+            },
+        },
+    }
     if game.turn is not None:
-        state.turn.CopyFrom(round_pb2.Turn(seat=game.turn.seat, hand=game.turn.hand))
-    state.legal_decisions.extend(_ACTIONS_PB[action] for action in game.legal)
-    state.blackjack.CopyFrom(_blackjack_table(game, currency))
+        fields["turn"] = {"seat": game.turn.seat, "hand": game.turn.hand}
+    return fields
 
 
-def _baccarat_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+def _baccarat_state(game: object, currency: str) -> dict[str, Any]:
     del currency
     assert isinstance(game, baccarat.BaccaratRound)  # noqa: S101 - dispatched by game
     coup = game.coup
-    state.phase = round_pb2.ROUND_PHASE_COMPLETE
-    state.baccarat.CopyFrom(
-        round_pb2.BaccaratTable(
-            player_cards=_cards(coup.player),
-            banker_cards=_cards(coup.banker),
-            player_total=coup.player_total,
-            banker_total=coup.banker_total,
-            outcome=_OUTCOMES[coup.outcome],
-        )
-    )
+    return {
+        "phase": round_pb2.ROUND_PHASE_COMPLETE,
+        "baccarat": {
+            "player_cards": _cards(coup.player),
+            "banker_cards": _cards(coup.banker),
+            "player_total": coup.player_total,
+            "banker_total": coup.banker_total,
+            "outcome": _OUTCOMES[coup.outcome],
+        },
+    }
 
 
-def _roulette_state(state: round_pb2.RoundState, game: object, currency: str) -> None:
+def _roulette_state(game: object, currency: str) -> dict[str, Any]:
     assert isinstance(game, roulette.RouletteRound)  # noqa: S101 - dispatched by game
-    state.phase = round_pb2.ROUND_PHASE_COMPLETE
-    state.roulette.CopyFrom(
-        round_pb2.RouletteTable(
-            pocket=roulette.pocket_text(game.pocket),
-            history=[roulette.pocket_text(p) for p in game.history.results],
-            prison=[
-                round_pb2.ImprisonedBet(
-                    seat=p.seat, kind=_ROULETTE_KINDS_PB[p.kind], stake=amount(p.amount, currency)
-                )
+    return {
+        "phase": round_pb2.ROUND_PHASE_COMPLETE,
+        "roulette": {
+            "pocket": roulette.pocket_text(game.pocket),
+            "history": [roulette.pocket_text(p) for p in game.history.results],
+            "prison": [
+                {
+                    "seat": p.seat,
+                    "kind": _ROULETTE_KINDS_PB[p.kind],
+                    "stake": _amount_fields(p.amount, currency),
+                }
                 for p in game.history.prison
             ],
-        )
-    )
+        },
+    }
 
 
 #: Each game's part of a RoundState, by the profile's game.
@@ -470,13 +479,12 @@ _GAME_STATES = {
 def round_state(current: Round) -> round_pb2.RoundState:
     """What a player sees of a round: cards, turn, legal decisions."""
     request = current.request
-    state = round_pb2.RoundState(
+    return round_pb2.RoundState(
         round_id=request.round_id,
         profile_id=request.profile_id,
         cards_dealt=len(current.cards_dealt),
+        **_GAME_STATES[current.profile.game](current.game, request.currency),
     )
-    _GAME_STATES[current.profile.game](state, current.game, request.currency)
-    return state
 
 
 def decision(decision: blackjack.Decision, currency: str) -> round_pb2.Decision:
