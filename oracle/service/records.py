@@ -65,10 +65,6 @@ def _replay(
     return (verdict, same) if found is None else (replace(verdict, discrepancies=(found,)), False)
 
 
-#: Each total of a settlement, and the field of each line it sums.
-_TOTALS = (("total_staked", "stake"), ("total_returned", "returned"))
-
-
 @functools.cache
 def _holding_amounts(descriptor: Descriptor) -> tuple[FieldDescriptor, ...]:
     """The message fields of a message type that hold an amount, themselves or further down."""
@@ -131,20 +127,24 @@ def record_discrepancies(
     """
     currency = record.currency_code
     settlement = record.settlement
-    # One pass over the lines: the currencies they hold and what each total should be.
-    codes = {settlement.total_staked.currency_code, settlement.total_returned.currency_code}
-    summed = {"total_staked": 0, "total_returned": 0}
+    allowed = (currency, "")
+    # One pass over the lines: whether they hold another currency, and what each total sums.
+    other = (
+        settlement.total_staked.currency_code not in allowed
+        or settlement.total_returned.currency_code not in allowed
+    )
+    staked = returned = 0
     for line in settlement.lines:
         stake, back = line.stake, line.returned
-        codes.add(stake.currency_code)
-        codes.add(back.currency_code)
-        summed["total_staked"] += stake.minor_units
-        summed["total_returned"] += back.minor_units
-    if not settlement_only:
-        _currencies(record, codes)
+        if stake.currency_code not in allowed or back.currency_code not in allowed:
+            other = True
+        staked += stake.minor_units
+        returned += back.minor_units
+    if not (other or settlement_only):
+        other = bool(_currencies(record, set()) - {currency, ""})
     found: list[Discrepancy] = []
     # The paths are worked out only for a record that has an amount in another currency.
-    if codes - {currency, ""}:
+    if other:
         amounts = _amounts(settlement, "settlement") if settlement_only else _amounts(record)
         found = [
             Discrepancy(
@@ -157,14 +157,17 @@ def record_discrepancies(
             for path, amount in amounts
             if amount.currency_code and amount.currency_code != currency
         ]
-    for total, name in _TOTALS:
+    for total, name, summed in (
+        ("total_staked", "stake", staked),
+        ("total_returned", "returned", returned),
+    ):
         recorded = getattr(settlement, total).minor_units
-        if recorded != summed[total]:
+        if recorded != summed:
             found.append(
                 Discrepancy(
                     clause="CONTRACT.settlement",
                     path=f"settlement.{total}.minor_units",
-                    expected=str(summed[total]),
+                    expected=str(summed),
                     actual=str(recorded),
                     message=f"{total} is not the sum of the lines' {name} amounts",
                 )
@@ -183,13 +186,12 @@ def _final_state(
     if replayed is None or not replayed.complete:
         return None, False
     expected_state = convert.round_state(replayed)
-    if verdict.history is not None and expected_state.WhichOneof("table") == "roulette":
+    history = verdict.history
+    if history is not None and history is not replayed.history:
         # With the table's earlier spins unknown, the verdict's board is the record's own,
-        # already checked against this spin.
+        # already checked against this spin (else it is the replayed round's, shown already).
         del expected_state.roulette.history[:]
-        expected_state.roulette.history.extend(
-            roulette.pocket_text(p) for p in verdict.history.results
-        )
+        expected_state.roulette.history.extend(roulette.pocket_text(p) for p in history.results)
     if expected_state == record.final_state:
         # Equal messages have equal views: nothing to look for, value by value.
         return None, True

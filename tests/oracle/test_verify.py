@@ -8,6 +8,8 @@ keeps it as ``asked_by``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from croupier.oracle import blackjack
 from croupier.oracle.baccarat import BaccaratBet, BetKind
 from croupier.oracle.cards import parse_cards
@@ -58,3 +60,44 @@ def test_a_player_third_card_missing_from_the_record_cites_the_player_rule() -> 
         "cards_dealt",
         "at least 5 cards",
     )
+
+
+def _natural_nine(line: ClaimedLine) -> RecordedRound:
+    # Dealt P 9C, B 2S, P TD, B 5H: player 9 is a natural against banker 7 (BAC.natural);
+    # the player bet of 100 wins even money (BAC.pay-player): 200 returned.
+    return RecordedRound(
+        request=_request("baccarat-d", "9C 2S TD 5H", BaccaratBet(kind=BetKind.PLAYER, amount=100)),
+        decisions=(),
+        lines=(line,),
+    )
+
+
+RIGHT = ClaimedLine(seat=0, bet="player", stake=100, returned=200, returned_exact="200")
+
+
+def test_each_field_of_a_settlement_line_that_differs_is_found() -> None:
+    """A line equal to the rules' in all but one field is found in that field, and only there."""
+    profile = shipped_profile("baccarat-d")
+    right = verify_record(profile, _natural_nine(RIGHT))
+    assert right.discrepancies == ()
+    (expected,) = right.expected
+    clauses = tuple(sorted(expected.clauses))
+    assert verify_record(profile, _natural_nine(replace(RIGHT, clauses=clauses))).conformant
+    if len(clauses) > 1:
+        # The order of a line's clauses is not compared.
+        reordered = replace(RIGHT, clauses=clauses[::-1])
+        assert verify_record(profile, _natural_nine(reordered)).conformant
+    wrong = {
+        "seat": (replace(RIGHT, seat=1), "0", "1"),
+        "bet": (replace(RIGHT, bet="banker"), "player", "banker"),
+        "stake.minor_units": (replace(RIGHT, stake=101), "100", "101"),
+        "returned.minor_units": (replace(RIGHT, returned=199), "200", "199"),
+        "prison": (replace(RIGHT, prison="imprisoned"), "", "imprisoned"),
+        "returned_exact": (replace(RIGHT, returned_exact="399/2"), "200", "399/2"),
+        "clauses": (replace(RIGHT, clauses=("BAC.tie",)), " ".join(clauses), "BAC.tie"),
+    }
+    for field, (line, want, got) in wrong.items():
+        found = verify_record(profile, _natural_nine(line)).discrepancies
+        assert [(d.path, d.expected, d.actual) for d in found] == [
+            (f"settlement.lines[0].{field}", want, got)
+        ], field
