@@ -129,6 +129,11 @@ def win(stake: int, odds: Odds, rounding: Rounding) -> Payout:
     """A winning bet: the stake back plus ``stake * odds``, rounded once."""
     # stake + stake * (a / b) / per, as one fraction: the same value, one exact operation.
     base = odds.win.denominator * odds.per
+    if base == 1:
+        # Whole odds (1:1, 35:1): the return is whole, so no rounding rule changes it, and
+        # Fraction takes a whole number without reducing it.
+        whole = stake * (1 + odds.win.numerator)
+        return Payout(stake=stake, returned_exact=Fraction(whole), returned=whole)
     exact = Fraction(stake * (base + odds.win.numerator), base)
     return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
 

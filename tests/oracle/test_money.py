@@ -152,6 +152,17 @@ def test_example_a2_even_money_returns_200() -> None:
     assert win(100, EVEN, Rounding.DOWN).returned == 200
 
 
+@pytest.mark.parametrize("rounding", list(Rounding))
+def test_whole_odds_return_a_whole_exact_amount_under_every_rounding(rounding: Rounding) -> None:
+    # MONEY: 7 at 35:1 returns 7 + 245 = 252 exactly; 7 at 1:1 returns 14; nothing to round.
+    assert win(7, Odds.parse("35:1"), rounding) == Payout(
+        stake=7, returned_exact=F(252), returned=252
+    )
+    assert win(7, EVEN, rounding) == Payout(stake=7, returned_exact=F(14), returned=14)
+    # 7 at 1:2 (a base of 2) is 10.5: the whole-odds shortcut must not take it.
+    assert win(7, Odds.parse("1:2"), Rounding.DOWN).returned_exact == F(21, 2)
+
+
 def test_example_a4_insurance_returns_150() -> None:
     # RULES.md A.insurance, example A4: insurance 50 at 2:1, 150 returned.
     payout = win(50, Odds.parse("2:1"), Rounding.DOWN)
