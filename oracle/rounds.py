@@ -25,7 +25,6 @@ from croupier.oracle.errors import (
     TooManySeatsError,
     shown,
 )
-from croupier.oracle.immutable import evolve
 from croupier.oracle.money import is_currency
 from croupier.oracle.profile import Profile
 from croupier.oracle.settlement import SettlementLine, settlement_citations
@@ -355,4 +354,9 @@ def start_round(
 def apply_decision(current: Round, decision: Decision) -> Round:
     """Apply one player decision; baccarat and roulette rounds take none."""
     game = current.game.decide(decision)
-    return evolve(current, game=game, decisions=(*current.decisions, decision))
+    return Round(
+        request=current.request,
+        profile=current.profile,
+        game=game,
+        decisions=(*current.decisions, decision),
+    )
