@@ -117,7 +117,10 @@ _PRISON_FROM = {pb: prison.value if prison else "" for prison, pb in _PRISON_PB.
 
 #: Each card by its text and back: a look-up, not a parse or an enum walk, per card.
 _CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
-_CARD_TEXT: dict[Card, str] = {card: text for text, card in _CARD_BY_TEXT.items()}
+#: A card's text by the card's identity: the deck's cards live as long as this module, so no
+#: other card shares one's id, and every card parsed is one of them (a dataclass's hash is a
+#: Python call; ``id`` is not). Another card is written out by ``str``.
+_CARD_TEXT: dict[int, str] = {id(card): text for text, card in _CARD_BY_TEXT.items()}
 
 
 def cards_from(texts: Sequence[str], field: str = "shoe.cards") -> tuple[Card, ...]:
@@ -363,7 +366,7 @@ def amount(minor_units: int, currency: str) -> common_pb2.Amount:
 
 def _cards(cards: Iterable[Card]) -> list[str]:
     text = _CARD_TEXT
-    return [text.get(card) or str(card) for card in cards]
+    return [text.get(id(card)) or str(card) for card in cards]
 
 
 def fraction_text(value: Fraction) -> str:
@@ -371,24 +374,34 @@ def fraction_text(value: Fraction) -> str:
     return str(value)
 
 
+def _put_amount(message: common_pb2.Amount, minor_units: int, currency: str) -> None:
+    """Fill an Amount where it sits in its message."""
+    message.currency_code = currency
+    message.minor_units = minor_units
+
+
 def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Settlement:
     """A Settlement message, with its totals."""
-    return common_pb2.Settlement(
-        lines=[
-            common_pb2.SettlementLine(
-                seat=line.seat,
-                bet=line.bet,
-                stake=amount(line.payout.stake, currency),
-                returned=amount(line.payout.returned, currency),
-                returned_exact=fraction_text(line.payout.returned_exact),
-                clauses=list(line.clauses),
-                prison=_PRISON_PB[line.prison],
-            )
-            for line in lines
-        ],
-        total_staked=amount(sum(line.payout.stake for line in lines), currency),
-        total_returned=amount(sum(line.payout.returned for line in lines), currency),
-    )
+    # Filled in place, field by field: a line or Amount built apart is copied in again.
+    message = common_pb2.Settlement()
+    staked = returned = 0
+    add = message.lines.add
+    for line in lines:
+        payout = line.payout
+        out = add(
+            seat=line.seat,
+            bet=line.bet,
+            returned_exact=fraction_text(payout.returned_exact),
+            clauses=line.clauses,
+            prison=_PRISON_PB[line.prison],
+        )
+        _put_amount(out.stake, payout.stake, currency)
+        _put_amount(out.returned, payout.returned, currency)
+        staked += payout.stake
+        returned += payout.returned
+    _put_amount(message.total_staked, staked, currency)
+    _put_amount(message.total_returned, returned, currency)
+    return message
 
 
 # Each game's part of a RoundState is built as nested dicts, made into messages in one

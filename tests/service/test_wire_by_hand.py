@@ -15,6 +15,9 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from croupier.oracle.cards import DECK, Card, Rank, Suit
+from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest
+from croupier.oracle.service import convert
 from croupier.v1 import common_pb2, engine_service_pb2, engine_service_pb2_grpc, round_pb2
 from tests.service.support import (
     TIMEOUT,
@@ -314,3 +317,18 @@ def test_roulette_spins_and_board_by_hand(
     deal = roulette_deal("roulette-american", "17", [seat], round_id=rid, table_id=table)
     same(engine.Deal(deal, timeout=TIMEOUT).state, parsed(SPIN_17, round_pb2.RoundState(), rid))
     same(settle(engine, rid).settlement, parsed(SPIN_17_SETTLED, common_pb2.Settlement(), rid))
+
+
+def test_a_card_built_anew_is_written_as_its_text() -> None:
+    # The conversion looks the deck's own cards up by identity; any other equal card is
+    # written out the same (round.proto: rank A23456789TJQK, then suit CDHS).
+    fresh = (Card(rank=Rank.TEN, suit=Suit.HEARTS), Card(rank=Rank.ACE, suit=Suit.SPADES))
+    request = RoundRequest(
+        round_id="r1",
+        profile_id="blackjack-a",
+        table_id="t1",
+        currency="EUR",
+        seats=(SeatRequest(balance=1000, wagers=(BlackjackWager(amount=100),)),),
+        shoe=fresh + DECK[:2],
+    )
+    assert list(convert.deal_request(request).shoe.cards) == ["TH", "AS", "AC", "2C"]
