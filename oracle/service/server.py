@@ -32,6 +32,7 @@ from croupier.oracle.errors import (
 )
 from croupier.oracle.profile import Profiles
 from croupier.oracle.roulette import Boards
+from croupier.oracle.rounds import Round
 from croupier.oracle.service import convert, records
 from croupier.oracle.service.table import OpenRounds
 from croupier.v1 import (
@@ -139,6 +140,11 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         self.gate = gate or Gate()
         self._rounds = rounds
         self._claimed = claimed if claimed is not None else tuple(p.id for p in rounds.profiles)
+        #: The state each open round last answered, beside the round it shows: a settled
+        #: round is the one last answered, so Settle answers that state, not converted again.
+        #: Bounded like the book; an entry evicted or stale (another round) is just converted.
+        self._shown: dict[str, tuple[Round, round_pb2.RoundState]] = {}
+        self._most_shown = rounds.book.max_open_rounds
 
     @_guard
     async def Describe(
@@ -157,7 +163,7 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DealResponse:
         """Start a round from its forced outcome."""
         current = self._rounds.deal(convert.round_request_from(request))
-        return engine_service_pb2.DealResponse(state=convert.round_state(current))
+        return engine_service_pb2.DealResponse(state=self._show(request.round_id, current))
 
     @_guard
     async def Decide(
@@ -165,7 +171,16 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DecideResponse:
         """Apply one decision to the hand whose turn it is."""
         current = self._rounds.decide(request.round_id, self._decision(request))
-        return engine_service_pb2.DecideResponse(state=convert.round_state(current))
+        return engine_service_pb2.DecideResponse(state=self._show(request.round_id, current))
+
+    def _show(self, round_id: str, current: Round) -> round_pb2.RoundState:
+        """The round's state as answered, kept for its Settle."""
+        state = convert.round_state(current)
+        shown = self._shown
+        shown[round_id] = (current, state)
+        if len(shown) > self._most_shown:
+            del shown[next(iter(shown))]  # the earliest dealt: abandoned, most likely
+        return state
 
     def _decision(self, request: engine_service_pb2.DecideRequest) -> Decision:
         """The request's decision; ROUND_NOT_FOUND first, then a kind that is none (legal named)."""
@@ -177,9 +192,12 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.SettleResponse:
         """Settle and close a complete round."""
         current = self._rounds.settle(request.round_id)
+        shown = self._shown.pop(request.round_id, None)
+        # The very round last answered (rounds are immutable): its state, as answered then.
+        state = shown[1] if shown is not None and shown[0] is current else None
         return engine_service_pb2.SettleResponse(
             settlement=convert.settlement(current.settlement, current.request.currency),
-            state=convert.round_state(current),
+            state=state if state is not None else convert.round_state(current),
         )
 
 
