@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -355,9 +355,12 @@ def _read_jsonl(path: Path) -> Iterator[Entry]:
                 yield _json_entry(number, start, raw)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Frame:
-    """One length-delimited entry of a binary log: its bytes, or why they cannot be read."""
+class _Frame(NamedTuple):
+    """One length-delimited entry of a binary log: its bytes, or why they cannot be read.
+
+    A named tuple, not a frozen dataclass: one is made per entry of every log read, and a
+    tuple is made in a fraction of the time.
+    """
 
     number: int
     offset: int

@@ -41,6 +41,8 @@ class Chain:
         self, number: int, record: round_pb2.RoundRecord, carried: bytes, expected: bytes | None
     ) -> tuple[Problem | None, bool]:
         """The record's problem, if any, and whether its link matches no record read so far."""
+        if self.started and carried and carried == expected:
+            return None, False  # the link in its place: the common case, with no problem made
         problem = functools.partial(Problem, record=number, round_id=record.round_id)
         if not self.started:
             if not carried:

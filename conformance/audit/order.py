@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from croupier.clients.words import plural
@@ -34,7 +33,11 @@ class Order:
 
     def check(self, number: int, record: round_pb2.RoundRecord, *, segment: bool) -> list[Problem]:
         """The order problems known once this record is read (a held gap's may come first)."""
-        problem = functools.partial(Problem, record=number, round_id=record.round_id)
+        round_id = record.round_id
+
+        def problem(*, kind: str, message: str) -> Problem:
+            return Problem(record=number, round_id=round_id, kind=kind, message=message)
+
         found: list[Problem] = []
         sequence = record.sequence
         held, self.held = self.held, None
@@ -87,8 +90,8 @@ class Order:
             self.previous = sequence
             self.high = max(self.high, sequence)
             self.numbered = True
-        found.extend(self._time(number, record))
-        return found
+        late = self._time(number, record)
+        return found + late if late else found
 
     def _time(self, number: int, record: round_pb2.RoundRecord) -> list[Problem]:
         if not record.HasField("recorded_at"):
@@ -103,7 +106,8 @@ class Order:
                     message="the record has no time, and records before it have",
                 )
             ]
-        stamp = (record.recorded_at.seconds, record.recorded_at.nanos)
+        at = record.recorded_at  # a Timestamp's wrapper is made at every access: once
+        stamp = (at.seconds, at.nanos)
         before, self.time = self.time, (stamp, number)
         if before is None or stamp >= before[0]:
             return []

@@ -10,6 +10,7 @@ import functools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from croupier.conformance.audit.fairness import Tally, blackjack_strategy
 from croupier.oracle.basic_strategy import StrategyReturn
@@ -98,9 +99,11 @@ def _own(found: Iterable[Discrepancy]) -> Iterator[tuple[Discrepancy, str]]:
     return ((d, _OWN_KINDS[d.clause]) for d in found)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Checked:
-    """What checking one record found, before it is kept (``RecordResult``) or only counted."""
+class _Checked(NamedTuple):
+    """What checking one record found, before it is kept (``RecordResult``) or only counted.
+
+    A named tuple: one is made per record, and most are only counted.
+    """
 
     expected_paid: int | None
     findings: tuple[Finding, ...]
