@@ -37,8 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The compiled modules: the rules and what they build rounds from. The profile loader, the
 #: parameters, basic strategy and the returns tables are off the hot path and stay pure, and
 #: so do the exceptions (mypyc's native classes lose the class attribute ``reason`` that each
-#: subclass of ``OracleError`` overrides). Baccarat stays pure for now: compiled, its coup
-#: took a natural 8 against a banker's 5 for "player stands on 8" (three tests/oracle cases).
+#: subclass of ``OracleError`` overrides).
 MODULES = (
     "immutable",
     "cards",
@@ -49,6 +48,7 @@ MODULES = (
     "settlement",
     "shoe",
     "blackjack",
+    "baccarat",
     "roulette",
     "rounds",
     "verify",

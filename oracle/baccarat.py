@@ -215,7 +215,8 @@ class Coup:
                 values=(player[0], player[1], first_player, banker[0], banker[1], first_banker),
             )
         ]
-        if self.why_player_third is _NATURAL_CLAUSES:
+        # Equality, not identity: mypyc boxes a tuple constant afresh where it is read.
+        if self.why_player_third == _NATURAL_CLAUSES:
             steps.append(
                 Step(
                     action="natural",
