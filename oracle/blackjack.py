@@ -192,6 +192,10 @@ class BlackjackRules:
 
 #: Each rank's face value (BJ.values), by rank: ranks hash by identity, so the look-up is cheap.
 _PIPS: dict[Rank, int] = {rank: rank.pip for rank in Rank}
+#: The ten-valued ranks (BJ.values), and the up cards under which a dealer may hold a
+#: blackjack (BJ.natural): sets of ``Rank.is_ten_valued``, looked up without a call.
+_TENS = frozenset(rank for rank in Rank if rank.is_ten_valued)
+_NATURAL_UP = _TENS | {Rank.ACE}
 
 
 def _best(hard: int, *, ace: bool) -> int:
@@ -386,6 +390,8 @@ class _Table:
         "double_on_opened",
         "double_step",
         "drew",
+        "drew_narrowly",
+        "drew_plainly",
         "even_money",
         "funds",
         "funds_rule",
@@ -403,6 +409,7 @@ class _Table:
         "peek",
         "peek_ended",
         "peek_stopped",
+        "play_checks",
         "resplit_aces",
         "rounding",
         "split",
@@ -434,6 +441,9 @@ class _Table:
         self.hole_card = cite("hole_card")
         self.stops = cite("dealer_hits_soft_17")
         self.drew = (*self.stops, "BJ.dealer-needed")
+        # Why the dealer drew at all (``_dealer_and_settle``): the need passed narrowly or not.
+        self.drew_narrowly = _passed(self.stops, [(True, _NEEDED)])
+        self.drew_plainly = _passed(self.stops, [(False, _NEEDED)])
         self.split = cite("split_pairs")
         self.split_made = (*self.split, "BJ.deal-order")
         self.split_step = (*self.split, "BJ.funds")
@@ -463,6 +473,25 @@ class _Table:
         self.takes = cite("dealer_blackjack_takes")
         self.rounding = cite("rounding")
         self.decks = cite("decks")
+        # The clauses that withhold each play decision, check by check (``_play_checks``).
+        double_cards: tuple[Why, ...] = ()
+        if rules.double_on is not DoubleOn.ANY_CARDS:
+            double_cards = (self.double,)
+            if rules.double_on in _DOUBLE_TOTALS:
+                double_cards = (self.double, self.double_on)
+        self.play_checks: tuple[tuple[Why, ...], ...] = (
+            (self.hit_split_aces,),
+            (*double_cards, self.double, self.insured, self.hit_split_aces, self.double_funds),
+            (
+                self.split,
+                self.split,
+                self.max_hands,
+                self.resplit_aces,
+                self.insured,
+                self.split_funds,
+            ),
+            (self.surrender, self.surrender, self.surrender_after_split, self.surrender_timing),
+        )
 
 
 @cache
@@ -475,7 +504,10 @@ def _table(rules: BlackjackRules) -> _Table:
 
 
 class _WorkHand:
-    """A hand as the round plays it: its cards and their face-value sum, changed in place."""
+    """A hand as the round plays it: its cards and their face-value sum, changed in place.
+
+    Made with every slot given (``_hand`` makes a new hand): a copy sets each slot once.
+    """
 
     __slots__ = (
         "ace",
@@ -494,30 +526,25 @@ class _WorkHand:
 
     def __init__(
         self,
-        cards: list[Card],
+        held: tuple[list[Card], int, bool],
         stake: int,
         status: HandStatus,
         why: Why,
-        *,
-        from_split: bool = False,
-        split_aces: bool = False,
-        splits: int = 0,
+        flags: tuple[bool, bool, int, bool, bool, bool],
     ) -> None:
-        self.cards = cards
-        hard, ace = 0, False
-        for card in cards:
-            hard += _PIPS[card.rank]
-            ace = ace or card.rank is Rank.ACE
-        self.hard, self.ace = hard, ace
+        # The cards, their face-value sum, and whether an ace is among them.
+        self.cards, self.hard, self.ace = held
         self.stake = stake
         self.status = status
         self.why = why
-        self.from_split = from_split
-        self.split_aces = split_aces
-        self.splits = splits
-        self.doubled = False
-        self.even_money = False
-        self.paid_early = False
+        (
+            self.from_split,
+            self.split_aces,
+            self.splits,
+            self.doubled,
+            self.even_money,
+            self.paid_early,
+        ) = flags
 
     @property
     def total(self) -> int:
@@ -536,19 +563,20 @@ class _WorkHand:
 
     def copy(self) -> _WorkHand:
         """A copy to play on, this one left as it is."""
-        new = _WorkHand(
-            self.cards[:],
+        return _WorkHand(
+            (self.cards[:], self.hard, self.ace),
             self.stake,
             self.status,
             self.why,
-            from_split=self.from_split,
-            split_aces=self.split_aces,
-            splits=self.splits,
+            (
+                self.from_split,
+                self.split_aces,
+                self.splits,
+                self.doubled,
+                self.even_money,
+                self.paid_early,
+            ),
         )
-        new.doubled = self.doubled
-        new.even_money = self.even_money
-        new.paid_early = self.paid_early
-        return new
 
     def public(self) -> Hand:
         """The frozen hand."""
@@ -566,18 +594,42 @@ class _WorkHand:
         )
 
 
+def _hand(
+    cards: list[Card],
+    stake: int,
+    status: HandStatus,
+    why: Why,
+    *,
+    from_split: bool = False,
+    split_aces: bool = False,
+    splits: int = 0,
+) -> _WorkHand:
+    """A new hand of ``cards``, neither doubled nor paid, with their face-value sum."""
+    hard, ace = 0, False
+    for card in cards:
+        hard += _PIPS[card.rank]
+        ace = ace or card.rank is Rank.ACE
+    flags = (from_split, split_aces, splits, False, False, False)
+    return _WorkHand((cards, hard, ace), stake, status, why, flags)
+
+
 class _WorkSeat:
     """A seat as the round plays it."""
 
     __slots__ = ("balance", "hands", "insurance", "offer_done", "stake", "surrender_asked")
 
-    def __init__(self, balance: int, stake: int, hands: list[_WorkHand]) -> None:
+    def __init__(
+        self,
+        balance: int,
+        stake: int,
+        hands: list[_WorkHand],
+        answered: tuple[int, bool, bool] = (0, False, False),
+    ) -> None:
         self.balance = balance
         self.stake = stake
         self.hands = hands
-        self.insurance = 0
-        self.offer_done = False
-        self.surrender_asked = False
+        # The insurance stake, whether the offers and early surrender were answered.
+        self.insurance, self.offer_done, self.surrender_asked = answered
 
     def free_funds(self) -> int:
         """Balance not yet committed to a stake (BJ.funds)."""
@@ -588,11 +640,12 @@ class _WorkSeat:
 
     def copy(self) -> _WorkSeat:
         """A copy to play on, this one left as it is."""
-        new = _WorkSeat(self.balance, self.stake, [hand.copy() for hand in self.hands])
-        new.insurance = self.insurance
-        new.offer_done = self.offer_done
-        new.surrender_asked = self.surrender_asked
-        return new
+        return _WorkSeat(
+            self.balance,
+            self.stake,
+            [hand.copy() for hand in self.hands],
+            (self.insurance, self.offer_done, self.surrender_asked),
+        )
 
     def public(self) -> SeatState:
         """The frozen seat."""
@@ -608,6 +661,25 @@ class _WorkSeat:
 
 #: A step as the rules log it: its action, clauses, words and values (``Step``, when read).
 _Logged = tuple[str, Why, str, tuple[object, ...]]
+
+
+#: A round's state beyond its seats: the dealer's draws, face-value sum and ace, hole card
+#: turned, peeked, the dealer's three reasons, then the phase, turn, steps, why and legal.
+_Played = tuple[
+    list[Card],
+    int,
+    bool,
+    bool,
+    bool,
+    Why,
+    Why,
+    Why,
+    Phase,
+    Turn | None,
+    list[_Logged],
+    Why,
+    tuple[Action, ...],
+]
 
 
 class _Work:
@@ -655,6 +727,7 @@ class _Work:
         up: Card,
         hole: Card,
         position: int,
+        played: _Played | None = None,
     ) -> None:
         self.rules = rules
         self.table = table
@@ -663,28 +736,35 @@ class _Work:
         self.seats = seats
         self.up = up
         self.hole = hole
-        self.draws: list[Card] = []
-        self.dealer_hard = _PIPS[up.rank] + _PIPS[hole.rank]
-        self.dealer_ace = up.rank is Rank.ACE or hole.rank is Rank.ACE
-        self.hole_revealed = False
-        self.peeked = False
-        self.why_hole: Why = _DEAL
-        self.why_stopped: Why = ()
-        self.why_drew: Why = ()
-        self.phase = Phase.OFFERS
-        self.turn: Turn | None = None
-        self.steps: list[_Logged] = []
+        if played is None:
+            # As dealt: the dealer's two cards alone, the round at the offers.
+            hard = _PIPS[up.rank] + _PIPS[hole.rank]
+            ace = up.rank is Rank.ACE or hole.rank is Rank.ACE
+            played = ([], hard, ace, False, False, _DEAL, (), (), Phase.OFFERS, None, [], (), ())
+        #: ``legal``: the decisions the hand to act may take now, in Action order; empty once
+        #: complete. Recorded where the round stops to wait, from the rules that decide each.
+        (
+            self.draws,
+            self.dealer_hard,
+            self.dealer_ace,
+            self.hole_revealed,
+            self.peeked,
+            self.why_hole,
+            self.why_stopped,
+            self.why_drew,
+            self.phase,
+            self.turn,
+            self.steps,
+            self.why,
+            self.legal,
+        ) = played
         self.settlement: tuple[SettlementLine, ...] = ()
-        self.why: Why = ()
-        #: The decisions the hand to act may take now, in Action order; empty once complete.
-        #: Recorded where the round stops to wait, from the rules that decide each one.
-        self.legal: tuple[Action, ...] = ()
         #: The frozen seats, dealer and steps, once read.
         self.views: tuple[tuple[SeatState, ...], Dealer, tuple[Step, ...]] | None = None
 
     def copy(self) -> _Work:
-        """A copy to play on, this one left as it is."""
-        new = _Work(
+        """A copy to play on, this one left as it is (only a round waiting to be played is)."""
+        return _Work(
             self.rules,
             self.table,
             self.shoe,
@@ -692,22 +772,22 @@ class _Work:
             up=self.up,
             hole=self.hole,
             position=self.position,
+            played=(
+                self.draws[:],
+                self.dealer_hard,
+                self.dealer_ace,
+                self.hole_revealed,
+                self.peeked,
+                self.why_hole,
+                self.why_stopped,
+                self.why_drew,
+                self.phase,
+                self.turn,
+                self.steps[:],
+                self.why,
+                self.legal,
+            ),
         )
-        new.draws = self.draws[:]
-        new.dealer_hard = self.dealer_hard
-        new.dealer_ace = self.dealer_ace
-        new.hole_revealed = self.hole_revealed
-        new.peeked = self.peeked
-        new.why_hole = self.why_hole
-        new.why_stopped = self.why_stopped
-        new.why_drew = self.why_drew
-        new.phase = self.phase
-        new.turn = self.turn
-        new.steps = self.steps[:]
-        new.settlement = self.settlement
-        new.why = self.why
-        new.legal = self.legal
-        return new
 
     def dealer_blackjack(self) -> bool:
         """Up card and hole card make a blackjack (BJ.natural)."""
@@ -931,9 +1011,7 @@ def deal(
     work = _Work(rules, table, cards, [], up=cards[n], hole=cards[2 * n + 1], position=needed)
     dealt: list[object] = []
     for index, seat in enumerate(seats):
-        hand = _WorkHand(
-            [cards[index], cards[n + 1 + index]], seat.stake, HandStatus.PLAYING, _DEAL
-        )
+        hand = _hand([cards[index], cards[n + 1 + index]], seat.stake, HandStatus.PLAYING, _DEAL)
         if hand.two_card_21():
             hand.status, hand.why = HandStatus.BLACKJACK, table.natural
         work.seats.append(_WorkSeat(seat.balance, seat.stake, [hand]))
@@ -1084,88 +1162,106 @@ _Checks = tuple[tuple[bool, Why], ...]
 _Play = tuple[Action, _Checks, Why, _Checks]
 
 
-def _play_rules(work: _Work, seat: int, index: int) -> tuple[_Play, ...]:
-    """The play decisions of one hand still playing, each with the checks that decide it.
+#: Each play decision's checks, True where one fails: hit, double, split, surrender (stand has
+#: none), in the order ``_Table.play_checks`` words them.
+_Failed = tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...], tuple[bool, ...]]
+
+
+def _play_checks(work: _Work, seat: int, index: int) -> _Failed:
+    """The checks of one hand's play decisions, True where one fails.
 
     The first check that fails withholds a decision and is the one cited: a 10-5 is not a
     pair before any question of funds.
     """
-    rules, table = work.rules, work.table
+    rules = work.rules
     seat_work = work.seats[seat]
     hand = seat_work.hands[index]
+    cards = hand.cards
     no_hits = hand.split_aces and not rules.hit_split_aces
-    two_cards = len(hand.cards) == 2 and not hand.doubled
+    two_cards = len(cards) == 2 and not hand.doubled
     insured = rules.no_double_split_after_insurance and seat_work.insurance > 0
     free = seat_work.free_funds()
     funds = _funds_cover(rules, free, hand.stake)
     # A double for less needs one unit free at least (VAR.bj.double-for-less).
     double_funds = _funds_cover(rules, free, 1 if rules.double_for_less else hand.stake)
-    double_rule, split_rule = table.double, table.split
-    double_cards: tuple[tuple[bool, Why], ...]
+    double_cards: tuple[bool, ...]
     if rules.double_on is DoubleOn.ANY_CARDS:
         # Any hand still playing may double, after hits too (VAR.bj.double-on): a doubled
         # hand plays no more.
         double_cards = ()
-        double_opened = table.double_on if len(hand.cards) > 2 else double_rule
     else:
         totals = _DOUBLE_TOTALS.get(rules.double_on)
-        if totals is None:
-            double_cards = ((not two_cards, double_rule),)
-            double_opened = double_rule
-        else:
-            double_cards = (
-                (not two_cards, double_rule),
-                (hand.total not in totals, table.double_on),
-            )
-            double_opened = table.double_on_opened
-    funds_narrow = _funds_narrow(rules, free, hand.stake)
+        double_cards = (
+            (not two_cards,) if totals is None else (not two_cards, hand.total not in totals)
+        )
+    from_split = hand.from_split
     return (
-        (Action.HIT, ((no_hits, table.hit_split_aces),), _VALUES, ()),
+        (no_hits,),
+        (
+            *double_cards,
+            from_split and not rules.double_after_split,
+            insured,
+            no_hits,
+            not double_funds,
+        ),
+        (
+            not two_cards,
+            # Past two cards the check before has failed already: no pair to look at.
+            two_cards and not is_pair(rules.split_pairs, cards[0], cards[1]),
+            len(seat_work.hands) >= rules.max_hands,
+            hand.split_aces and not rules.resplit_aces,
+            insured,
+            not funds,
+        ),
+        (
+            not rules.surrender,
+            not two_cards,
+            from_split and not rules.surrender_after_split,
+            # Early surrender was asked before the look; it is not asked again in play.
+            seat_work.surrender_asked,
+        ),
+    )
+
+
+def _play_rules(work: _Work, seat: int, index: int) -> tuple[_Play, ...]:
+    """The play decisions of one hand still playing, each with the checks that decide it.
+
+    The checks are ``_play_checks``, each with the clauses that withhold the decision where
+    it fails (``_Table.play_checks``).
+    """
+    rules, table = work.rules, work.table
+    seat_work = work.seats[seat]
+    hand = seat_work.hands[index]
+    hit, double, split, surrender = _play_checks(work, seat, index)
+    hit_why, double_why, split_why, surrender_why = table.play_checks
+    double_rule = table.double
+    if rules.double_on is DoubleOn.ANY_CARDS:
+        double_opened = table.double_on if len(hand.cards) > 2 else double_rule
+    elif rules.double_on in _DOUBLE_TOTALS:
+        double_opened = table.double_on_opened
+    else:
+        double_opened = double_rule
+    funds_narrow = _funds_narrow(rules, seat_work.free_funds(), hand.stake)
+    return (
+        (Action.HIT, tuple(zip(hit, hit_why, strict=True)), _VALUES, ()),
         (Action.STAND, (), _COMPARE, ()),
         (
             Action.DOUBLE,
-            (
-                *double_cards,
-                (hand.from_split and not rules.double_after_split, double_rule),
-                (insured, table.insured),
-                (no_hits, table.hit_split_aces),
-                (not double_funds, table.double_funds),
-            ),
+            tuple(zip(double, double_why, strict=True)),
             double_opened,
             ((funds_narrow and not rules.double_for_less, table.funds_rule),),
         ),
         (
             Action.SPLIT,
-            (
-                (not two_cards, split_rule),
-                (not is_pair(rules.split_pairs, hand.cards[0], hand.cards[1]), split_rule),
-                (len(seat_work.hands) >= rules.max_hands, table.max_hands),
-                (hand.split_aces and not rules.resplit_aces, table.resplit_aces),
-                (insured, table.insured),
-                (not funds, table.split_funds),
-            ),
-            split_rule,
+            tuple(zip(split, split_why, strict=True)),
+            table.split,
             (
                 # A re-split: an engine that withholds it most likely allows one split only.
                 (len(seat_work.hands) > 1, table.max_hands),
                 (funds_narrow, table.funds_rule),
             ),
         ),
-        (
-            Action.SURRENDER,
-            (
-                (not rules.surrender, table.surrender),
-                (not two_cards, table.surrender),
-                (
-                    hand.from_split and not rules.surrender_after_split,
-                    table.surrender_after_split,
-                ),
-                # Early surrender was asked before the look; it is not asked again in play.
-                (seat_work.surrender_asked, table.surrender_timing),
-            ),
-            table.surrender,
-            (),
-        ),
+        (Action.SURRENDER, tuple(zip(surrender, surrender_why, strict=True)), table.surrender, ()),
     )
 
 
@@ -1178,17 +1274,33 @@ def _withholding(checks: _Checks) -> Why | None:
 
 
 def _open_plays(work: _Work, seat: int, index: int) -> tuple[Action, ...]:
-    """The play decisions open to one hand, in Action order."""
+    """The play decisions open to one hand, in Action order: those whose checks all pass."""
     if work.seats[seat].hands[index].status is not HandStatus.PLAYING:
         return ()
-    legal: list[Action] = []
-    for action, checks, _, _ in _play_rules(work, seat, index):
-        for failed, _why in checks:
-            if failed:
-                break
-        else:
-            legal.append(action)
-    return tuple(legal)
+    hit, double, split, surrender = _play_checks(work, seat, index)
+    return _OPEN_PLAYS[
+        True not in hit, True not in double, True not in split, True not in surrender
+    ]
+
+
+#: The play decisions open, in Action order, by whether hit, double, split and surrender are.
+_OPEN_PLAYS: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
+    (hit, double, split, surrender): tuple(
+        action
+        for action, is_open in (
+            (Action.HIT, hit),
+            (Action.STAND, True),
+            (Action.DOUBLE, double),
+            (Action.SPLIT, split),
+            (Action.SURRENDER, surrender),
+        )
+        if is_open
+    )
+    for hit in (False, True)
+    for double in (False, True)
+    for split in (False, True)
+    for surrender in (False, True)
+}
 
 
 def _play_options(work: _Work, seat: int, index: int) -> dict[Action, Option]:
@@ -1323,14 +1435,14 @@ def _advance(work: _Work) -> None:
 
 
 def _dealer_can_have_blackjack(up: Card) -> bool:
-    return up.rank is Rank.ACE or up.rank.is_ten_valued
+    return up.rank in _NATURAL_UP
 
 
 def _peeks(rules: BlackjackRules, up: Card) -> bool:
     """Whether the dealer looks at the hole card before play (A.peek, C.bj.peek)."""
     if up.rank is Rank.ACE:
         return rules.peek in (Peek.ACE, Peek.ACE_OR_TEN)
-    return up.rank.is_ten_valued and rules.peek is Peek.ACE_OR_TEN
+    return up.rank in _TENS and rules.peek is Peek.ACE_OR_TEN
 
 
 def _after_offers(work: _Work) -> bool:
@@ -1360,7 +1472,7 @@ def _after_offers(work: _Work) -> bool:
             hand = seat_work.hands[0]
             if hand.status is HandStatus.BLACKJACK and not hand.even_money:
                 clauses = table.paid_at_once_step
-                if up.rank.is_ten_valued:
+                if up.rank in _TENS:
                     clauses = (*clauses, "A.nat-vs-ten")
                 work.log("natural paid", clauses, "seat {}: blackjack paid at once", seat)
                 hand.paid_early = True
@@ -1611,7 +1723,7 @@ def _split(work: _Work, seat: int, index: int) -> None:
     # The hands a split makes are numbered right after the hand split, in the order they were
     # made (VAR.bj.resplit): after those its earlier splits made.
     made = index + 1 + hand.splits
-    hands[index] = _WorkHand(
+    hands[index] = _hand(
         [first],
         hand.stake,
         HandStatus.WAITING,
@@ -1622,9 +1734,7 @@ def _split(work: _Work, seat: int, index: int) -> None:
     )
     hands.insert(
         made,
-        _WorkHand(
-            [second], hand.stake, HandStatus.WAITING, made_by, from_split=True, split_aces=aces
-        ),
+        _hand([second], hand.stake, HandStatus.WAITING, made_by, from_split=True, split_aces=aces),
     )
     work.log("split", table.split_step, "seat {} hand {} splits {} {}", seat, index, first, second)
 
@@ -1702,7 +1812,7 @@ def _dealer_and_settle(work: _Work) -> None:
         # Needed narrowly: one hand alone waits while others do not. An engine that skips the
         # dealer then most likely counts the waiting hands wrong; else its drawing rule.
         narrow_need = waiting_hands == 1 < len(hands)
-        work.why_drew = _passed(stops, [(narrow_need, _NEEDED)])
+        work.why_drew = table.drew_narrowly if narrow_need else table.drew_plainly
         work.why_stopped = stops
     work.note(_NEEDED)
     _settle(work)
@@ -1821,7 +1931,7 @@ def _natural_context(work: _Work) -> Why:
     table, up = work.table, work.up
     if up.rank is Rank.ACE:
         return table.even_money
-    if up.rank.is_ten_valued:
+    if up.rank in _TENS:
         return table.peek
     return table.paid_at_once
 
