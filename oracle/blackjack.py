@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from croupier.oracle.cards import Card, Rank, format_cards
@@ -412,6 +412,7 @@ class _Table:
         "play_checks",
         "resplit_aces",
         "rounding",
+        "rules",
         "split",
         "split_21",
         "split_funds",
@@ -427,6 +428,7 @@ class _Table:
     )
 
     def __init__(self, rules: BlackjackRules) -> None:
+        self.rules = rules
         cite = rules.cite
         self.insurance = cite("insurance")
         self.insured_step = (*self.insurance, "BJ.half-stakes", "BJ.funds")
@@ -442,8 +444,9 @@ class _Table:
         self.stops = cite("dealer_hits_soft_17")
         self.drew = (*self.stops, "BJ.dealer-needed")
         # Why the dealer drew at all (``_dealer_and_settle``): the need passed narrowly or not.
-        self.drew_narrowly = _passed(self.stops, [(True, _NEEDED)])
-        self.drew_plainly = _passed(self.stops, [(False, _NEEDED)])
+        self.drew_narrowly, self.drew_plainly = (
+            _passed(self.stops, [(narrowly, _NEEDED)]) for narrowly in (True, False)
+        )
         self.split = cite("split_pairs")
         self.split_made = (*self.split, "BJ.deal-order")
         self.split_step = (*self.split, "BJ.funds")
@@ -1834,38 +1837,76 @@ def _showdown(work: _Work, hands: Sequence[_WorkHand]) -> bool:
 
 def _settle(work: _Work) -> None:
     lines: list[SettlementLine] = []
-    rounding = work.table.rounding
+    table = work.table
+    total = 0
     for seat, seat_work in enumerate(work.seats):
         for index, hand in enumerate(seat_work.hands):
-            payout, clauses = _settle_hand(work, seat_work, index, hand)
-            lines.append(
-                settled(
-                    seat=seat,
-                    bet=f"hand {index}",
-                    payout=payout,
-                    clauses=clauses,
-                    rounding=rounding,
-                )
-            )
+            paid, kept, clauses = _settle_hand(work, seat_work, index, hand)
+            line = _line(table, seat, f"hand {index}", (paid, hand.stake, kept), clauses)
+            lines.append(line)
+            total += line.payout.returned
         if seat_work.insurance:
-            payout, clauses = _settle_insurance(work, seat_work.insurance)
-            lines.append(
-                settled(
-                    seat=seat, bet="insurance", payout=payout, clauses=clauses, rounding=rounding
-                )
-            )
-    total = sum(line.payout.returned for line in lines)
+            paid, clauses = _settle_insurance(work)
+            line = _line(table, seat, "insurance", (paid, seat_work.insurance, 0), clauses)
+            lines.append(line)
+            total += line.payout.returned
     work.log("settle", _COMPARE, "{} line(s), {} returned", len(lines), total)
     work.phase, work.turn, work.legal = Phase.COMPLETE, None, ()
     work.settlement = tuple(lines)
 
 
-def _settle_insurance(work: _Work, stake: int) -> tuple[Payout, Why]:
-    rules = work.rules
+class _Paid(Choice):
+    """How a line's payout follows from its stake (``_payout``)."""
+
+    LOST = "lost"
+    PUSHED = "pushed"
+    EVEN = "even"
+    NATURAL = "natural"
+    INSURED = "insured"
+    HALF = "half"
+    #: The stake but for the original one (VAR.bj.dealer-blackjack-takes): ``kept`` returned.
+    KEPT = "kept"
+
+
+#: What a line pays: how, on what stake, and what a KEPT line returns (0 for any other).
+_Owed = tuple[_Paid, int, int]
+
+
+@lru_cache(maxsize=4096)
+def _line(table: _Table, seat: int, bet: str, owed: _Owed, clauses: Why) -> SettlementLine:
+    """A settlement line (cached: lines are immutable, and most rounds settle alike)."""
+    return settled(
+        seat=seat, bet=bet, payout=_payout(table, owed), clauses=clauses, rounding=table.rounding
+    )
+
+
+def _payout(table: _Table, owed: _Owed) -> Payout:
+    """What a line returns: its stake paid as ``_settle_hand`` or ``_settle_insurance`` said."""
+    rules = table.rules
+    paid, stake, kept = owed
+    match paid:
+        case _Paid.LOST:
+            return lose(stake)
+        case _Paid.PUSHED:
+            return push(stake)
+        case _Paid.EVEN:
+            return win(stake, _EVEN, rules.rounding)
+        case _Paid.NATURAL:
+            return win(stake, rules.blackjack_pays, rules.rounding)
+        case _Paid.INSURED:
+            return win(stake, rules.insurance_pays, rules.rounding)
+        case _Paid.HALF:
+            return portion(stake, Fraction(1, 2), rules.half_stake_rounding)
+        case _:
+            return returns(stake, Fraction(kept), rules.rounding)
+
+
+def _settle_insurance(work: _Work) -> tuple[_Paid, Why]:
+    """An insurance stake wins against a dealer blackjack, else loses (A.insurance)."""
     clauses = (*work.table.insurance_pays, "BJ.half-stakes")
     if work.dealer_blackjack():
-        return win(stake, rules.insurance_pays, rules.rounding), clauses
-    return lose(stake), clauses
+        return _Paid.INSURED, clauses
+    return _Paid.LOST, clauses
 
 
 _EVEN = Odds(win=Fraction(1))
@@ -1873,31 +1914,23 @@ _EVEN = Odds(win=Fraction(1))
 
 def _settle_hand(
     work: _Work, seat_work: _WorkSeat, index: int, hand: _WorkHand
-) -> tuple[Payout, Why]:
-    """One hand's payout and the clauses that decided it."""
+) -> tuple[_Paid, int, Why]:
+    """How one hand is paid, what a KEPT hand returns (else 0), and the clauses that decided it."""
     rules, table = work.rules, work.table
-    stake = hand.stake
     match hand.status:
         case HandStatus.SURRENDERED:
             # Surrendered before the look (VAR.bj.surrender): half back whatever the hole card.
             early = table.surrender_timing if seat_work.surrender_asked else ()
-            return portion(stake, Fraction(1, 2), rules.half_stake_rounding), (
-                *table.surrendered,
-                *early,
-            )
+            return _Paid.HALF, 0, (*table.surrendered, *early)
         case HandStatus.BUST:
-            return lose(stake), ("BJ.bust",)
+            return _Paid.LOST, 0, ("BJ.bust",)
         case HandStatus.BLACKJACK:
             if hand.even_money:
-                return win(stake, _EVEN, rules.rounding), table.even_money
+                return _Paid.EVEN, 0, table.even_money
             context = _natural_context(work)
             if work.dealer_blackjack():
-                return push(stake), ("BJ.nat-pays", *context)
-            return win(stake, rules.blackjack_pays, rules.rounding), (
-                "BJ.nat-pays",
-                "BJ.natural",
-                *context,
-            )
+                return _Paid.PUSHED, 0, ("BJ.nat-pays", *context)
+            return _Paid.NATURAL, 0, ("BJ.nat-pays", "BJ.natural", *context)
         case _:
             pass
     # A live hand: stood, doubled, or never played because a peek ended the round.
@@ -1910,20 +1943,19 @@ def _settle_hand(
         else:
             clauses = ("BJ.compare", "BJ.natural", *table.peek)
         if work.peeked or rules.dealer_blackjack_takes_all:
-            return lose(stake), clauses
+            return _Paid.LOST, 0, clauses
         # Only the original stake is lost; the doubled part and a split hand's stake come back.
-        kept = stake - (seat_work.stake if index == 0 else 0)
-        return returns(stake, Fraction(kept), rules.rounding), clauses
+        return _Paid.KEPT, hand.stake - (seat_work.stake if index == 0 else 0), clauses
     # A two-card 21 made on a split hand is a plain 21 (A.split, C.bj.split).
     split_21: Why = ()
     if hand.from_split and hand.two_card_21():
         split_21 = table.split_21
     dealer_total, total = work.dealer_total(), hand.total
     if dealer_total > 21 or total > dealer_total:
-        return win(stake, _EVEN, rules.rounding), (*split_21, "BJ.compare")
+        return _Paid.EVEN, 0, (*split_21, "BJ.compare")
     if total == dealer_total:
-        return push(stake), (*split_21, "BJ.compare")
-    return lose(stake), (*split_21, "BJ.compare")
+        return _Paid.PUSHED, 0, (*split_21, "BJ.compare")
+    return _Paid.LOST, 0, (*split_21, "BJ.compare")
 
 
 def _natural_context(work: _Work) -> Why:
