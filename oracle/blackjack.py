@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from croupier.oracle.cards import Card, Rank, format_cards
+from croupier.oracle.cards import Card, Rank
 from croupier.oracle.clauses import Game
 
 # Blackjack is the game of decisions: its module re-exports them (``blackjack.Action``).
@@ -243,16 +243,6 @@ _VALUES: Why = ("BJ.values",)
 _BUST: Why = ("BJ.bust", "BJ.values")
 _COMPARE: Why = ("BJ.compare",)
 _NEEDED: Why = ("BJ.dealer-needed",)
-
-
-@dataclass(frozen=True, slots=True)
-class _Cards:
-    """Cards in a step's words, written as ``format_cards`` writes them when the step is read."""
-
-    cards: tuple[Card, ...]
-
-    def __str__(self) -> str:
-        return format_cards(self.cards)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1012,17 +1002,21 @@ def deal(
             clause="BJ.deal",
         )
     work = _Work(rules, table, cards, [], up=cards[n], hole=cards[2 * n + 1], position=needed)
-    dealt: list[object] = []
+    # The deal step's values: each seat's two cards, then the up card (its words, _DEAL_SAYS).
+    dealt: list[Card] = []
     for index, seat in enumerate(seats):
-        hand = _hand([cards[index], cards[n + 1 + index]], seat.stake, HandStatus.PLAYING, _DEAL)
+        first, second = cards[index], cards[n + 1 + index]
+        hand = _hand([first, second], seat.stake, HandStatus.PLAYING, _DEAL)
         if hand.two_card_21():
             hand.status, hand.why = HandStatus.BLACKJACK, table.natural
         work.seats.append(_WorkSeat(seat.balance, seat.stake, [hand]))
-        dealt.append(_Cards(tuple(hand.cards)))
+        dealt += (first, second)
     says = _DEAL_SAYS.get(n)
     if says is None:
+        # A seat's two cards written as format_cards writes them: a space between.
         says = _DEAL_SAYS[n] = (
-            "".join(f"seat {i}: {{}}; " for i in range(n)) + "dealer up {}, hole card face down"
+            "".join(f"seat {i}: {{}} {{}}; " for i in range(n))
+            + "dealer up {}, hole card face down"
         )
     work.log("deal", _DEAL_STEP, says, *dealt, work.up)
     for index, seat_work in enumerate(work.seats):
