@@ -1789,3 +1789,17 @@ def test_the_dealer_is_built_by_keyword_only() -> None:
     assert Dealer(up=up, hole=hole).cards == (up, hole)
     with pytest.raises(TypeError):
         Dealer(up, hole)  # type: ignore[call-arg]
+
+
+def test_rounds_settled_alike_share_their_lines_and_others_do_not() -> None:
+    # A: TC 9C = 19 stands against 7D, hole 8C (15), draws TD: 25, bust. 100 staked wins
+    # 1:1 (BJ.compare): 200 back. The same round again settles with the very line made for
+    # the first (lines are immutable, and cached); a stake of 50 gets its own, 100 back.
+    first = play(start(RULES_A, "TC 7D 9C 8C TD"), STAND)
+    again = play(start(RULES_A, "TC 7D 9C 8C TD"), STAND)
+    other = play(start(RULES_A, "TC 7D 9C 8C TD", seat(stake=50)), STAND)
+    assert first.settlement[0].payout.returned == 200
+    assert again.settlement[0] is first.settlement[0]
+    assert other.settlement[0] is not first.settlement[0]
+    assert other.settlement[0].payout.returned == 100
+    assert other.settlement[0].payout.returned_exact == Fraction(100)
