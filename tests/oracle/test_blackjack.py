@@ -35,6 +35,7 @@ from croupier.oracle.blackjack import (
     decide,
     hand_total,
     is_two_card_21,
+    options,
     settle,
 )
 from croupier.oracle.cards import parse_cards
@@ -1803,3 +1804,17 @@ def test_rounds_settled_alike_share_their_lines_and_others_do_not() -> None:
     assert other.settlement[0] is not first.settlement[0]
     assert other.settlement[0].payout.returned == 100
     assert other.settlement[0].payout.returned_exact == Fraction(100)
+
+
+def test_a_play_refused_while_insurance_is_open_cites_what_opened_it_first() -> None:
+    # A: 9S 7H = 16 staking 101 against AD: insurance is offered, and its half stake 50.5 is
+    # rounded (BJ.half-stakes, passed narrowly, cited first). No play is open while the offer
+    # is: a hit is refused by the offer's first clause, BJ.half-stakes.
+    state = start(RULES_A, "9S AD 7H 8C", seat(stake=101))
+    assert Action.INSURANCE in state.legal
+    why = options(state)[HIT].why
+    assert len(why) > 1
+    assert why[0] == "BJ.half-stakes"
+    with pytest.raises(IllegalDecisionError) as info:
+        state.decide(Decision(seat=0, hand=0, action=HIT))
+    assert info.value.clause == "BJ.half-stakes"

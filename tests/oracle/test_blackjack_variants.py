@@ -375,6 +375,9 @@ def test_VAR_bj_surrender_early_keeps_half_against_a_dealer_blackjack() -> None:
     # hand surrenders, then the look finds the blackjack: 50 back all the same.
     state = start(lab("blackjack-a", **EARLY), "TS KH 6D AC")
     assert (state.phase, state.legal) == (Phase.OFFERS, (SURRENDER, NO_SURRENDER))
+    # Asked of the seat's one hand, hand 0, before the look.
+    assert state.turn is not None
+    assert (state.turn.seat, state.turn.hand) == (0, 0)
     state = play(state, SURRENDER)
     assert state.complete
     assert state.seats[0].hands[0].status is HandStatus.SURRENDERED
@@ -684,3 +687,43 @@ def test_VAR_bj_surrender_early_what_each_state_cites() -> None:
     surrendered = play(start(lab("blackjack-a", **EARLY), "TS KH 6D AC"), SURRENDER)
     step = next(s for s in surrendered.steps if s.action == "surrender")
     assert step.clauses[0] == "VAR.bj.surrender"
+
+
+def test_a_late_dealer_blackjack_taking_the_original_only_gives_a_split_hand_its_stake() -> None:
+    # Document C lab, a late blackjack taking the original stake only: 8S 8D against KH (no
+    # peek under a ten) split for 100 more; hand 0 takes 3C (11), hand 1 2C (10); both stand.
+    # The hole card AC makes a blackjack: hand 0 loses the original 100, hand 1's stake is
+    # not the original one and comes back whole: 0 and 100.
+    rules = lab("blackjack-c", dealer_blackjack_takes="original-stake")
+    state = play(start(rules, "8S KH 8D AC 3C 2C"), SPLIT, STAND, STAND)
+    assert returned(state) == [0, 100]
+
+
+def test_a_dealer_who_always_draws_draws_by_its_rule_when_no_hand_waits() -> None:
+    # Document A lab, the dealer drawing even when not needed: two seats, TS 6H (16) and
+    # TC 5C (15), against 7D, hole 9C (16). Each hits and busts (TD: 26, KD: 25): no hand waits
+    # for the dealer, who draws 2S (18) all the same. Nothing was needed narrowly (one hand
+    # alone waiting among others): the first draw cites the drawing rule first.
+    rules = lab("blackjack-a", dealer_draws_when_not_needed=True)
+    seats = [BlackjackSeat(balance=1000, stake=100), BlackjackSeat(balance=1000, stake=100)]
+    state = deal(rules, parse_cards("TS TC 7D 6H 5C 9C TD KD 2S"), seats)
+    state = play(state, HIT, HIT)
+    assert [format_cards(state.dealer.draws)] == ["2S"]
+    assert returned(state) == [0, 0]
+    stops = rules.cite("dealer_hits_soft_17")
+    assert stops[0] != "BJ.dealer-needed"
+    assert state.dealer.why_drew[0] == stops[0]
+
+
+def test_decline_surrender_without_early_surrender_is_refused_by_its_first_clause() -> None:
+    # A lab whose late surrender timing cites two clauses, VAR.bj.surrender first: declining a
+    # surrender that is never asked (it is asked only early) is refused by that first clause.
+    text = (
+        'id = "lab"\nextends = "blackjack-a"\n[parameters]\nsurrender = { value = true, '
+        'clauses = ["VAR.bj.surrender"], status = "documented" }\nsurrender_timing = '
+        '{ value = "late", clauses = ["VAR.bj.surrender", "BJ.deal"], status = "documented" }\n'
+    )
+    rules = BlackjackRules.from_profile(load_profile_text(text))
+    assert rules.cite("surrender_timing") == ("VAR.bj.surrender", "BJ.deal")
+    state = start(rules, "TS 7H 6D 9C")
+    assert refusal(state, NO_SURRENDER).clause == "VAR.bj.surrender"
