@@ -23,7 +23,7 @@ from croupier.oracle.errors import (
     ShoeExhaustedError,
 )
 from croupier.oracle.immutable import Choice
-from croupier.oracle.money import Odds, Payout, Rounding, exact_text, lose, push, returns, win
+from croupier.oracle.money import Odds, Payout, Rounding, exact_text, lose, multiple, push
 from croupier.oracle.profile import Citations, Profile
 from croupier.oracle.provenance import ABSENT
 from croupier.oracle.settlement import Limits, SettlementLine, Step, check_seat_stakes, settled
@@ -505,18 +505,21 @@ class _Table:
     """
 
     __slots__ = (
-        "banker_gain",
+        "banker_returned",
         "banker_six",
+        "banker_six_returned",
         "banker_won",
         "decks",
         "ez_push",
         "lost",
+        "player_returned",
         "player_won",
         "rounding",
         "rules",
         "tableau",
         "tie_lost",
         "tie_pushed",
+        "tie_returned",
         "tie_won",
     )
 
@@ -532,10 +535,16 @@ class _Table:
         self.ez_push = (*cite("no_commission"), *_OUTCOME_CLAUSES)
         ez = cite("no_commission") if rules.no_commission else ()
         self.banker_won = (*ez, *cite("banker_pays", "banker_commission"), *_OUTCOME_CLAUSES)
+        # What a winning unit stake returns, stake included, as (numerator, denominator).
+        self.player_returned = rules.player_pays.returned
+        self.tie_returned = rules.tie_pays.returned
+        six = rules.banker_six_pays
+        self.banker_six_returned = None if six is None else six.returned
         # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
         # Without commission (VAR.bac.ez, which asks banker_commission to be 0) it is the
         # whole win.
-        self.banker_gain = rules.banker_pays.ratio * (1 - rules.banker_commission)
+        gain = rules.banker_pays.ratio * (1 - rules.banker_commission)
+        self.banker_returned = (gain.denominator + gain.numerator, gain.denominator)
         self.rounding = cite("rounding")
         self.decks = cite("decks")
         self.tableau = cite("tableau")
@@ -554,7 +563,8 @@ def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[
     outcome = coup.outcome
     if bet.kind is BetKind.TIE:
         if outcome is CoupOutcome.TIE:
-            return win(stake, rules.tie_pays, rules.rounding), table.tie_won
+            numerator, denominator = table.tie_returned
+            return multiple(stake, numerator, denominator, rules.rounding), table.tie_won
         return lose(stake), table.lost
     if outcome is CoupOutcome.TIE:
         if rules.tie_pushes:
@@ -562,7 +572,8 @@ def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[
         return lose(stake), table.tie_lost
     if bet.kind is BetKind.PLAYER:
         if outcome is CoupOutcome.PLAYER:
-            return win(stake, rules.player_pays, rules.rounding), table.player_won
+            numerator, denominator = table.player_returned
+            return multiple(stake, numerator, denominator, rules.rounding), table.player_won
         return lose(stake), table.lost
     if outcome is CoupOutcome.BANKER:
         return _banker_win(table, coup, stake)
@@ -576,13 +587,13 @@ def _banker_win(table: _Table, coup: Coup, stake: int) -> tuple[Payout, tuple[st
     pushes (VAR.bac.ez).
     """
     rules = table.rules
-    if rules.banker_six_pays is not None and coup.banker_total == 6:
-        return win(stake, rules.banker_six_pays, rules.rounding), table.banker_six
+    six = table.banker_six_returned
+    if six is not None and coup.banker_total == 6:
+        return multiple(stake, six[0], six[1], rules.rounding), table.banker_six
     if rules.no_commission and coup.banker_total == 7 and len(coup.banker) == 3:
         return push(stake), table.ez_push
-    gain = table.banker_gain
-    exact = Fraction(stake * (gain.denominator + gain.numerator), gain.denominator)
-    return returns(stake, exact, rules.rounding), table.banker_won
+    numerator, denominator = table.banker_returned
+    return multiple(stake, numerator, denominator, rules.rounding), table.banker_won
 
 
 def play_round(

@@ -2,7 +2,8 @@
 
 RULES.md "Money": a result that is not a whole number of minor units is
 computed exactly and rounded once, by the profile's rounding rule; both the
-exact and the rounded figure are kept.
+exact and the rounded figure are kept. An exact amount that is whole is kept as an ``int``
+(``Exact``): most payouts are, and a ``Fraction`` costs microseconds to make and compare.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import iso4217
 
 from croupier.oracle.immutable import Choice
 
+#: An exact amount of minor units: an ``int`` where it is whole, else a ``Fraction``.
+Exact = int | Fraction
+
 
 class Rounding(Choice):
     """How an exact amount becomes whole minor units."""
@@ -24,7 +28,7 @@ class Rounding(Choice):
     HALF_UP = "half-up"
     HALF_EVEN = "half-even"
 
-    def apply(self, exact: Fraction) -> int:
+    def apply(self, exact: Exact) -> int:
         """Round a non-negative exact amount to whole minor units."""
         if exact < 0:
             raise ValueError(f"amounts are never negative, got {exact}")
@@ -55,7 +59,7 @@ def is_currency(code: str) -> bool:
     return code in CURRENCIES
 
 
-def exact_text(value: Fraction) -> str:
+def exact_text(value: Exact) -> str:
     """An exact amount as text, never through a float: ``"250"``, ``"37.5"``, ``"0.95"``, ``"75/7"``.
 
     A value whose denominator has no prime factor but 2 and 5 is a terminating decimal and is
@@ -92,6 +96,15 @@ class Odds:
         """Net win per unit staked."""
         return self.win / self.per
 
+    @property
+    def returned(self) -> tuple[int, int]:
+        """What a winning unit stake returns, stake included, as (numerator, denominator).
+
+        ``1 + win / per`` as one fraction, for ``multiple``: the same value, one exact operation.
+        """
+        base = self.win.denominator * self.per
+        return base + self.win.numerator, base
+
     def __str__(self) -> str:
         return f"{exact_text(self.win)}:{self.per}"
 
@@ -113,10 +126,10 @@ class Odds:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Payout:
-    """What one bet or hand returns: stake included, exact and rounded."""
+    """What one bet or hand returns: stake included, exact (an int where whole) and rounded."""
 
     stake: int
-    returned_exact: Fraction
+    returned_exact: Exact
     returned: int
 
     @property
@@ -125,40 +138,44 @@ class Payout:
         return self.returned - self.stake
 
 
-def win(stake: int, odds: Odds, rounding: Rounding) -> Payout:
-    """A winning bet: the stake back plus ``stake * odds``, rounded once."""
-    # stake + stake * (a / b) / per, as one fraction: the same value, one exact operation.
-    base = odds.win.denominator * odds.per
-    if base == 1:
-        # Whole odds (1:1, 35:1): the return is whole, so no rounding rule changes it, and
-        # Fraction takes a whole number without reducing it.
-        whole = stake * (1 + odds.win.numerator)
-        return Payout(stake=stake, returned_exact=Fraction(whole), returned=whole)
-    exact = Fraction(stake * (base + odds.win.numerator), base)
+def multiple(stake: int, numerator: int, denominator: int, rounding: Rounding) -> Payout:
+    """A bet that returns ``stake * numerator / denominator``, exact, then rounded once.
+
+    A whole result is an ``int`` and needs no rounding; only another makes a ``Fraction``.
+    """
+    total = stake * numerator
+    whole, rest = divmod(total, denominator)
+    if not rest:
+        return Payout(stake=stake, returned_exact=whole, returned=whole)
+    exact = Fraction(total, denominator)
     return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
 
 
-_NOTHING = Fraction(0)
+def win(stake: int, odds: Odds, rounding: Rounding) -> Payout:
+    """A winning bet: the stake back plus ``stake * odds``, rounded once."""
+    numerator, denominator = odds.returned
+    return multiple(stake, numerator, denominator, rounding)
 
 
 def lose(stake: int) -> Payout:
     """A losing bet returns nothing."""
-    return Payout(stake=stake, returned_exact=_NOTHING, returned=0)
+    return Payout(stake=stake, returned_exact=0, returned=0)
 
 
 def push(stake: int) -> Payout:
     """A pushed bet returns its stake."""
-    return Payout(stake=stake, returned_exact=Fraction(stake), returned=stake)
+    return Payout(stake=stake, returned_exact=stake, returned=stake)
 
 
 def portion(stake: int, share: Fraction, rounding: Rounding) -> Payout:
     """A bet that returns a share of its stake (surrender, half back), rounded once."""
-    exact = stake * share
-    return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
+    return multiple(stake, share.numerator, share.denominator, rounding)
 
 
-def returns(stake: int, exact: Fraction, rounding: Rounding) -> Payout:
+def returns(stake: int, exact: Exact, rounding: Rounding) -> Payout:
     """A bet that returns an exact amount computed elsewhere, rounded once."""
+    if exact.denominator == 1:
+        return Payout(stake=stake, returned_exact=exact.numerator, returned=exact.numerator)
     return Payout(stake=stake, returned_exact=exact, returned=rounding.apply(exact))
 
 

@@ -28,7 +28,7 @@ from croupier.oracle.errors import (
     ProfileError,
 )
 from croupier.oracle.immutable import Choice
-from croupier.oracle.money import Odds, Payout, Rounding, lose, portion, win
+from croupier.oracle.money import Odds, Payout, Rounding, lose, multiple, portion
 from croupier.oracle.profile import Citations, Profile
 from croupier.oracle.settlement import (
     Limits,
@@ -651,7 +651,10 @@ class _Table:
 
     def __init__(self, rules: RouletteRules) -> None:
         self.rules = rules
-        self.odds = {kind: (rules.odds_for(kind), rules.odds_clauses(kind)) for kind in BetKind}
+        # What a winning unit stake of each kind returns, as (numerator, denominator).
+        self.odds = {
+            kind: (rules.odds_for(kind).returned, rules.odds_clauses(kind)) for kind in BetKind
+        }
         self.wheel = rules.cite("wheel")
         self.zero = rules.cite("zero_rule", "wheel")
         self.prison = _prison_clauses(rules)
@@ -681,8 +684,8 @@ def _settle(
     """One bet's payout and the clauses that decided it (C.rou.wheel, C.rou.zero-loses)."""
     rules = table.rules
     if pocket in cover:
-        odds, clauses = table.odds[bet.kind]
-        return win(bet.amount, odds, rules.rounding), clauses
+        (numerator, denominator), clauses = table.odds[bet.kind]
+        return multiple(bet.amount, numerator, denominator, rules.rounding), clauses
     if pocket in table.zeros and bet.kind not in _INSIDE:
         if bet.kind in _EVEN_CHANCES and rules.en_prison:
             # Neither lost nor paid: the stake stays on the table (``_imprison``).
@@ -730,7 +733,7 @@ def _release(rules: RouletteRules, pocket: int, prisoner: Prisoner) -> Settlemen
     counted on the spin that imprisoned it, so the line stakes 0.
     """
     back = prisoner.amount if pocket in _OUTSIDE_COVER[prisoner.kind] else 0
-    payout = Payout(stake=0, returned_exact=Fraction(back), returned=back)
+    payout = Payout(stake=0, returned_exact=back, returned=back)
     return settled(
         seat=prisoner.seat,
         bet=prisoner.label,

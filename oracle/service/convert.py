@@ -8,7 +8,6 @@ maps to status codes.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from croupier.oracle import baccarat, blackjack, roulette
@@ -21,6 +20,7 @@ from croupier.oracle.errors import (
     InvalidRoundError,
     OracleError,
 )
+from croupier.oracle.money import Exact
 from croupier.oracle.profile import Status
 from croupier.oracle.rounds import BlackjackWager, Round, RoundRequest, SeatRequest, Wager
 from croupier.oracle.settlement import Prison
@@ -369,7 +369,7 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [text.get(id(card)) or str(card) for card in cards]
 
 
-def fraction_text(value: Fraction) -> str:
+def fraction_text(value: Exact) -> str:
     """An exact amount as reduced fraction text: ``"250"`` or ``"75/2"``."""
     return str(value)
 

@@ -17,6 +17,7 @@ from croupier.oracle.money import (
     is_currency,
     lose,
     money_text,
+    multiple,
     portion,
     push,
     returns,
@@ -353,3 +354,48 @@ def test_odds_and_payouts_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         EVEN.per = 2  # type: ignore[misc]
     assert payout == Payout(stake=10, returned_exact=F(20), returned=20)
+
+
+def test_a_whole_exact_amount_is_an_int_and_only_a_part_unit_makes_a_fraction() -> None:
+    # RULES.md "Money": exact, rounded once. 100 at 3:2 returns 250 exactly (A1), a whole
+    # amount; 15 at 3:2 returns 37.5, which needs a fraction; 10 at 0.95:1 returns 19.5.
+    whole = win(100, THREE_TWO, Rounding.DOWN)
+    assert type(whole.returned_exact) is int
+    assert whole.returned_exact == 250
+    part = win(15, THREE_TWO, Rounding.DOWN)
+    assert type(part.returned_exact) is F
+    assert part.returned_exact == F(75, 2)
+    assert type(win(10, Odds.parse("0.95:1"), Rounding.DOWN).returned_exact) is F
+    # A share or an amount computed elsewhere that comes out whole is an int too.
+    assert type(portion(100, F(1, 2), Rounding.DOWN).returned_exact) is int
+    assert type(portion(15, F(1, 2), Rounding.DOWN).returned_exact) is F
+    assert type(returns(20, F(40), Rounding.DOWN).returned_exact) is int
+    assert returns(20, F(40), Rounding.DOWN) == Payout(stake=20, returned_exact=40, returned=40)
+    assert type(lose(100).returned_exact) is int
+    assert type(push(100).returned_exact) is int
+
+
+def test_multiple_returns_stake_times_a_ratio_rounded_once() -> None:
+    # 15 * 5/2 = 37.5 (a 3:2 win, stake included): 37 down, 38 up; 10 * 39/20 = 19.5.
+    assert multiple(15, 5, 2, Rounding.DOWN) == Payout(
+        stake=15, returned_exact=F(75, 2), returned=37
+    )
+    assert multiple(15, 5, 2, Rounding.UP).returned == 38
+    assert multiple(10, 39, 20, Rounding.HALF_EVEN) == Payout(
+        stake=10, returned_exact=F(39, 2), returned=20
+    )
+    assert multiple(100, 39, 20, Rounding.DOWN) == Payout(
+        stake=100, returned_exact=195, returned=195
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "returned"),
+    [("3:2", (5, 2)), ("1:1", (2, 1)), ("35:1", (36, 1)), ("0.95:1", (39, 20)), ("6:5", (11, 5))],
+)
+def test_odds_returned_is_one_plus_the_odds_as_a_fraction(
+    text: str, returned: tuple[int, int]
+) -> None:
+    # A unit stake back plus its net win: 1 + 3/2 = 5/2, 1 + 0.95 = 39/20, 1 + 6/5 = 11/5.
+    numerator, denominator = Odds.parse(text).returned
+    assert F(numerator, denominator) == F(*returned)
