@@ -84,8 +84,9 @@ fmt: $(STAMP) $(BUF) ## Apply ruff's fixes and formatting, and buf format.
 # The pure Python modules are the tested reference: the whole suite runs them (CROUPIER_BUILD,
 # oracle/build.py). The compiled build's check (its build takes minutes) is a target of its
 # own, compiled-check, so that make test stays inside its 15 minutes on 2 cores.
-test: lint browser ## Lint, then the whole test suite on the pure Python reference (what CI runs).
+test: lint browser ## Lint, the whole test suite on the pure Python reference, then the compiled build checked against it (what CI runs).
 	CROUPIER_BUILD=pure $(PY) -m pytest --durations=15
+	$(MAKE) compiled-check
 
 compiled: $(STAMP) ## Compile the rules modules with mypyc into oracle/_compiled (git ignores it) when a C compiler is present; skipped otherwise.
 	$(PY) -m bench.compiled build
