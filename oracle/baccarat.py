@@ -543,8 +543,8 @@ class _Table:
         # The commission is taken on the win, not on the stake: 1:1 less 5% is 0.95:1.
         # Without commission (VAR.bac.ez, which asks banker_commission to be 0) it is the
         # whole win.
-        gain = rules.banker_pays.ratio * (1 - rules.banker_commission)
-        self.banker_returned = (gain.denominator + gain.numerator, gain.denominator)
+        returned = 1 + rules.banker_pays.ratio * (1 - rules.banker_commission)
+        self.banker_returned = (returned.numerator, returned.denominator)
         self.rounding = cite("rounding")
         self.decks = cite("decks")
         self.tableau = cite("tableau")
@@ -563,8 +563,7 @@ def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[
     outcome = coup.outcome
     if bet.kind is BetKind.TIE:
         if outcome is CoupOutcome.TIE:
-            numerator, denominator = table.tie_returned
-            return multiple(stake, numerator, denominator, rules.rounding), table.tie_won
+            return multiple(stake, *table.tie_returned, rules.rounding), table.tie_won
         return lose(stake), table.lost
     if outcome is CoupOutcome.TIE:
         if rules.tie_pushes:
@@ -572,8 +571,7 @@ def _settle(table: _Table, coup: Coup, bet: BaccaratBet) -> tuple[Payout, tuple[
         return lose(stake), table.tie_lost
     if bet.kind is BetKind.PLAYER:
         if outcome is CoupOutcome.PLAYER:
-            numerator, denominator = table.player_returned
-            return multiple(stake, numerator, denominator, rules.rounding), table.player_won
+            return multiple(stake, *table.player_returned, rules.rounding), table.player_won
         return lose(stake), table.lost
     if outcome is CoupOutcome.BANKER:
         return _banker_win(table, coup, stake)
@@ -589,11 +587,10 @@ def _banker_win(table: _Table, coup: Coup, stake: int) -> tuple[Payout, tuple[st
     rules = table.rules
     six = table.banker_six_returned
     if six is not None and coup.banker_total == 6:
-        return multiple(stake, six[0], six[1], rules.rounding), table.banker_six
+        return multiple(stake, *six, rules.rounding), table.banker_six
     if rules.no_commission and coup.banker_total == 7 and len(coup.banker) == 3:
         return push(stake), table.ez_push
-    numerator, denominator = table.banker_returned
-    return multiple(stake, numerator, denominator, rules.rounding), table.banker_won
+    return multiple(stake, *table.banker_returned, rules.rounding), table.banker_won
 
 
 def play_round(
