@@ -35,6 +35,12 @@ class _Console(Console):
     table cells cut mid-word. ``COLUMNS``, when set, still decides.
     """
 
+    def __init__(self, *, stderr: bool = False) -> None:
+        super().__init__(stderr=stderr)
+        # Rich reads COLUMNS and LINES once, here; read at each print instead, so that a command
+        # first imported under one invocation's environment keeps no width for the next.
+        self._width = self._height = None
+
     @property
     def size(self) -> ConsoleDimensions:
         """The terminal's size; off a terminal, ``UNWRAPPED`` columns unless ``COLUMNS`` says."""

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from croupier.clients.words import plural
-from croupier.conformance.cli import main
+from croupier.conformance.cli import common, main
 from croupier.conformance.vectors import campaign, write_vectors
 from croupier.oracle.profile import Status, shipped_profile, shipped_profiles
 from tests.conformance.support import Vectors
@@ -63,6 +63,19 @@ def test_columns_still_decides_the_width() -> None:
     result = _croupier("profiles", "show", "blackjack-a", env={"COLUMNS": "80"})
     assert result.returncode == 0, result.stderr
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+def test_columns_is_read_at_each_print_not_when_the_console_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A command first imported inside one invocation (the lazy group) makes its console under
+    # that invocation's environment: the next one, in the same process, must not inherit it.
+    monkeypatch.setenv("COLUMNS", "80")
+    made = common._Console()  # the class of every command's console
+    monkeypatch.setenv("COLUMNS", "200")
+    assert made.size.width == 200
+    monkeypatch.delenv("COLUMNS")
+    assert made.size.width == common.UNWRAPPED
 
 
 def _closes_early(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
