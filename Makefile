@@ -29,7 +29,7 @@ PROTOC = PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto
 DESCRIPTOR_SET = -Ithird_party/googleapis --include_imports --include_source_info \
 	$(PROTOS) google/rpc/status.proto google/rpc/error_details.proto
 
-.PHONY: help venv browser lint fmt generate checkgenerate test test-fast compiled compiled-check bench mutation fuzz soak memory corpus demo examples screenshots mutants clean
+.PHONY: help venv browser lint fmt generate checkgenerate test test-fast compiled compiled-check bench mutation fuzz soak memory corpus figures demo examples screenshots mutants clean
 
 help: ## List the jobs.
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -123,6 +123,9 @@ mutation: $(MUTATION_STAMP) ## Sampled mutation testing of oracle/ against tests
 
 corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current oracle.
 	CROUPIER_BUILD=pure $(PY) -m croupier.conformance.cli vectors build-corpus
+
+figures: $(STAMP) ## Rewrite oracle/basic_strategy.toml: each shipped blackjack profile's basic-strategy return, analysed (about 10 s).
+	CROUPIER_BUILD=pure $(PY) -c "import sys; from croupier.oracle.basic_strategy import figures_text; sys.stdout.write(figures_text())" > oracle/basic_strategy.toml
 
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m croupier.clients.demo

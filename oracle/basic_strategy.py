@@ -37,10 +37,12 @@ them is priced on its own by ``insurance_cost``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
+from importlib import resources
 from math import comb
 from typing import Final
 
@@ -49,7 +51,7 @@ from croupier.oracle.cards import Card, Rank, Suit
 from croupier.oracle.clauses import Game
 from croupier.oracle.errors import ProfileError
 from croupier.oracle.immutable import Choice, evolve
-from croupier.oracle.profile import Profile
+from croupier.oracle.profile import Profile, shipped_profiles
 
 #: The bound on the floating-point error of a return (see the module's docstring).
 ERROR_BOUND: Final = 1e-12
@@ -967,6 +969,58 @@ def rules_of(profile: Profile) -> Rules:
 def strategy_return(profile: Profile) -> StrategyReturn:
     """The basic-strategy return of a blackjack profile (``analyse``)."""
     return analyse(rules_of(profile))
+
+
+# --- the shipped profiles' figure ----------------------------------------------------------
+
+#: The shipped blackjack profiles' ``per_unit_staked_exact``, beside this module: an
+#: audit sets only that figure beside a log, and the analysis costs seconds of a core a
+#: profile. Each entry is keyed by its ``Rules.digest``, so rules that differ (a lab's, or a
+#: shipped profile changed) are analysed; a test recomputes every entry (``figures_text``).
+FIGURES_FILE: Final = "basic_strategy.toml"
+
+
+def per_unit_staked(rules: Rules) -> Fraction:
+    """What a unit staked returns under basic strategy, to 12 places (``StrategyReturn``).
+
+    The shipped table's figure when it holds these rules' digest; analysed otherwise.
+    """
+    found = shipped_per_unit_staked(rules)
+    return found if found is not None else analyse(rules).per_unit_staked_exact
+
+
+def shipped_per_unit_staked(rules: Rules) -> Fraction | None:
+    """The shipped table's figure for these rules (``FIGURES_FILE``); None if it has none."""
+    return _shipped_figures().get(rules.digest)
+
+
+@cache
+def _shipped_figures() -> dict[str, Fraction]:
+    text = resources.files("croupier.oracle").joinpath(FIGURES_FILE).read_text("utf-8")
+    return {e["digest"]: Fraction(e["per_unit_staked"]) for e in tomllib.loads(text).values()}
+
+
+def figures_text(profiles: Iterable[Profile] | None = None) -> str:
+    """``FIGURES_FILE``'s text, each blackjack profile analysed (``make figures`` writes it)."""
+    lines = [
+        "# Basic strategy's return per unit staked of each shipped blackjack profile, to 12",
+        "# places (oracle.basic_strategy.per_unit_staked). Written by `make figures`; a test",
+        "# recomputes it. An entry serves only rules whose digest is the one written here.",
+    ]
+    chosen = shipped_profiles() if profiles is None else tuple(profiles)
+    for profile in chosen:
+        if profile.game is not Game.BLACKJACK:
+            continue
+        rules = rules_of(profile)
+        figure = analyse(rules).per_unit_staked_exact
+        whole, part = divmod(figure.numerator * _PLACES // figure.denominator, _PLACES)
+        lines += [
+            "",
+            f"[{profile.id}]",
+            f'digest = "{rules.digest}"',
+            f'per_unit_staked = "{whole}.{part:012d}"',
+        ]
+    return "\n".join(lines) + "\n"
 
 
 # --- what each rule is worth --------------------------------------------------------------

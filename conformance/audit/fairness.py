@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from croupier.clients.words import plural
-from croupier.oracle.basic_strategy import StrategyReturn, strategy_return
+from croupier.oracle.basic_strategy import per_unit_staked, rules_of
 from croupier.oracle.cards import DECK
 from croupier.oracle.clauses import Game
 from croupier.oracle.errors import OracleError, ProfileError
@@ -305,15 +305,13 @@ BASIC_STRATEGY_NOTE: Final = (
 
 
 def _blackjack_row(
-    strategy: StrategyReturn | None, bet: str, row: functools.partial[ReturnRow]
+    strategy: Fraction | None, bet: str, row: functools.partial[ReturnRow]
 ) -> ReturnRow:
     """A blackjack hand's return beside basic strategy's (BASIC_STRATEGY_NOTE).
 
     No z: the players' decisions are not the chart's, so no spread around it is implied.
     """
-    theory = None
-    if strategy is not None and bet == "hand":
-        theory = strategy.per_unit_staked_exact
+    theory = strategy if bet == "hand" else None
     note = (
         BASIC_STRATEGY_NOTE if strategy is not None else "no basic-strategy figure for this profile"
     )
@@ -325,7 +323,7 @@ def _blackjack_row(
 def _return_row(
     profile: Profile | None,
     figures: dict[str, BetReturn],
-    strategy: StrategyReturn | None,
+    strategy: Fraction | None,
     key: tuple[str, str, str],
     sums: list[int],
     *,
@@ -440,15 +438,15 @@ def _expected(profile: Profile) -> tuple[str, tuple[tuple[str, Fraction], ...]]:
     return "card ranks", _RANKS
 
 
-def blackjack_strategy(profile: Profile) -> StrategyReturn | None:
-    """A blackjack profile's return under basic strategy; None for another game.
+def blackjack_strategy(profile: Profile) -> Fraction | None:
+    """A blackjack profile's return per unit staked under basic strategy; None for another game.
 
     None too for a rule the analysis does not cover yet: the row says so.
     """
     if profile.game is not Game.BLACKJACK:
         return None
     try:
-        return strategy_return(profile)
+        return per_unit_staked(rules_of(profile))
     except ProfileError:
         return None
 
@@ -459,7 +457,7 @@ def assess(
     *,
     band: float = BAND,
     p_threshold: float = P_THRESHOLD,
-    strategies: Mapping[str, StrategyReturn | None] | None = None,
+    strategies: Mapping[str, Fraction | None] | None = None,
 ) -> Assessment:
     """The return and fairness figures of a log's tally; ``profile`` loads a profile by id.
 
@@ -469,7 +467,7 @@ def assess(
     known = strategies or {}
     loaded: dict[str, Profile | None] = {}
     figures: dict[str, dict[str, BetReturn]] = {}
-    analysed: dict[str, StrategyReturn | None] = {}
+    analysed: dict[str, Fraction | None] = {}
 
     def find(profile_id: str) -> Profile | None:
         if profile_id not in loaded:

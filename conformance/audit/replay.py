@@ -10,10 +10,10 @@ import functools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 from croupier.conformance.audit.fairness import Tally, blackjack_strategy
-from croupier.oracle.basic_strategy import StrategyReturn
 from croupier.oracle.errors import OracleError
 from croupier.oracle.profile import Profile, Profiles
 from croupier.oracle.roulette import TableHistory
@@ -181,11 +181,12 @@ def verify_one(
     )
 
 
-def basic_strategy(profile_id: str, lab_files: Sequence[str] = ()) -> StrategyReturn | None:
+def basic_strategy(profile_id: str, lab_files: Sequence[str] = ()) -> Fraction | None:
     """A profile's return under basic strategy (``fairness.blackjack_strategy``), elsewhere.
 
-    It costs seconds of one core a blackjack profile: computed beside the shards
-    (``Executor.aside``), not by the main process after them. None for an unknown profile.
+    Analysing rules the oracle ships no figure for costs seconds of one core a blackjack
+    profile: computed beside the shards (``Executor.aside``), not by the main process after
+    them. None for an unknown profile.
     """
     try:
         profile = load_profile(profile_id, lab_files)

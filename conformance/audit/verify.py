@@ -8,8 +8,9 @@ import json
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from croupier.conformance.audit.replay import (
 )
 from croupier.conformance.audit.spools import Spools
 from croupier.conformance.audit.stream import LogChecks, Reread, shards
-from croupier.oracle.basic_strategy import StrategyReturn
+from croupier.oracle.basic_strategy import rules_of, shipped_per_unit_staked
 from croupier.oracle.clauses import Game
 from croupier.oracle.errors import OracleError
 
@@ -244,10 +245,18 @@ class _Merge:
         """Merge a shard's result, with the entries before its end that could not be read."""
         done: ShardResult = future.result()
         for profile_id in done.totals.by_profile:
-            if profile_id not in self.asked and _blackjack(profile_id, self.lab_files):
+            if profile_id in self.asked or not _blackjack(profile_id, self.lab_files):
+                continue
+            shipped = _shipped_figure(profile_id, self.lab_files)
+            if shipped is None:
                 self.asked[profile_id] = self.executor.aside(
                     basic_strategy, profile_id, self.lab_files
                 )
+            else:
+                # No process started for a figure the oracle ships (``per_unit_staked``).
+                known: Future[Fraction | None] = Future()
+                known.set_result(shipped)
+                self.asked[profile_id] = known
         self.totals.merge(done.totals)
         self.tally.merge(done.tally)
         # Both lists are in log order; merged, the report lists everything in log order.
@@ -264,9 +273,17 @@ class _Merge:
         if self.progress is not None:
             self.progress(done.checked + len(unreadable))
 
-    def strategies(self) -> dict[str, StrategyReturn | None]:
+    def strategies(self) -> dict[str, Fraction | None]:
         """The strategies asked for, once each is computed."""
         return {profile_id: future.result() for profile_id, future in self.asked.items()}
+
+
+def _shipped_figure(profile_id: str, lab_files: Sequence[str]) -> Fraction | None:
+    """A blackjack profile's basic-strategy figure if the oracle ships it (``FIGURES_FILE``)."""
+    try:
+        return shipped_per_unit_staked(rules_of(load_profile(profile_id, lab_files)))
+    except OracleError:
+        return None
 
 
 def _blackjack(profile_id: str, lab_files: Sequence[str]) -> bool:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from croupier.conformance.audit import verify
+from croupier.conformance.audit.executor import Executor
 from croupier.conformance.audit.fairness import (
     Assessment,
     FairnessRow,
@@ -19,6 +22,7 @@ from croupier.conformance.audit.fairness import (
     chi_square_p,
     chi_square_test,
 )
+from croupier.conformance.audit.replay import basic_strategy
 from croupier.conformance.audit.verify import AuditSummary, audit_log
 from croupier.conformance.cli import main
 from croupier.oracle.basic_strategy import strategy_return
@@ -125,6 +129,42 @@ def test_blackjack_shows_its_actual_return_beside_basic_strategy(fair: Path) -> 
     assert hands.z is None
     assert not hands.flagged
     assert "players' real decisions" in hands.note
+
+
+def _asides(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every function the audit starts beside its shards, recorded."""
+    started: list[object] = []
+    aside = Executor.aside
+
+    def spy(self: Executor, function: Callable[..., object], *args: object) -> Future[object]:
+        started.append(function)
+        return aside(self, function, *args)
+
+    monkeypatch.setattr(Executor, "aside", spy)
+    return started
+
+
+def test_a_shipped_profile_figure_starts_no_analysis(
+    fair: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _asides(monkeypatch)
+    hands = _row(_statistics(audit_log(fair, workers=2)), "blackjack-a", "hand")
+    assert started == []
+    # The table's figure is the analysis' (tests/oracle/test_basic_strategy.py).
+    assert (
+        hands.theoretical == strategy_return(shipped_profile("blackjack-a")).per_unit_staked_exact
+    )
+
+
+def test_rules_without_a_shipped_figure_are_analysed_beside_the_shards(
+    fair: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _asides(monkeypatch)
+    monkeypatch.setattr(verify, "shipped_per_unit_staked", lambda _rules: None)
+    hands = _row(_statistics(audit_log(fair, workers=2)), "blackjack-a", "hand")
+    assert started == [basic_strategy]
+    expected = strategy_return(shipped_profile("blackjack-a")).per_unit_staked_exact
+    assert hands.theoretical == expected
 
 
 def test_blackjack_shoes_without_tens_are_flagged(tmp_path: Path) -> None:

@@ -31,19 +31,25 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from importlib import resources
 
 import pytest
 
+from croupier.oracle import basic_strategy
 from croupier.oracle.basic_strategy import (
     _BIT,
     ERROR_BOUND,
+    FIGURES_FILE,
     Action,
     Rules,
     StrategyReturn,
     _Up,
     analyse,
     contributions,
+    figures_text,
+    per_unit_staked,
     rules_of,
+    shipped_per_unit_staked,
     strategy_return,
 )
 from croupier.oracle.blackjack import BlackjackRules
@@ -228,6 +234,31 @@ def test_results_are_cached_by_the_rules_digest() -> None:
     again = analyse(Rules.of(BlackjackRules.from_profile(shipped_profile("blackjack-a"))))
     assert again is first
     assert rules.digest != rules_of(shipped_profile("blackjack-c")).digest
+
+
+def test_the_shipped_figures_are_those_the_analysis_gives_now() -> None:
+    """``oracle/basic_strategy.toml`` is ``make figures``' output: re-analysed, it is unchanged."""
+    shipped = (resources.files("croupier.oracle") / FIGURES_FILE).read_text("utf-8")
+    assert shipped == figures_text(), "the analysis changed: run `make figures`"
+    for profile_id in ("blackjack-a", "blackjack-c"):
+        rules = rules_of(shipped_profile(profile_id))
+        assert shipped_per_unit_staked(rules) == analyse(rules).per_unit_staked_exact
+        assert f'digest = "{rules.digest}"' in shipped
+
+
+def test_the_shipped_figure_is_read_not_analysed(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = rules_of(shipped_profile("blackjack-c"))
+    marked = Fraction(1, 3)
+    monkeypatch.setattr(basic_strategy, "_shipped_figures", lambda: {rules.digest: marked})
+    assert per_unit_staked(rules) == marked
+
+
+def test_rules_the_table_lacks_are_analysed() -> None:
+    rules = rules_of(lab(dealer_hits_soft_17=True))
+    assert shipped_per_unit_staked(rules) is None
+    assert per_unit_staked(rules) == analyse(rules).per_unit_staked_exact
+    # The standard game's rules differ from blackjack-a's own, and so does its figure.
+    assert per_unit_staked(rules) != per_unit_staked(rules_of(shipped_profile("blackjack-a")))
 
 
 def test_another_game_is_refused_by_name() -> None:
