@@ -125,7 +125,7 @@ corpus: $(STAMP) ## Rebuild the shipped conformance corpus from the current orac
 	CROUPIER_BUILD=pure $(PY) -m croupier.conformance.cli vectors build-corpus
 
 figures: $(STAMP) ## Rewrite oracle/basic_strategy.toml: each shipped blackjack profile's basic-strategy return, analysed (about 10 s).
-	CROUPIER_BUILD=pure $(PY) -c "import sys; from croupier.oracle.basic_strategy import figures_text; sys.stdout.write(figures_text())" > oracle/basic_strategy.toml
+	CROUPIER_BUILD=pure $(PY) -c "import sys; from croupier.oracle.basic_strategy import figures_text; sys.stdout.write(figures_text())" > oracle/basic_strategy.toml.new && mv oracle/basic_strategy.toml.new oracle/basic_strategy.toml
 
 demo: $(STAMP) ## The demo: the demo engine served, certified conformant, then one of its mutants caught.
 	$(PY) -m croupier.clients.demo
