@@ -7,9 +7,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from croupier.conformance.audit.replay import ShardResult, verify_shard
+from croupier.conformance.audit.replay import Shard, ShardResult, verify_shard
 from croupier.conformance.scheduler import dask_client
-from croupier.oracle.roulette import TableHistory
 
 T = TypeVar("T")
 
@@ -29,9 +28,7 @@ class Executor:
             self.pool = ProcessPoolExecutor(max_workers=workers)
         self.in_flight = max(2, 2 * workers)
 
-    def submit(
-        self, shard: list[tuple[int, bytes, TableHistory | None]], lab_files: Sequence[str]
-    ) -> Future[ShardResult] | Any:
+    def submit(self, shard: Shard, lab_files: Sequence[str]) -> Future[ShardResult] | Any:
         """Start checking a shard; its ``ShardResult`` comes as a future."""
         if self.dask is not None:
             return self.dask.submit(verify_shard, shard, tuple(lab_files), pure=False)

@@ -14,6 +14,7 @@ from croupier.conformance.audit.boards import Spins, after_spin, pockets
 from croupier.conformance.audit.chain import Chain
 from croupier.conformance.audit.order import Order
 from croupier.conformance.audit.problem import Problem
+from croupier.conformance.audit.replay import Shard
 from croupier.conformance.audit.round_ids import RoundIds
 from croupier.conformance.audit.seals import Seals
 from croupier.conformance.audit.spools import Spools
@@ -108,7 +109,7 @@ def shards(
     shard_size: int,
     checks: LogChecks,
     table_rules: Callable[[str], RouletteRules | None],
-) -> Iterator[tuple[list[tuple[int, bytes, TableHistory | None]], list[dict[str, Any]]]]:
+) -> Iterator[tuple[Shard, list[dict[str, Any]]]]:
     """Shards of records to replay, each with the entries before its end that could not be read.
 
     The unreadable entries travel with their shard, so that the report lists malformed
@@ -116,7 +117,7 @@ def shards(
     """
     boards = roulette.Boards(max_tables=100_000)
     spins = Spins()
-    shard: list[tuple[int, bytes, TableHistory | None]] = []
+    shard = Shard()
     unreadable: list[dict[str, Any]] = []
     number = 0
     for entry in entries:
@@ -161,10 +162,10 @@ def shards(
             for pocket in pockets([record.pocket]):
                 after = after_spin(rules, after, pocket, record)
             boards.put(record.profile_id, after)
-        shard.append((number, data, board))
+        shard.add(number, data, board)
         if len(shard) + len(unreadable) >= shard_size:
             yield shard, unreadable
-            shard, unreadable = [], []
+            shard, unreadable = Shard(), []
     checks.finish()
     if shard or unreadable:
         yield shard, unreadable

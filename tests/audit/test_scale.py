@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ from google.protobuf.message import DecodeError
 
 from croupier.clients.audit import Entry
 from croupier.conformance.audit import verify as conformance_audit
+from croupier.conformance.audit.replay import Shard
 from croupier.conformance.audit.verify import audit_log
+from croupier.oracle.roulette import TableHistory
 from croupier.v1 import round_pb2
 from tests.audit.support import CASES, INFLATED, AuditLogs, Case, DamagedLog, invoke
 
@@ -238,3 +241,16 @@ def test_dask_gives_the_same_report_on_every_case(
     assert here.exit_code == there.exit_code == (1 if case.findings else 0), here.output
     assert on_dask.read_bytes() == local.read_bytes()
     assert json.loads(local.read_bytes())["findings"] == case.findings
+
+
+def test_a_shard_crosses_to_a_worker_whole() -> None:
+    board = TableHistory(table_id="t", results=(17, 0, 32))
+    items = [(3, b"first", None), (4, b"", board), (9, b"third record", None)]
+    shard = Shard()
+    for item in items:
+        shard.add(*item)
+    assert len(shard) == 3
+    assert list(shard) == items
+    again = pickle.loads(pickle.dumps(shard))  # noqa: S301 - our own bytes
+    assert list(again) == items
+    assert list(Shard()) == []
