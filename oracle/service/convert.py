@@ -8,7 +8,7 @@ maps to status codes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.oracle import baccarat, blackjack, roulette
 from croupier.oracle.cards import DECK, Card
@@ -382,8 +382,16 @@ def _put_amount(message: common_pb2.Amount, minor_units: int, currency: str) -> 
 
 def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Settlement:
     """A Settlement message, with its totals."""
-    # Filled in place, field by field: a line or Amount built apart is copied in again.
     message = common_pb2.Settlement()
+    put_settlement(message, lines, currency)
+    return message
+
+
+def put_settlement(
+    message: common_pb2.Settlement, lines: Sequence[SettlementLine], currency: str
+) -> None:
+    """Fill an empty Settlement where it sits in its message (an answer's), with its totals."""
+    # Filled in place, field by field: a line or Amount built apart is copied in again.
     staked = returned = 0
     add = message.lines.add
     for line in lines:
@@ -401,7 +409,6 @@ def settlement(lines: Sequence[SettlementLine], currency: str) -> common_pb2.Set
         returned += payout.returned
     _put_amount(message.total_staked, staked, currency)
     _put_amount(message.total_returned, returned, currency)
-    return message
 
 
 # Each game's part of a RoundState is built as nested dicts, made into messages in one
@@ -491,13 +498,32 @@ _GAME_STATES = {
 
 def round_state(current: Round) -> round_pb2.RoundState:
     """What a player sees of a round: cards, turn, legal decisions."""
+    return round_pb2.RoundState(**_round_state_fields(current))
+
+
+_Answer = TypeVar(
+    "_Answer",
+    engine_service_pb2.DealResponse,
+    engine_service_pb2.DecideResponse,
+    engine_service_pb2.SettleResponse,
+)
+
+
+def answer(kind: type[_Answer], current: Round) -> _Answer:
+    """An answer holding ``round_state``, built where it sits: one built apart is copied in."""
+    # The stubs type ``state`` as a message; the constructor takes its fields as a dict too.
+    fields: dict[str, Any] = {"state": _round_state_fields(current)}
+    return kind(**fields)
+
+
+def _round_state_fields(current: Round) -> dict[str, Any]:
     request = current.request
-    return round_pb2.RoundState(
-        round_id=request.round_id,
-        profile_id=request.profile_id,
-        cards_dealt=len(current.cards_dealt),
+    return {
+        "round_id": request.round_id,
+        "profile_id": request.profile_id,
+        "cards_dealt": len(current.cards_dealt),
         **_GAME_STATES[current.profile.game](current.game, request.currency),
-    )
+    }
 
 
 def decision(decision: blackjack.Decision, currency: str) -> round_pb2.Decision:

@@ -163,7 +163,9 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DealResponse:
         """Start a round from its forced outcome."""
         current = self._rounds.deal(convert.round_request_from(request))
-        return engine_service_pb2.DealResponse(state=self._show(request.round_id, current))
+        answer = convert.answer(engine_service_pb2.DealResponse, current)
+        self._shown_as(request.round_id, current, answer.state)
+        return answer
 
     @_guard
     async def Decide(
@@ -171,16 +173,16 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
     ) -> engine_service_pb2.DecideResponse:
         """Apply one decision to the hand whose turn it is."""
         current = self._rounds.decide(request.round_id, self._decision(request))
-        return engine_service_pb2.DecideResponse(state=self._show(request.round_id, current))
+        answer = convert.answer(engine_service_pb2.DecideResponse, current)
+        self._shown_as(request.round_id, current, answer.state)
+        return answer
 
-    def _show(self, round_id: str, current: Round) -> round_pb2.RoundState:
-        """The round's state as answered, kept for its Settle."""
-        state = convert.round_state(current)
+    def _shown_as(self, round_id: str, current: Round, state: round_pb2.RoundState) -> None:
+        """Keep the state a round was answered with (built inside its answer) for its Settle."""
         shown = self._shown
         shown[round_id] = (current, state)
         if len(shown) > self._most_shown:
             del shown[next(iter(shown))]  # the earliest dealt: abandoned, most likely
-        return state
 
     def _decision(self, request: engine_service_pb2.DecideRequest) -> Decision:
         """The request's decision; ROUND_NOT_FOUND first, then a kind that is none (legal named)."""
@@ -195,10 +197,14 @@ class EngineServicer(engine_service_pb2_grpc.EngineServiceServicer):
         shown = self._shown.pop(request.round_id, None)
         # The very round last answered (rounds are immutable): its state, as answered then.
         state = shown[1] if shown is not None and shown[0] is current else None
-        return engine_service_pb2.SettleResponse(
-            settlement=convert.settlement(current.settlement, current.request.currency),
-            state=state if state is not None else convert.round_state(current),
+        answer = (
+            engine_service_pb2.SettleResponse(state=state)
+            if state is not None
+            else convert.answer(engine_service_pb2.SettleResponse, current)
         )
+        # The lines go straight into the answer: a Settlement built apart would be copied in.
+        convert.put_settlement(answer.settlement, current.settlement, current.request.currency)
+        return answer
 
 
 class OracleServicer(oracle_service_pb2_grpc.OracleServiceServicer):
