@@ -9,6 +9,7 @@ round objects.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -37,6 +38,10 @@ class RoundBook(Generic[T]):
         self._ttl = ttl_seconds
         self._clock = clock
         self._open: OrderedDict[str, tuple[float, T]] = OrderedDict()
+        #: When the least recently touched open round was touched, or at most that (infinity
+        #: when none is open): until it is past the time-to-live, nothing expires, and
+        #: ``expire``, which every call of the book makes, looks at no round.
+        self._oldest = math.inf
         self._used: OrderedDict[str, None] = OrderedDict()
         self._remember_used = remember_used
 
@@ -54,15 +59,20 @@ class RoundBook(Generic[T]):
     def expire(self) -> int:
         """Drop the rounds untouched for longer than the time-to-live; return how many."""
         deadline = self._clock() - self._ttl
+        if self._oldest > deadline:
+            return 0
         dropped = 0
         while self._open:
             round_id, (touched, value) = next(iter(self._open.items()))
             if touched > deadline:
+                self._oldest = touched
                 break
             del self._open[round_id]
             dropped += 1
             if self._on_expire is not None:
                 self._on_expire(round_id, value)
+        else:
+            self._oldest = math.inf
         return dropped
 
     def check_new(self, round_id: str) -> None:
@@ -113,8 +123,11 @@ class RoundBook(Generic[T]):
 
     def update(self, round_id: str, value: T) -> None:
         """Keep the round's new state and count it as touched now."""
-        self._open[round_id] = (self._clock(), value)
+        touched = self._clock()
+        self._open[round_id] = (touched, value)
         self._open.move_to_end(round_id)
+        # A round touched, or one closed, leaves the least recently touched as late or later.
+        self._oldest = min(self._oldest, touched)
 
     def close(self, round_id: str) -> T:
         """Take a round out of the book (settled); its id stays used."""
