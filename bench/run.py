@@ -266,6 +266,17 @@ def _certify_seconds(address: str, vectors: Sequence[Path]) -> tuple[float, str]
     return float(found[1]), line
 
 
+def _served_build() -> str:
+    """The build of the rules a ``croupier`` started now runs (``--version`` names it).
+
+    Not this process's: a full run compiles the rules after this process chose its build.
+    """
+    argv = [sys.executable, "-m", "croupier.conformance.cli", "--version"]
+    version = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    found = re.search(r"\((.*)\)", version)
+    return found[1] if found else version.strip()
+
+
 def _echo_seconds(payload_file: Path, errors: IO[str]) -> float:
     serve = [sys.executable, "-m", "bench.echo", "serve"]
     with _serving(serve, "ECHO ", errors) as address:
@@ -295,7 +306,8 @@ def bench_runner(sizes: Sizes) -> None:
         f"runner: certify of {corpus} against croupier serve, {calls:,} calls at "
         f"concurrency {CONCURRENCY} on one channel; anchor: a grpc.aio echo server and client "
         f"making the same calls (the runner's request bytes) at the same concurrency; "
-        f"{sizes.runner_repeat} run(s) each, interleaved; last certify: {summary}"
+        f"{sizes.runner_repeat} run(s) each, interleaved; rules build of both: {_served_build()}; "
+        f"last certify: {summary}"
     )
     # A run of some vector files is never conformant (a partial run): only failures matter here.
     if "NOT conformant" in summary:
