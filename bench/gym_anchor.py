@@ -66,8 +66,9 @@ def choose(current: Round) -> Decision:
     legal = current.legal
     state = current.game
     assert isinstance(state, BlackjackState)
-    assert state.turn is not None
-    seat, hand = state.turn.seat, state.turn.hand
+    turn = state.turn
+    assert turn is not None
+    seat, hand = turn.seat, turn.hand
     for declined in (Action.DECLINE_INSURANCE, Action.DECLINE_EVEN_MONEY):
         if declined in legal:
             return Decision(seat=seat, hand=hand, action=declined)

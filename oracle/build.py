@@ -62,6 +62,9 @@ def _unusable(manifest: dict[str, Any]) -> str | None:
 
 def _rebuild(cls: Any, values: tuple[object, ...]) -> object:
     """A frozen dataclass rebuilt from its fields' values (what ``_reduce`` pickles)."""
+    if not cls.__dataclass_params__.init:
+        # It writes its __init__ out, which its compiled __new__ runs too (oracle.immutable).
+        return cls(**dict(zip(cls.__dataclass_fields__, values, strict=True)))
     new = cls.__new__(cls)
     for name, value in zip(cls.__dataclass_fields__, values, strict=True):
         object.__setattr__(new, name, value)
@@ -81,14 +84,26 @@ def _reduce(record: object) -> tuple[Callable[..., object], tuple[object, ...]]:
 
 
 class _Loader(importlib.machinery.ExtensionFileLoader):
-    """Loads a compiled module, then registers its frozen dataclasses' ``_reduce``."""
+    """Loads a compiled module, then registers the frozen dataclasses' ``_reduce``.
+
+    Those of every compiled module loaded by then: one that a compiled module imports is
+    initialised inside mypyc's shared library, without this loader (``decision`` under
+    ``blackjack``), and a class of it that writes its ``__init__`` out could not be copied
+    otherwise (``oracle.immutable``). Registering a class again changes nothing.
+    """
 
     def exec_module(self, module: types.ModuleType) -> None:
         super().exec_module(module)
-        for value in list(vars(module).values()):
-            frozen = getattr(getattr(value, "__dataclass_params__", None), "frozen", False)
-            if frozen and isinstance(value, type) and value.__module__ == module.__name__:
-                copyreg.pickle(value, _reduce)
+        for name in _COMPILED:
+            loaded = sys.modules.get(name)
+            for value in list(vars(loaded).values()) if loaded is not None else ():
+                frozen = getattr(getattr(value, "__dataclass_params__", None), "frozen", False)
+                if frozen and isinstance(value, type) and value.__module__ == name:
+                    copyreg.pickle(value, _reduce)
+
+
+#: The names of the compiled modules, once ``_load`` has found them.
+_COMPILED: list[str] = []
 
 
 class _Finder(importlib.abc.MetaPathFinder):
@@ -129,6 +144,7 @@ def _load(manifest: dict[str, Any]) -> None:
         f"croupier.oracle.{m}": DIRECTORY / "croupier" / "oracle" / f"{m}{suffix}"
         for m in manifest["modules"]
     }
+    _COMPILED.extend(modules)
     sys.meta_path.insert(0, _Finder(modules))
 
 

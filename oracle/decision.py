@@ -27,7 +27,7 @@ class Action(Choice):
     DECLINE_SURRENDER = "decline-surrender"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class Decision:
     """One decision, addressed to the seat and hand whose turn it is."""
 
@@ -37,3 +37,11 @@ class Decision:
     #: The extra stake a double for less puts down (VAR.bj.double-for-less), or an insurance
     #: stake below half (VAR.bj.insurance-stake), in minor units; None for the full amount.
     amount: int | None = None
+
+    # Written out (init=False): mypyc compiles it, where a generated __init__ runs as Python
+    # (``oracle.immutable``); a round takes one at every step.
+    def __init__(self, *, seat: int, hand: int, action: Action, amount: int | None = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "amount", amount)

@@ -4,6 +4,13 @@ The rules' public values are frozen, slotted dataclasses (``evolve`` copies one 
 fields changed), and their cards, statuses and decisions are enums looked up in dicts at every
 step: these two keep that cheap. A blackjack round is played on a mutable working state and
 wraps it in a frozen state only between decisions (``oracle.blackjack``).
+
+The values a round makes at every step (``Round``, ``RoundRequest``, ``Decision``,
+``BlackjackState``, ``BlackjackSeat``, blackjack's ``Option``) write their ``__init__`` out
+(``init=False``): mypyc compiles a written one, where the dataclass's generated ``__init__``
+runs as Python even in the compiled build (about 0.55 µs against 0.03 µs for four fields,
+measured). Compiled, such a class's ``__new__`` runs that ``__init__`` too, so ``evolve`` (and
+pickling, ``oracle.build``) builds it through its ``__init__``.
 """
 
 from __future__ import annotations
@@ -40,11 +47,18 @@ def evolve(record: _T, /, **changes: Any) -> _T:
         # The dataclass's fields and its own __new__, not __slots__ and object.__new__: a class
         # compiled by mypyc (make compiled) has no __slots__ and refuses object.__new__.
         names = tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
-        known = _FIELDS[cls] = (names, frozenset(names), cls.__new__)
+        written = not cls.__dataclass_params__.init  # type: ignore[attr-defined]
+        known = _FIELDS[cls] = (names, frozenset(names), None if written else cls.__new__)
     names, fields, make = known
     if not fields.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - fields))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
+    if make is None:
+        # A written __init__ takes every field by name (the module docstring).
+        values = {
+            name: changes[name] if name in changes else getattr(record, name) for name in names
+        }
+        return cls(**values)
     new = make(cls)
     for name in names:
         object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))

@@ -16,8 +16,9 @@ from croupier.oracle.cards import DECK, Card
 from croupier.oracle.errors import InvalidRoundError, ShoeNotInProfileError
 
 _TWO_64 = 1 << 64
-#: The identities of the 52 card objects every parsed or seeded shoe is made of.
-_CANONICAL_IDS = frozenset(map(id, DECK))
+#: The 52 card objects every parsed or seeded shoe is made of, each by its identity: its
+#: place in the deck (``check_composition`` counts these small ints, not the cards).
+_CANONICAL = {id(card): place for place, card in enumerate(DECK)}.__getitem__
 
 
 class SeededStream:
@@ -80,13 +81,20 @@ def check_composition(
     ``clause`` is the profile's rule for its deck count (B.decks, C.bac.decks...).
     """
     # Shoes are made of the 52 canonical card objects (parsed or seeded): counting them by
-    # identity is exact and far cheaper than hashing each card, which a full shoe makes felt
-    # on every deal. Any other card object takes the general count below.
+    # identity is exact and far cheaper than hashing each card, which every deal would feel
+    # (a blackjack round checks its whole window of the shoe). Any other card object raises
+    # KeyError in the look-up and takes the general count below.
     # Sorted, the copies of a card stand together: some card has more than ``decks`` copies
-    # exactly where an id equals the one ``decks`` places on, which C-level loops tell.
-    ids = sorted(map(id, cards))
-    if decks >= 1 and _CANONICAL_IDS.issuperset(ids) and not any(map(eq, ids, ids[decks:])):
-        return
+    # exactly where a place equals the one ``decks`` places on, which C-level loops tell;
+    # places are small ints, which sort faster than ids.
+    if decks >= 1:
+        try:
+            places = sorted(map(_CANONICAL, map(id, cards)))
+        except KeyError:
+            pass
+        else:
+            if not any(map(eq, places, places[decks:])):
+                return
     counts = Counter(cards)
     for card, count in counts.items():
         if count > decks:

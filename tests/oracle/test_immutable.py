@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
-from croupier.oracle.blackjack import Hand, HandStatus
+from croupier.oracle.blackjack import BlackjackSeat, Hand, HandStatus, Option
 from croupier.oracle.cards import Rank, parse_cards
+from croupier.oracle.decision import Action, Decision
 from croupier.oracle.immutable import evolve
+from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest
 
 
 def test_evolve_changes_what_it_is_told_and_keeps_the_rest() -> None:
@@ -33,3 +37,34 @@ def test_choices_hash_as_dict_keys_by_member() -> None:
     assert pips[Rank.KING] == 10
     assert pips[Rank("A")] == 1
     assert len({Rank.ACE, Rank("A")}) == 1
+
+
+def test_evolve_builds_a_class_that_writes_its_init_out_through_it() -> None:
+    # Decision writes its __init__ out (init=False): evolve builds it by keyword, in either build.
+    double = Decision(seat=1, hand=0, action=Action.DOUBLE, amount=5)
+    assert evolve(double, hand=2) == Decision(seat=1, hand=2, action=Action.DOUBLE, amount=5)
+    with pytest.raises(TypeError, match="no field stake"):
+        evolve(double, stake=5)
+
+
+def test_a_written_init_keeps_the_dataclass_contract() -> None:
+    request = RoundRequest(
+        round_id="r-1",
+        profile_id="blackjack-a",
+        table_id="t",
+        currency="EUR",
+        seats=(SeatRequest(balance=100, wagers=(BlackjackWager(amount=10),)),),
+    )
+    # The defaults of the fields, keyword-only arguments, and frozen instances.
+    assert (request.shoe, request.pocket) == (None, None)
+    assert Decision(seat=0, hand=0, action=Action.HIT).amount is None
+    with pytest.raises(TypeError):
+        Decision(0, 0, Action.HIT)  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        request.round_id = "r-2"  # type: ignore[misc]
+    seat, option = BlackjackSeat(balance=100, stake=10), Option(open=True, why=("BJ.values",))
+    for value in (request, seat, option, Decision(seat=0, hand=1, action=Action.STAND)):
+        assert copy.deepcopy(value) == value
+        assert pickle.loads(pickle.dumps(value)) == value  # noqa: S301 - bytes it just made
+        assert dataclasses.replace(value) == value
+    assert dataclasses.replace(seat, stake=20) == BlackjackSeat(balance=100, stake=20)
