@@ -218,17 +218,25 @@ def is_two_card_21(cards: Sequence[Card]) -> bool:
     return len(cards) == 2 and hand_total(cards)[0] == 21
 
 
-def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
-    """Whether two cards may be split under the profile's rule (A.split, C.bj.split)."""
-    if first.rank is second.rank:
-        return True
+def _pairs_with(rule: SplitPairs, rank: Rank) -> object:
+    """What a rank must share with another to make a pair under the rule (A.split, C.bj.split)."""
     match rule:
         case SplitPairs.SAME_RANK:
-            return False
+            return rank
         case SplitPairs.SAME_RANK_OR_PICTURES:
-            return first.rank.is_picture and second.rank.is_picture
+            return "picture" if rank.is_picture else rank
         case SplitPairs.SAME_VALUE:
-            return first.rank.pip == second.rank.pip
+            return rank.pip
+
+
+#: Each rule's ``_pairs_with`` of every rank, worked out once: every hand of two cards asks.
+_PAIRS_WITH = {rule: {rank: _pairs_with(rule, rank) for rank in Rank} for rule in SplitPairs}
+
+
+def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
+    """Whether two cards may be split under the profile's rule (A.split, C.bj.split)."""
+    pairs_with = _PAIRS_WITH[rule]
+    return pairs_with[first.rank] == pairs_with[second.rank]
 
 
 # --- the public values -------------------------------------------------------------------
@@ -245,12 +253,18 @@ _COMPARE: Why = ("BJ.compare",)
 _NEEDED: Why = ("BJ.dealer-needed",)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class BlackjackSeat:
     """A seat as it joins a round: its funds and its stake on the box."""
 
     balance: int
     stake: int
+
+    # Written out (init=False): mypyc compiles it, where a generated __init__ runs as Python
+    # (``oracle.immutable``); every round makes one a seat.
+    def __init__(self, *, balance: int, stake: int) -> None:
+        object.__setattr__(self, "balance", balance)
+        object.__setattr__(self, "stake", stake)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -399,6 +413,7 @@ class _Table:
         "peek",
         "peek_ended",
         "peek_stopped",
+        "peeks",
         "play_checks",
         "resplit_aces",
         "rounding",
@@ -426,8 +441,10 @@ class _Table:
         self.insurance_pays = cite("insurance_pays")
         self.even_money = cite("blackjack_vs_ace")
         self.peek = cite("peek")
-        self.peek_ended = (*self.peek, "BJ.natural")
-        self.peek_stopped = ("BJ.natural", *self.peek)
+        # Why a hand the peek's blackjack leaves unplayed ends, and why the dealer stops.
+        self.peek_ended, self.peek_stopped = (*self.peek, "BJ.natural"), ("BJ.natural", *self.peek)
+        #: The up cards' ranks under which the dealer looks (``_peeks``): every round asks.
+        self.peeks = frozenset(rank for rank in Rank if _peeks(rules, rank))
         self.paid_at_once = cite("natural_paid_at_once")
         self.paid_at_once_step = ("BJ.nat-pays", *self.paid_at_once)
         self.hole_card = cite("hole_card")
@@ -497,9 +514,10 @@ def _table(rules: BlackjackRules) -> _Table:
 
 
 class _WorkHand:
-    """A hand as the round plays it: its cards and their face-value sum, changed in place.
+    """A hand as the round plays it: its cards, their face-value sum and best total, in place.
 
-    Made with every slot given (``_hand`` makes a new hand): a copy sets each slot once.
+    Made with every slot given (``_hand`` makes a new hand): a copy sets each slot once. The
+    best total is worked out once a card (``take``), not at each of the rules that read it.
     """
 
     __slots__ = (
@@ -514,19 +532,20 @@ class _WorkHand:
         "splits",
         "stake",
         "status",
+        "total",
         "why",
     )
 
     def __init__(
         self,
-        held: tuple[list[Card], int, bool],
+        held: tuple[list[Card], int, bool, int],
         stake: int,
         status: HandStatus,
         why: Why,
         flags: tuple[bool, bool, int, bool, bool, bool],
     ) -> None:
-        # The cards, their face-value sum, and whether an ace is among them.
-        self.cards, self.hard, self.ace = held
+        # The cards, their face-value sum, whether an ace is among them, and the best total.
+        self.cards, self.hard, self.ace, self.total = held
         self.stake = stake
         self.status = status
         self.why = why
@@ -539,25 +558,21 @@ class _WorkHand:
             self.paid_early,
         ) = flags
 
-    @property
-    def total(self) -> int:
-        """The best total (BJ.values)."""
-        return _best(self.hard, ace=self.ace)
-
     def two_card_21(self) -> bool:
         """Two cards making 21 (BJ.natural)."""
-        return len(self.cards) == 2 and _best(self.hard, ace=self.ace) == 21
+        return self.total == 21 and len(self.cards) == 2
 
     def take(self, card: Card) -> None:
-        """One more card."""
+        """One more card, and the hand's best total with it (BJ.values)."""
         self.cards.append(card)
-        self.hard += _PIPS[card.rank]
-        self.ace = self.ace or card.rank is Rank.ACE
+        hard = self.hard = self.hard + _PIPS[card.rank]
+        ace = self.ace = self.ace or card.rank is Rank.ACE
+        self.total = _best(hard, ace=ace)
 
     def copy(self) -> _WorkHand:
         """A copy to play on, this one left as it is."""
         return _WorkHand(
-            (self.cards[:], self.hard, self.ace),
+            (self.cards[:], self.hard, self.ace, self.total),
             self.stake,
             self.status,
             self.why,
@@ -603,7 +618,7 @@ def _hand(
         hard += _PIPS[card.rank]
         ace = ace or card.rank is Rank.ACE
     flags = (from_split, split_aces, splits, False, False, False)
-    return _WorkHand((cards, hard, ace), stake, status, why, flags)
+    return _WorkHand((cards, hard, ace, _best(hard, ace=ace)), stake, status, why, flags)
 
 
 class _WorkSeat:
@@ -656,10 +671,13 @@ class _WorkSeat:
 _Logged = tuple[str, Why, str, tuple[object, ...]]
 
 
-#: A round's state beyond its seats: the dealer's draws, face-value sum and ace, hole card
-#: turned, peeked, the dealer's three reasons, then the phase, turn, steps, why and legal.
+#: A round's state beyond its seats: the dealer's draws, face-value sum, ace, best total and
+#: blackjack, hole card turned, peeked, the dealer's three reasons, then the phase, turn,
+#: steps, why and legal.
 _Played = tuple[
     list[Card],
+    int,
+    bool,
     int,
     bool,
     bool,
@@ -688,6 +706,8 @@ class _Work:
     __slots__ = (
         "dealer_ace",
         "dealer_hard",
+        "dealer_natural",
+        "dealer_total",
         "draws",
         "hole",
         "hole_revealed",
@@ -730,16 +750,37 @@ class _Work:
         self.up = up
         self.hole = hole
         if played is None:
-            # As dealt: the dealer's two cards alone, the round at the offers.
+            # As dealt: the dealer's two cards alone, the round at the offers. Their best total
+            # is 21 exactly where they make a blackjack (BJ.natural): decided once, at the deal.
             hard = _PIPS[up.rank] + _PIPS[hole.rank]
             ace = up.rank is Rank.ACE or hole.rank is Rank.ACE
-            played = ([], hard, ace, False, False, _DEAL, (), (), Phase.OFFERS, None, [], (), ())
+            total = _best(hard, ace=ace)
+            played = (
+                [],
+                hard,
+                ace,
+                total,
+                total == 21,
+                False,
+                False,
+                _DEAL,
+                (),
+                (),
+                Phase.OFFERS,
+                None,
+                [],
+                (),
+                (),
+            )
         #: ``legal``: the decisions the hand to act may take now, in Action order; empty once
         #: complete. Recorded where the round stops to wait, from the rules that decide each.
+        #: ``dealer_total`` is the dealer's best total (BJ.values), kept as the dealer draws.
         (
             self.draws,
             self.dealer_hard,
             self.dealer_ace,
+            self.dealer_total,
+            self.dealer_natural,
             self.hole_revealed,
             self.peeked,
             self.why_hole,
@@ -769,6 +810,8 @@ class _Work:
                 self.draws[:],
                 self.dealer_hard,
                 self.dealer_ace,
+                self.dealer_total,
+                self.dealer_natural,
                 self.hole_revealed,
                 self.peeked,
                 self.why_hole,
@@ -781,19 +824,6 @@ class _Work:
                 self.legal,
             ),
         )
-
-    def dealer_blackjack(self) -> bool:
-        """Up card and hole card make a blackjack (BJ.natural)."""
-        up, hole = self.up.rank, self.hole.rank
-        return _PIPS[up] + _PIPS[hole] == 11 and (up is Rank.ACE or hole is Rank.ACE)
-
-    def dealer_total(self) -> int:
-        """The dealer's best total (BJ.values)."""
-        return _best(self.dealer_hard, ace=self.dealer_ace)
-
-    def log(self, action: str, clauses: Why, says: str, *values: object) -> None:
-        """One more step; its words are ``says`` formatted with ``values`` when read."""
-        self.steps.append((action, clauses, says, values))
 
     def note(self, why: Why) -> None:
         """Record what moved the round on, unless something did already since the last decision."""
@@ -822,7 +852,7 @@ class _Work:
         return views
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)
 class BlackjackState:
     """An immutable snapshot of a round, over the working state it was played on.
 
@@ -832,6 +862,11 @@ class BlackjackState:
     """
 
     work: _Work
+
+    # Written out (init=False): mypyc compiles it, where a generated __init__ runs as Python
+    # (``oracle.immutable``); a round makes these at every step.
+    def __init__(self, work: _Work) -> None:
+        object.__setattr__(self, "work", work)
 
     @property
     def rules(self) -> BlackjackRules:
@@ -1018,11 +1053,16 @@ def deal(
             "".join(f"seat {i}: {{}} {{}}; " for i in range(n))
             + "dealer up {}, hole card face down"
         )
-    work.log("deal", _DEAL_STEP, says, *dealt, work.up)
+    work.steps.append(("deal", _DEAL_STEP, says, (*dealt, work.up)))
     for index, seat_work in enumerate(work.seats):
         if seat_work.hands[0].status is HandStatus.BLACKJACK:
-            work.log(
-                "blackjack", ("BJ.natural", "BJ.auto-stand"), "seat {} holds a blackjack", index
+            work.steps.append(
+                (
+                    "blackjack",
+                    ("BJ.natural", "BJ.auto-stand"),
+                    "seat {} holds a blackjack",
+                    (index,),
+                )
             )
     _advance(work)
     return BlackjackState(work=work)
@@ -1031,12 +1071,18 @@ def deal(
 # --- legal decisions -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class Option:
     """Whether one decision is open to the hand to act now, and the clauses that decide it."""
 
     open: bool
     why: Why
+
+    # Written out (init=False): mypyc compiles it, where a generated __init__ runs as Python
+    # (``oracle.immutable``); every round's offers and citations make a dozen.
+    def __init__(self, *, open: bool, why: Why) -> None:  # noqa: A002 - the field's name
+        object.__setattr__(self, "open", open)
+        object.__setattr__(self, "why", why)
 
 
 _OFFERS = (Action.INSURANCE, Action.DECLINE_INSURANCE, Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY)
@@ -1179,8 +1225,9 @@ def _play_checks(work: _Work, seat: int, index: int) -> _Failed:
     insured = rules.no_double_split_after_insurance and seat_work.insurance > 0
     free = seat_work.free_funds()
     funds = _funds_cover(rules, free, hand.stake)
-    # A double for less needs one unit free at least (VAR.bj.double-for-less).
-    double_funds = _funds_cover(rules, free, 1 if rules.double_for_less else hand.stake)
+    # A double for less needs one unit free at least (VAR.bj.double-for-less); a full double
+    # needs the hand's stake, as a split does.
+    double_funds = _funds_cover(rules, free, 1) if rules.double_for_less else funds
     double_cards: tuple[bool, ...]
     if rules.double_on is DoubleOn.ANY_CARDS:
         # Any hand still playing may double, after hits too (VAR.bj.double-on): a doubled
@@ -1381,7 +1428,7 @@ def _early_surrender_due(work: _Work, seat: int) -> bool:
         rules.surrender_early
         and not seat_work.surrender_asked
         and seat_work.hands[0].status is HandStatus.PLAYING
-        and _peeks(rules, work.up)
+        and work.up.rank in work.table.peeks
     )
 
 
@@ -1431,15 +1478,14 @@ def _advance(work: _Work) -> None:
             _dealer_and_settle(work)
 
 
-def _dealer_can_have_blackjack(up: Card) -> bool:
-    return up.rank in _NATURAL_UP
+def _peeks(rules: BlackjackRules, up: Rank) -> bool:
+    """Whether the dealer looks at the hole card before play under this up card (A.peek, C.bj.peek).
 
-
-def _peeks(rules: BlackjackRules, up: Card) -> bool:
-    """Whether the dealer looks at the hole card before play (A.peek, C.bj.peek)."""
-    if up.rank is Rank.ACE:
+    Asked once per rank for the profile's table (``_Table.peeks``).
+    """
+    if up is Rank.ACE:
         return rules.peek in (Peek.ACE, Peek.ACE_OR_TEN)
-    return up.rank in _TENS and rules.peek is Peek.ACE_OR_TEN
+    return up in _TENS and rules.peek is Peek.ACE_OR_TEN
 
 
 def _after_offers(work: _Work) -> bool:
@@ -1448,30 +1494,34 @@ def _after_offers(work: _Work) -> bool:
     Whether play goes on: not when the peek finds a blackjack, which ends the round.
     """
     rules, table, up = work.rules, work.table, work.up
-    if _dealer_can_have_blackjack(up):
+    if up.rank in _NATURAL_UP:
         # Under an ace or a ten, whether the dealer looks is the peek rule's to say.
         work.note(table.peek)
-    if _peeks(rules, up):
+    if up.rank in table.peeks:
         work.peeked, work.why_hole = True, table.peek
-        if work.dealer_blackjack():
+        if work.dealer_natural:
             # The round ends unplayed: the peek decides every hand still waiting to play.
             for box in work.seats:
                 for hand in box.hands:
                     if hand.status is HandStatus.PLAYING:
                         hand.why = table.peek_ended
             work.hole_revealed, work.why_stopped = True, table.peek_stopped
-            work.log("peek", table.peek, "dealer blackjack: {} {}; the round ends", up, work.hole)
+            work.steps.append(
+                ("peek", table.peek, "dealer blackjack: {} {}; the round ends", (up, work.hole))
+            )
             _settle(work)
             return False
-        work.log("peek", table.peek, "no dealer blackjack; play goes on")
-    if rules.natural_paid_at_once and (work.peeked or not _dealer_can_have_blackjack(up)):
+        work.steps.append(("peek", table.peek, "no dealer blackjack; play goes on", ()))
+    if rules.natural_paid_at_once and (work.peeked or up.rank not in _NATURAL_UP):
         for seat, seat_work in enumerate(work.seats):
             hand = seat_work.hands[0]
             if hand.status is HandStatus.BLACKJACK and not hand.even_money:
                 clauses = table.paid_at_once_step
                 if up.rank in _TENS:
                     clauses = (*clauses, "A.nat-vs-ten")
-                work.log("natural paid", clauses, "seat {}: blackjack paid at once", seat)
+                work.steps.append(
+                    ("natural paid", clauses, "seat {}: blackjack paid at once", (seat,))
+                )
                 hand.paid_early = True
                 work.note(table.paid_at_once)
     return True
@@ -1490,13 +1540,13 @@ def _next_hand(work: _Work) -> None:
         hand = hands[index]
         if hand.status is HandStatus.WAITING:
             _deal_split_card(work, seat, index)
-        legal = _open_plays(work, seat, index)
-        if legal:
-            work.note(hand.why)
-            work.turn = _turn(seat, index)
-            work.legal = legal
-            return
         if hand.status is HandStatus.PLAYING:
+            legal = _open_plays(work, seat, index)
+            if legal:
+                work.note(hand.why)
+                work.turn = _turn(seat, index)
+                work.legal = legal
+                return
             # Nothing is legal (split aces without hits): the hand stands as it is.
             hand.status, hand.why = HandStatus.STOOD, work.table.hit_split_aces
         work.note(hand.why)
@@ -1540,7 +1590,7 @@ def _deal_split_card(work: _Work, seat: int, index: int) -> None:
     ):
         hand.status, hand.why = HandStatus.STOOD, table.hit_split_aces
         clauses = (*clauses, *table.hit_split_aces)
-    work.log("split card", clauses, "seat {} hand {} receives {}", seat, index, card)
+    work.steps.append(("split card", clauses, "seat {} hand {} receives {}", (seat, index, card)))
 
 
 def _may_resplit(work: _Work, seat: int, index: int) -> bool:
@@ -1653,23 +1703,31 @@ def _apply(work: _Work, seat: int, index: int, action: Action, amount: int) -> N
     hand = seat_work.hands[index]
     work.why = ()
     match action:
+        # The decisions most rounds take first: the cases are tried in turn.
+        case Action.HIT:
+            card = _card(work, "BJ.deal-order", "seat {} hand {}'s hit", seat, index)
+            hand.take(card)
+            _after_card(work, hand)
+            _drawn(work, seat, index, hand, ("hit", _VALUES, "draws"), card=card)
+        case Action.STAND:
+            hand.status, hand.why = HandStatus.STOOD, _COMPARE
+            work.steps.append(("stand", _COMPARE, "seat {} hand {}", (seat, index)))
         case Action.INSURANCE:
             seat_work.insurance, seat_work.offer_done = amount, True
-            work.log("insurance", table.insured_step, "seat {} insures for {}", seat, amount)
+            work.steps.append(
+                ("insurance", table.insured_step, "seat {} insures for {}", (seat, amount))
+            )
         case Action.EVEN_MONEY:
             hand.even_money = hand.paid_early = True
             hand.why = (*hand.why, *table.even_money)
             seat_work.offer_done = True
-            work.log("even money", table.even_money, "seat {} takes 1:1 now", seat)
+            work.steps.append(("even money", table.even_money, "seat {} takes 1:1 now", (seat,)))
         case Action.DECLINE_INSURANCE:
             seat_work.offer_done = True
-            work.log("decline insurance", table.insurance, "seat {}", seat)
+            work.steps.append(("decline insurance", table.insurance, "seat {}", (seat,)))
         case Action.DECLINE_EVEN_MONEY:
             seat_work.offer_done = True
-            work.log("decline even money", table.even_money, "seat {}", seat)
-        case Action.STAND:
-            hand.status, hand.why = HandStatus.STOOD, _COMPARE
-            work.log("stand", _COMPARE, "seat {} hand {}", seat, index)
+            work.steps.append(("decline even money", table.even_money, "seat {}", (seat,)))
         case Action.SURRENDER:
             clauses = table.surrendered
             hand.status, hand.why = HandStatus.SURRENDERED, clauses
@@ -1677,15 +1735,10 @@ def _apply(work: _Work, seat: int, index: int, action: Action, amount: int) -> N
                 # Early surrender, before the look: the hand takes no insurance either.
                 clauses = (*table.surrender_timing, *clauses)
                 seat_work.surrender_asked = seat_work.offer_done = True
-            work.log("surrender", clauses, "seat {} hand {}", seat, index)
+            work.steps.append(("surrender", clauses, "seat {} hand {}", (seat, index)))
         case Action.DECLINE_SURRENDER:
             seat_work.surrender_asked = True
-            work.log("decline surrender", table.surrender_timing, "seat {}", seat)
-        case Action.HIT:
-            card = _card(work, "BJ.deal-order", "seat {} hand {}'s hit", seat, index)
-            hand.take(card)
-            _after_card(work, hand)
-            _drawn(work, seat, index, hand, ("hit", _VALUES, "draws"), card=card)
+            work.steps.append(("decline surrender", table.surrender_timing, "seat {}", (seat,)))
         case Action.DOUBLE:
             _double(work, seat, index, amount)
         case Action.SPLIT:
@@ -1733,7 +1786,9 @@ def _split(work: _Work, seat: int, index: int) -> None:
         made,
         _hand([second], hand.stake, HandStatus.WAITING, made_by, from_split=True, split_aces=aces),
     )
-    work.log("split", table.split_step, "seat {} hand {} splits {} {}", seat, index, first, second)
+    work.steps.append(
+        ("split", table.split_step, "seat {} hand {} splits {} {}", (seat, index, first, second))
+    )
 
 
 def _drawn(
@@ -1752,7 +1807,9 @@ def _drawn(
         clauses = (*clauses, "BJ.bust")
     elif hand.status is HandStatus.STOOD and hand.total == 21:
         clauses = (*clauses, "BJ.auto-stand")
-    work.log(action, clauses, "seat {} hand {} " + verb + " {}: {}", seat, index, card, hand.total)
+    work.steps.append(
+        (action, clauses, "seat {} hand {} " + verb + " {}: {}", (seat, index, card, hand.total))
+    )
 
 
 # --- dealer and settlement -------------------------------------------------------------
@@ -1790,22 +1847,23 @@ def _dealer_and_settle(work: _Work) -> None:
         why = (*_NEEDED, *(_natural_context(work) if shown_to_natural else ()))
         work.hole_revealed = True
         work.why_hole = work.why_stopped = why
-        work.log("hole card", why, "dealer turns {}: {}", work.hole, work.dealer_total())
-    if reveal and work.dealer_blackjack():
+        work.steps.append(("hole card", why, "dealer turns {}: {}", (work.hole, work.dealer_total)))
+    if reveal and work.dealer_natural:
         work.why_stopped = ("BJ.natural",)
     elif draw:
         stops = table.stops
         while True:
-            total = work.dealer_total()
+            total = work.dealer_total
             soft = total != work.dealer_hard
             if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
                 break
             card = _card(work, stops[0], "the dealer's draw")
             work.position += 1
             work.draws.append(card)
-            work.dealer_hard += _PIPS[card.rank]
-            work.dealer_ace = work.dealer_ace or card.rank is Rank.ACE
-            work.log("dealer draws", table.drew, "{}: {}", card, work.dealer_total())
+            hard = work.dealer_hard = work.dealer_hard + _PIPS[card.rank]
+            ace = work.dealer_ace = work.dealer_ace or card.rank is Rank.ACE
+            work.dealer_total = _best(hard, ace=ace)
+            work.steps.append(("dealer draws", table.drew, "{}: {}", (card, work.dealer_total)))
         # Needed narrowly: one hand alone waits while others do not. An engine that skips the
         # dealer then most likely counts the waiting hands wrong; else its drawing rule.
         narrow_need = waiting_hands == 1 < len(hands)
@@ -1821,7 +1879,7 @@ def _showdown(work: _Work, hands: Sequence[_WorkHand]) -> bool:
     A stood hand is; so is a blackjack that the dealer may still tie: not paid yet, under an
     ace or a ten the dealer has not looked beneath.
     """
-    unknown = not work.peeked and _dealer_can_have_blackjack(work.up)
+    unknown = not work.peeked and work.up.rank in _NATURAL_UP
     return any(
         hand.status is HandStatus.STOOD
         or (hand.status is HandStatus.BLACKJACK and unknown and not hand.paid_early)
@@ -1844,7 +1902,14 @@ def _settle(work: _Work) -> None:
             line = _line(table, seat, "insurance", (paid, seat_work.insurance, 0), clauses)
             lines.append(line)
             total += line.payout.returned
-    work.log("settle", _COMPARE, "{} line(s), {} returned", len(lines), total)
+    work.steps.append(
+        (
+            "settle",
+            _COMPARE,
+            "{} line(s), {} returned",
+            (len(lines), total),
+        )
+    )
     work.phase, work.turn, work.legal = Phase.COMPLETE, None, ()
     work.settlement = tuple(lines)
 
@@ -1898,7 +1963,7 @@ def _payout(table: _Table, owed: _Owed) -> Payout:
 def _settle_insurance(work: _Work) -> tuple[_Paid, Why]:
     """An insurance stake wins against a dealer blackjack, else loses (A.insurance)."""
     clauses = (*work.table.insurance_pays, "BJ.half-stakes")
-    if work.dealer_blackjack():
+    if work.dealer_natural:
         return _Paid.INSURED, clauses
     return _Paid.LOST, clauses
 
@@ -1922,13 +1987,13 @@ def _settle_hand(
             if hand.even_money:
                 return _Paid.EVEN, 0, table.even_money
             context = _natural_context(work)
-            if work.dealer_blackjack():
+            if work.dealer_natural:
                 return _Paid.PUSHED, 0, ("BJ.nat-pays", *context)
             return _Paid.NATURAL, 0, ("BJ.nat-pays", "BJ.natural", *context)
         case _:
             pass
     # A live hand: stood, doubled, or never played because a peek ended the round.
-    if work.dealer_blackjack():
+    if work.dealer_natural:
         extra_stakes = hand.doubled or hand.from_split
         if work.peeked:
             clauses = (*table.peek, "BJ.compare", "BJ.natural")
@@ -1944,7 +2009,7 @@ def _settle_hand(
     split_21: Why = ()
     if hand.from_split and hand.two_card_21():
         split_21 = table.split_21
-    dealer_total, total = work.dealer_total(), hand.total
+    dealer_total, total = work.dealer_total, hand.total
     if dealer_total > 21 or total > dealer_total:
         return _Paid.EVEN, 0, (*split_21, "BJ.compare")
     if total == dealer_total:
