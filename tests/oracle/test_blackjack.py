@@ -1792,6 +1792,27 @@ def test_the_dealer_is_built_by_keyword_only() -> None:
         Dealer(up, hole)  # type: ignore[call-arg]
 
 
+def test_blackjack_values_are_built_by_keyword_only() -> None:
+    # Generated __init__ or written out (``oracle.immutable``), each takes its fields by name.
+    state = play(start(RULES_C, "8S 6D 8H TC 3C 2C"), SPLIT)
+    values: list[object] = [
+        seat(),
+        state.seats[0],
+        state.seats[0].hands[0],
+        Turn(seat=0, hand=1),
+        options(state)[Action.HIT],
+        Decision(seat=0, hand=0, action=HIT),
+    ]
+    for value in values:
+        positional = [getattr(value, f.name) for f in dataclasses.fields(value)]  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            type(value)(*positional)
+        assert (
+            type(value)(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+            == value
+        )  # type: ignore[arg-type]
+
+
 def test_rounds_settled_alike_share_their_lines_and_others_do_not() -> None:
     # A: TC 9C = 19 stands against 7D, hole 8C (15), draws TD: 25, bust. 100 staked wins
     # 1:1 (BJ.compare): 200 back. The same round again settles with the very line made for
