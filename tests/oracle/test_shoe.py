@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from croupier.oracle.cards import DECK, Card, parse_cards
+from croupier.oracle.cards import DECK, Card, Rank, Suit, parse_cards
 from croupier.oracle.errors import InvalidRoundError, OracleError, ShoeNotInProfileError
 from croupier.oracle.shoe import SeededStream, check_composition, seeded_shoe, seeded_spins
 
@@ -303,3 +303,18 @@ def test_check_composition_refuses_a_full_shoe_plus_one_card() -> None:
         check_composition(shoe, 6, clause="C.bac.decks")
     assert info.value.metadata["card"] == "TD"
     assert info.value.metadata["count"] == "7"
+
+
+def test_check_composition_counts_card_objects_made_apart_as_the_cards_they_equal() -> None:
+    # Two decks: two aces of spades pass, a third refuses, whichever objects they are; one
+    # made apart from the deck's (equal, not the same object) counts as the deck's own.
+    made = Card(rank=Rank.ACE, suit=Suit.SPADES)
+    canonical = Card.parse("AS")
+    assert made == canonical
+    assert made is not canonical
+    check_composition([made, canonical, Card.parse("2C")], 2, clause="B.decks")
+    for shoe in ([made, canonical, made], [canonical, canonical, made], [made] * 3):
+        with pytest.raises(ShoeNotInProfileError) as info:
+            check_composition(shoe, 2, clause="B.decks")
+        assert info.value.metadata["card"] == "AS"
+        assert info.value.metadata["count"] == "3"
