@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
+import inspect
 import pickle
+import pkgutil
 
 import pytest
 
+from croupier import oracle
 from croupier.oracle.blackjack import BlackjackSeat, Hand, HandStatus, Option
+from croupier.oracle.build import COMPILED
 from croupier.oracle.cards import Rank, parse_cards
 from croupier.oracle.decision import Action, Decision
 from croupier.oracle.immutable import evolve
@@ -68,3 +73,43 @@ def test_a_written_init_keeps_the_dataclass_contract() -> None:
         assert pickle.loads(pickle.dumps(value)) == value  # noqa: S301 - bytes it just made
         assert dataclasses.replace(value) == value
     assert dataclasses.replace(seat, stake=20) == BlackjackSeat(balance=100, stake=20)
+
+
+def _written_inits() -> list[type]:
+    """Every record of the rules core that writes its ``__init__`` out (``init=False``)."""
+    found: list[type] = []
+    for info in pkgutil.iter_modules(oracle.__path__):
+        if info.name.startswith("_") or info.name in ("build", "service"):
+            continue
+        module = importlib.import_module(f"croupier.oracle.{info.name}")
+        for value in vars(module).values():
+            params = getattr(value, "__dataclass_params__", None)
+            if params is not None and value.__module__ == module.__name__ and not params.init:
+                found.append(value)
+    return found
+
+
+def test_the_records_that_write_their_init_out_are_found() -> None:
+    names = {cls.__name__ for cls in _written_inits()}
+    assert {"Decision", "Round", "RoundRequest", "BlackjackSeat", "Option"} <= names
+
+
+@pytest.mark.parametrize("cls", _written_inits(), ids=lambda cls: cls.__name__)
+def test_a_written_init_takes_the_fields_as_the_generated_one_would(cls: type) -> None:
+    if oracle.BUILD == COMPILED:
+        pytest.skip("a compiled __init__ shows no signature: the pure build checks it")
+    signature = inspect.signature(cls.__init__)
+    parameters = list(signature.parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in parameters] == [f.name for f in fields]
+    for parameter, field in zip(parameters, fields, strict=True):
+        # As the generated one would: by keyword where the dataclass says kw_only.
+        kind = (
+            inspect.Parameter.KEYWORD_ONLY
+            if field.kw_only
+            else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        )
+        assert parameter.kind is kind, parameter.name
+        assert field.default_factory is dataclasses.MISSING, field.name
+        default = inspect.Parameter.empty if field.default is dataclasses.MISSING else field.default
+        assert parameter.default == default, field.name
