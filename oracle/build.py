@@ -60,11 +60,19 @@ def _unusable(manifest: dict[str, Any]) -> str | None:
     return f"incomplete (missing {', '.join(missing)})" if missing else None
 
 
+def _taken(cls: Any) -> tuple[str, ...]:
+    """The fields that rebuild a frozen dataclass: those its ``__init__`` takes."""
+    fields = cls.__dataclass_fields__
+    if cls.__dataclass_params__.init:
+        return tuple(fields)
+    return tuple(name for name, field in fields.items() if field.init)
+
+
 def _rebuild(cls: Any, values: tuple[object, ...]) -> object:
     """A frozen dataclass rebuilt from its fields' values (what ``_reduce`` pickles)."""
     if not cls.__dataclass_params__.init:
         # It writes its __init__ out, which its compiled __new__ runs too (oracle.immutable).
-        return cls(**dict(zip(cls.__dataclass_fields__, values, strict=True)))
+        return cls(**dict(zip(_taken(cls), values, strict=True)))
     new = cls.__new__(cls)
     for name, value in zip(cls.__dataclass_fields__, values, strict=True):
         object.__setattr__(new, name, value)
@@ -79,8 +87,7 @@ def _reduce(record: object) -> tuple[Callable[..., object], tuple[object, ...]]:
     table's history, nor ``copy.deepcopy`` copy a round.
     """
     cls = type(record)
-    names = cls.__dataclass_fields__  # type: ignore[attr-defined]
-    return _rebuild, (cls, tuple(getattr(record, name) for name in names))
+    return _rebuild, (cls, tuple(getattr(record, name) for name in _taken(cls)))
 
 
 class _Loader(importlib.machinery.ExtensionFileLoader):

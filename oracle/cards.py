@@ -7,7 +7,7 @@ A card is written rank then suit: ranks ``A23456789TJQK``, suits ``CDHS``
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from croupier.oracle.errors import InvalidCardError
 from croupier.oracle.immutable import Choice
@@ -61,12 +61,26 @@ _PIPS: dict[Rank, int] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, order=False)
+#: Each rank's and suit's place in a fresh deck's order (``DECK``): a card's ``place``.
+_RANK_PLACES: dict[Rank, int] = {rank: place for place, rank in enumerate(Rank)}
+_SUIT_PLACES: dict[Suit, int] = {suit: len(Rank) * place for place, suit in enumerate(Suit)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=False, init=False)
 class Card:
-    """One playing card."""
+    """One playing card; ``place`` is its place in a fresh deck (``DECK``), 0 to 51."""
 
     rank: Rank
     suit: Suit
+    #: Worked out from the rank and suit, so equal cards share it: a shoe's check counts the
+    #: cards by it (``oracle.shoe``), where hashing a card runs the dataclass's Python hash.
+    place: int = field(init=False, repr=False, compare=False)
+
+    # Written out (init=False): it works ``place`` out, and mypyc compiles it (``oracle.immutable``).
+    def __init__(self, *, rank: Rank, suit: Suit) -> None:
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "place", _SUIT_PLACES[suit] + _RANK_PLACES[rank])
 
     def __str__(self) -> str:
         return self.rank.value + self.suit.value

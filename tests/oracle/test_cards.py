@@ -135,3 +135,19 @@ def test_cards_are_values() -> None:
     assert hash(a) == hash(b)
     assert a != Card.parse("JC")
     assert len({a, b}) == 1
+
+
+def test_a_card_knows_its_place_in_a_fresh_deck() -> None:
+    # DESIGN.md's fresh deck: clubs, diamonds, hearts, spades, each A, 2, ..., T, J, Q, K.
+    assert Card.parse("AC").place == 0
+    assert Card.parse("KC").place == 12
+    assert Card.parse("AD").place == 13
+    assert Card.parse("TH").place == 2 * 13 + 9
+    assert Card.parse("KS").place == 51
+    # A card made apart from the deck's has the place of the card it equals.
+    assert Card(rank=Rank.SEVEN, suit=Suit.HEARTS).place == 2 * 13 + 6
+    assert [card.place for card in DECK] == list(range(52))
+    # The place is worked out, never given, and no part of the card's value or text.
+    with pytest.raises(TypeError):
+        Card(rank=Rank.ACE, suit=Suit.CLUBS, place=5)  # type: ignore[call-arg]
+    assert repr(Card.parse("AC")) == "Card(rank=<Rank.ACE: 'A'>, suit=<Suit.CLUBS: 'C'>)"

@@ -14,7 +14,7 @@ import pytest
 from croupier import oracle
 from croupier.oracle.blackjack import BlackjackSeat, Hand, HandStatus, Option
 from croupier.oracle.build import COMPILED
-from croupier.oracle.cards import Rank, parse_cards
+from croupier.oracle.cards import Card, Rank, Suit, parse_cards
 from croupier.oracle.decision import Action, Decision
 from croupier.oracle.immutable import evolve
 from croupier.oracle.rounds import BlackjackWager, RoundRequest, SeatRequest
@@ -50,6 +50,12 @@ def test_evolve_builds_a_class_that_writes_its_init_out_through_it() -> None:
     assert evolve(double, hand=2) == Decision(seat=1, hand=2, action=Action.DOUBLE, amount=5)
     with pytest.raises(TypeError, match="no field stake"):
         evolve(double, stake=5)
+    # A card writes its __init__ out too, and works its place out from its rank and suit.
+    ace = Card.parse("AS")
+    assert evolve(ace, suit=Suit.HEARTS) == Card.parse("AH")
+    assert evolve(ace, suit=Suit.HEARTS).place == Card.parse("AH").place == 2 * 13
+    with pytest.raises(TypeError, match="no field place"):
+        evolve(ace, place=0)
 
 
 def test_a_written_init_keeps_the_dataclass_contract() -> None:
@@ -68,10 +74,14 @@ def test_a_written_init_keeps_the_dataclass_contract() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         request.round_id = "r-2"  # type: ignore[misc]
     seat, option = BlackjackSeat(balance=100, stake=10), Option(open=True, why=("BJ.values",))
-    for value in (request, seat, option, Decision(seat=0, hand=1, action=Action.STAND)):
+    card = Card.parse("9D")
+    for value in (request, seat, option, Decision(seat=0, hand=1, action=Action.STAND), card):
         assert copy.deepcopy(value) == value
         assert pickle.loads(pickle.dumps(value)) == value  # noqa: S301 - bytes it just made
         assert dataclasses.replace(value) == value
+    # A card copied keeps its place (the 9 of diamonds: 13 + 8).
+    assert copy.deepcopy(card).place == pickle.loads(pickle.dumps(card)).place == 21  # noqa: S301
+    assert dataclasses.replace(card, suit=Suit.CLUBS).place == 8
     assert dataclasses.replace(seat, stake=20) == BlackjackSeat(balance=100, stake=20)
 
 
@@ -91,7 +101,7 @@ def _written_inits() -> list[type]:
 
 def test_the_records_that_write_their_init_out_are_found() -> None:
     names = {cls.__name__ for cls in _written_inits()}
-    assert {"Decision", "Round", "RoundRequest", "BlackjackSeat", "Option"} <= names
+    assert {"Decision", "Round", "RoundRequest", "BlackjackSeat", "Option", "Card"} <= names
 
 
 @pytest.mark.parametrize("cls", _written_inits(), ids=lambda cls: cls.__name__)
@@ -100,7 +110,8 @@ def test_a_written_init_takes_the_fields_as_the_generated_one_would(cls: type) -
         pytest.skip("a compiled __init__ shows no signature: the pure build checks it")
     signature = inspect.signature(cls.__init__)
     parameters = list(signature.parameters.values())[1:]
-    fields = dataclasses.fields(cls)
+    # The fields it takes: one it works out (``Card.place``) says init=False, as it would.
+    fields = [field for field in dataclasses.fields(cls) if field.init]
     assert [p.name for p in parameters] == [f.name for f in fields]
     for parameter, field in zip(parameters, fields, strict=True):
         # As the generated one would: by keyword where the dataclass says kw_only.
