@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from croupier.oracle.cards import Card, Rank
 from croupier.oracle.clauses import Game
@@ -92,8 +92,14 @@ class DoubleOn(Choice):
     ANY_CARDS = "any-cards"
 
 
+# The module's constants are Final: compiled, mypyc reads a Final name from a C static, where
+# it looks any other module name up in the module's dict at every read (a round reads dozens).
+
 #: The two-card totals each restricted double takes (VAR.bj.double-on).
-_DOUBLE_TOTALS = {DoubleOn.NINE_TO_ELEVEN: (9, 10, 11), DoubleOn.TEN_ELEVEN: (10, 11)}
+_DOUBLE_TOTALS: Final[dict[DoubleOn, tuple[int, ...]]] = {
+    DoubleOn.NINE_TO_ELEVEN: (9, 10, 11),
+    DoubleOn.TEN_ELEVEN: (10, 11),
+}
 
 
 class BlackjackVsAce(Choice):
@@ -191,11 +197,11 @@ class BlackjackRules:
 # --- hand arithmetic -----------------------------------------------------------------
 
 #: Each rank's face value (BJ.values), by rank: ranks hash by identity, so the look-up is cheap.
-_PIPS: dict[Rank, int] = {rank: rank.pip for rank in Rank}
+_PIPS: Final[dict[Rank, int]] = {rank: rank.pip for rank in Rank}
 #: The ten-valued ranks (BJ.values), and the up cards under which a dealer may hold a
 #: blackjack (BJ.natural): sets of ``Rank.is_ten_valued``, looked up without a call.
-_TENS = frozenset(rank for rank in Rank if rank.is_ten_valued)
-_NATURAL_UP = _TENS | {Rank.ACE}
+_TENS: Final[frozenset[Rank]] = frozenset(rank for rank in Rank if rank.is_ten_valued)
+_NATURAL_UP: Final[frozenset[Rank]] = _TENS | {Rank.ACE}
 
 
 def _best(hard: int, *, ace: bool) -> int:
@@ -230,7 +236,9 @@ def _pairs_with(rule: SplitPairs, rank: Rank) -> object:
 
 
 #: Each rule's ``_pairs_with`` of every rank, worked out once: every hand of two cards asks.
-_PAIRS_WITH = {rule: {rank: _pairs_with(rule, rank) for rank in Rank} for rule in SplitPairs}
+_PAIRS_WITH: Final[dict[SplitPairs, dict[Rank, object]]] = {
+    rule: {rank: _pairs_with(rule, rank) for rank in Rank} for rule in SplitPairs
+}
 
 
 def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
@@ -244,13 +252,13 @@ def is_pair(rule: SplitPairs, first: Card, second: Card) -> bool:
 #: A reason: the clauses that decided a value, deciding clause first.
 Why = tuple[str, ...]
 
-_DEAL: Why = ("BJ.deal",)
-_ORDER: Why = ("BJ.deal-order",)
-_DEAL_STEP: Why = ("BJ.deal", "BJ.deal-order")
-_VALUES: Why = ("BJ.values",)
-_BUST: Why = ("BJ.bust", "BJ.values")
-_COMPARE: Why = ("BJ.compare",)
-_NEEDED: Why = ("BJ.dealer-needed",)
+_DEAL: Final[Why] = ("BJ.deal",)
+_ORDER: Final[Why] = ("BJ.deal-order",)
+_DEAL_STEP: Final[Why] = ("BJ.deal", "BJ.deal-order")
+_VALUES: Final[Why] = ("BJ.values",)
+_BUST: Final[Why] = ("BJ.bust", "BJ.values")
+_COMPARE: Final[Why] = ("BJ.compare",)
+_NEEDED: Final[Why] = ("BJ.dealer-needed",)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, init=False)
@@ -362,7 +370,7 @@ class Turn:
 
 
 #: Each turn a round has waited on, made once: turns are immutable, so rounds share them.
-_TURNS: dict[tuple[int, int], Turn] = {}
+_TURNS: Final[dict[tuple[int, int], Turn]] = {}
 
 
 def _turn(seat: int, hand: int) -> Turn:
@@ -1003,7 +1011,7 @@ def _card(work: _Work, asked_by: str, why: str, *values: object) -> Card:
 
 
 #: The deal step's words for each seat count, made on first use.
-_DEAL_SAYS: dict[int, str] = {}
+_DEAL_SAYS: Final[dict[int, str]] = {}
 
 
 def deal(
@@ -1085,8 +1093,19 @@ class Option:
         object.__setattr__(self, "why", why)
 
 
-_OFFERS = (Action.INSURANCE, Action.DECLINE_INSURANCE, Action.EVEN_MONEY, Action.DECLINE_EVEN_MONEY)
-_PLAYS = (Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
+_OFFERS: Final[tuple[Action, ...]] = (
+    Action.INSURANCE,
+    Action.DECLINE_INSURANCE,
+    Action.EVEN_MONEY,
+    Action.DECLINE_EVEN_MONEY,
+)
+_PLAYS: Final[tuple[Action, ...]] = (
+    Action.HIT,
+    Action.STAND,
+    Action.DOUBLE,
+    Action.SPLIT,
+    Action.SURRENDER,
+)
 
 
 def _pair(offer: Action, decline: Action, option: Option) -> dict[Action, Option]:
@@ -1171,7 +1190,12 @@ def _offer_withheld(work: _Work, seat: int, options: dict[Action, Option]) -> Wh
 
 def _insurance_stake(work: _Work, seat: int) -> int:
     """Half the original stake, rounded by the half-stake rule (BJ.half-stakes)."""
-    return work.rules.half_stake_rounding.apply(Fraction(work.seats[seat].stake, 2))
+    stake = work.seats[seat].stake
+    if stake % 2:
+        return work.rules.half_stake_rounding.apply(Fraction(stake, 2))
+    # Half an even stake is whole, which every rounding keeps: no Fraction made (a Fraction
+    # is Python even in the compiled build, and every round under an ace asks).
+    return stake // 2
 
 
 def _funds_cover(rules: BlackjackRules, free: int, amount: int) -> bool:
@@ -1322,14 +1346,14 @@ def _open_plays(work: _Work, seat: int, index: int) -> tuple[Action, ...]:
     if work.seats[seat].hands[index].status is not HandStatus.PLAYING:
         return ()
     hit, double, split, surrender = _play_checks(work, seat, index)
-    return _OPEN_PLAYS[
-        True not in hit, True not in double, True not in split, True not in surrender
-    ]
+    # Indexed by whether each is open (a bool is 0 or 1): no tuple of four made and hashed.
+    by_hit = _OPEN_PLAYS[True not in hit]
+    return by_hit[True not in double][True not in split][True not in surrender]
 
 
-#: The play decisions open, in Action order, by whether hit, double, split and surrender are.
-_OPEN_PLAYS: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
-    (hit, double, split, surrender): tuple(
+def _plays_open(*, hit: bool, double: bool, split: bool, surrender: bool) -> tuple[Action, ...]:
+    """The play decisions open, in Action order, when hit, double, split and surrender are."""
+    return tuple(
         action
         for action, is_open in (
             (Action.HIT, hit),
@@ -1340,11 +1364,23 @@ _OPEN_PLAYS: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
         )
         if is_open
     )
+
+
+_Open = tuple[tuple[Action, ...], ...]
+#: ``_plays_open`` of every case, indexed by whether hit, double, split and surrender are open.
+_OPEN_PLAYS: Final[tuple[tuple[tuple[_Open, ...], ...], ...]] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                _plays_open(hit=hit, double=double, split=split, surrender=surrender)
+                for surrender in (False, True)
+            )
+            for split in (False, True)
+        )
+        for double in (False, True)
+    )
     for hit in (False, True)
-    for double in (False, True)
-    for split in (False, True)
-    for surrender in (False, True)
-}
+)
 
 
 def _play_options(work: _Work, seat: int, index: int) -> dict[Action, Option]:
@@ -1437,7 +1473,7 @@ def _open(options: dict[Action, Option], order: Sequence[Action]) -> tuple[Actio
     return tuple(action for action in order if options[action].open)
 
 
-_OFFERS_ORDER = (
+_OFFERS_ORDER: Final[tuple[Action, ...]] = (
     Action.INSURANCE,
     Action.DECLINE_INSURANCE,
     Action.EVEN_MONEY,
@@ -1968,7 +2004,7 @@ def _settle_insurance(work: _Work) -> tuple[_Paid, Why]:
     return _Paid.LOST, clauses
 
 
-_EVEN = Odds(win=Fraction(1))
+_EVEN: Final = Odds(win=Fraction(1))
 
 
 def _settle_hand(

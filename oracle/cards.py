@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from croupier.oracle.errors import InvalidCardError
 from croupier.oracle.immutable import Choice
@@ -55,15 +56,15 @@ class Rank(Choice):
         return _PIPS[self] == 10
 
 
-_PIPS: dict[Rank, int] = {
+_PIPS: Final[dict[Rank, int]] = {
     rank: (1 if rank is Rank.ACE else 10 if rank.value in "TJQK" else int(rank.value))
     for rank in Rank
 }
 
 
 #: Each rank's and suit's place in a fresh deck's order (``DECK``): a card's ``place``.
-_RANK_PLACES: dict[Rank, int] = {rank: place for place, rank in enumerate(Rank)}
-_SUIT_PLACES: dict[Suit, int] = {suit: len(Rank) * place for place, suit in enumerate(Suit)}
+_RANK_PLACES: Final[dict[Rank, int]] = {rank: place for place, rank in enumerate(Rank)}
+_SUIT_PLACES: Final[dict[Suit, int]] = {suit: len(Rank) * place for place, suit in enumerate(Suit)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, order=False, init=False)
@@ -102,9 +103,11 @@ SUITS: tuple[Suit, ...] = tuple(Suit)
 RANKS: tuple[Rank, ...] = tuple(Rank)
 
 #: One deck in canonical order: clubs, diamonds, hearts, spades; A, 2, ..., 10, J, Q, K.
-DECK: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for suit in SUITS for rank in RANKS)
+DECK: Final[tuple[Card, ...]] = tuple(
+    Card(rank=rank, suit=suit) for suit in SUITS for rank in RANKS
+)
 
-_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_BY_TEXT: Final[dict[str, Card]] = {str(card): card for card in DECK}
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:

@@ -13,7 +13,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from croupier.oracle import baccarat, blackjack, roulette
 from croupier.oracle.clauses import Game
@@ -32,10 +32,12 @@ from croupier.oracle.settlement import SettlementLine, settlement_citations
 if TYPE_CHECKING:
     from croupier.oracle.cards import Card
 
+# Final: compiled, a round reads these from C statics, not the module's dict (oracle.blackjack).
+
 #: What an id is made of (CONTRACT.round-id): 1 to 128 of these.
-_ID_CHARACTERS = string.ascii_letters + string.digits + "._:/-"
-MAX_SEATS = 16
-MAX_BETS_PER_SEAT = 64
+_ID_CHARACTERS: Final = string.ascii_letters + string.digits + "._:/-"
+MAX_SEATS: Final = 16
+MAX_BETS_PER_SEAT: Final = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,7 +132,7 @@ class RoundRequest:
 
 #: What identifies a round's request, whatever the game: CONTRACT.round-id; and the one
 #: currency of every amount: TABLE.currency.
-_ROUND_CITATIONS: dict[str, tuple[str, ...]] = {
+_ROUND_CITATIONS: Final[dict[str, tuple[str, ...]]] = {
     "round_id": ("CONTRACT.round-id",),
     "profile_id": ("CONTRACT.round-id",),
     "*.currency_code": ("TABLE.currency",),
@@ -361,7 +363,7 @@ class _GameKind:
     accepted: Callable[[Profile], dict[str, tuple[str, ...]]]
 
 
-_GAMES: dict[Game, _GameKind] = {
+_GAMES: Final[dict[Game, _GameKind]] = {
     Game.BLACKJACK: _GameKind(
         wager=BlackjackWager,
         uses_shoe=True,

@@ -48,6 +48,7 @@ from croupier.oracle.errors import (
     ShoeExhaustedError,
     ShoeNotInProfileError,
 )
+from croupier.oracle.money import Rounding
 from croupier.oracle.profile import load_profile_text, shipped_profile
 from croupier.oracle.settlement import SettlementLine
 
@@ -344,6 +345,18 @@ def test_BJ_half_stakes_insurance_on_odd_stake_15_is_7() -> None:
     assert (ins.stake, ins.returned_exact, ins.returned) == (7, Fraction(21), 21)
     main = line(state, 0, "hand 0").payout
     assert (main.stake, main.returned) == (15, 0)
+
+
+def test_BJ_half_stakes_insurance_rounds_an_odd_stake_up_where_the_profile_says() -> None:
+    # 15 / 2 = 7.5, rounded up: 8; 16 / 2 = 8 exactly. Dealer AD + KC blackjack: insurance 8
+    # at 2:1 = 8 + 16. The stake is whole minor units, an int (no float near money).
+    rules = dataclasses.replace(RULES_A, half_stake_rounding=Rounding.UP)
+    for stake in (15, 16):
+        state = play(start(rules, "9S AD 7H KC", seat(stake=stake)), INSURANCE)
+        insurance = state.seats[0].insurance
+        assert (insurance, type(insurance)) == (8, int)
+        ins = line(state, 0, "insurance").payout
+        assert (ins.stake, ins.returned) == (8, 24)
 
 
 def test_BJ_half_stakes_surrender_on_odd_stake_15_returns_7() -> None:
