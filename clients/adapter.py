@@ -33,7 +33,6 @@ import argparse
 import copy
 import math
 import re
-import signal
 import socket
 import sys
 import threading
@@ -1069,20 +1068,10 @@ def main(
     audit = served.adapter.audit
     if audit is not None and audit.notice:
         print(f"audit: {audit.notice}", file=sys.stderr, flush=True)  # noqa: T201 - says what it did
-    stopping = threading.Event()
-
-    def on_signal(signum: int, frame: object) -> None:
-        del signum, frame
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = listen.StopSignals(_SIGNAL_POLL)
+    stop.install()
     print(f"CROUPIER_ENGINE {args.host}:{served.port}", flush=True)  # noqa: T201 - the launch protocol's line
-    # A signal may be delivered to any of grpc's threads, and Python runs its handler only when
-    # the main thread next runs bytecode: an untimed wait would never wake, and the engine
-    # would outlive whoever stopped it. Waking now and then lets the handler run.
-    while not stopping.wait(_SIGNAL_POLL):
-        pass
+    stop.wait()
     try:
         served.stop(args.grace)
     except (OSError, AuditLogError) as exc:

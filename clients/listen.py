@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import inspect
 import re
+import signal
 import socket
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,6 +302,40 @@ ARRIVING_SECONDS = 0.25
 def shutting_down() -> grpc.Status:
     """UNAVAILABLE, reason SHUTTING_DOWN: the server is stopping; try another."""
     return error_status("SHUTTING_DOWN", "the server is shutting down", {})
+
+
+class StopSignals:
+    """The stop signals (SIGTERM, SIGINT) a threaded server's main thread waits for.
+
+    The handler only appends the signal's number: Python runs a handler between two steps of
+    the main thread, which may hold a lock just then (a ``threading.Event``'s, inside its
+    wait), and a handler that took such a lock would wait on itself for ever.
+    """
+
+    def __init__(self, poll: float) -> None:
+        self.received: list[int] = []
+        self._poll = poll
+
+    def handle(self, signum: int, frame: object) -> None:
+        """The signal handler: note ``signum``, take no lock, call nothing that may."""
+        del frame
+        self.received.append(signum)
+
+    def install(self) -> None:
+        """Handle SIGTERM and SIGINT (from the main thread)."""
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self.handle)
+
+    def wait(self) -> int:
+        """Sleep until a stop signal came; its number.
+
+        A signal may be delivered to any of grpc's threads, and Python runs its handler only
+        when the main thread next runs: an untimed wait would never wake, so the wait wakes
+        every ``poll`` seconds.
+        """
+        while not self.received:
+            time.sleep(self._poll)
+        return self.received[0]
 
 
 class ThreadGate:

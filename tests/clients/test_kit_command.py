@@ -260,3 +260,39 @@ def test_the_kit_stops_on_sigterm_delivered_to_one_of_its_other_threads() -> Non
         if proc.poll() is None:
             proc.kill()
             proc.wait(30)
+
+
+#: Run in a process of its own (a wait that hangs must not hang the tests): the handler is
+#: called at each Python step of the wait in turn, as a signal may be.
+_EVERY_STEP = """
+import signal, sys
+from croupier.clients.listen import StopSignals
+for at in range(1, 80):
+    stop, steps = StopSignals(0.0001), 0
+    def step(frame, event, arg):
+        global steps
+        steps += 1
+        if steps == at:
+            stop.handle(signal.SIGTERM, frame)
+        return step
+    sys.settrace(step)
+    got = stop.wait()
+    sys.settrace(None)
+    assert got == signal.SIGTERM, got
+print("woke", at)
+"""
+
+
+def test_a_stop_signal_handled_at_any_step_of_the_wait_ends_it() -> None:
+    """Before: the kit's handler set a threading.Event that the main thread was waiting on; a
+    signal handled while the wait held the Event's lock waited on itself for ever, the rare
+    engine that outlived the explorer killed under it."""
+    run = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", _EVERY_STEP],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (run.returncode, run.stdout.strip()) == (0, "woke 79"), run.stderr

@@ -462,8 +462,26 @@ def test_a_killed_explorer_leaves_no_engine_behind(tmp_path: Path) -> None:
         if _zombie(engine):  # dead, waiting for whoever adopted it to reap it
             return
         time.sleep(0.1)
+    seen = _seen(engine)
     os.kill(engine, signal.SIGKILL)
-    pytest.fail("the engine outlived the explorer that launched it")
+    pytest.fail(f"the engine outlived the explorer that launched it: {seen}")
+
+
+def _seen(pid: int) -> str:
+    """What /proc says of a process that should have ended: its state and its threads' waits."""
+    try:
+        state = next(
+            line
+            for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines()
+            if line.startswith("State:")
+        )
+        waits = Counter(
+            (task / "wchan").read_text(encoding="ascii")
+            for task in Path(f"/proc/{pid}/task").iterdir()
+        )
+    except OSError as exc:
+        return f"/proc/{pid} unreadable ({exc})"
+    return f"{state}; threads waiting in {dict(waits)}"
 
 
 def _zombie(pid: int) -> bool:
