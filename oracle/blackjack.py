@@ -43,7 +43,7 @@ from croupier.oracle.settlement import Limits, SettlementLine, Step, check_seat_
 from croupier.oracle.shoe import check_composition
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from croupier.oracle.profile import Profile
 
@@ -440,6 +440,10 @@ class _Table:
         "takes",
     )
 
+    def __reduce__(self) -> tuple[type[_Table], tuple[BlackjackRules]]:
+        # Pickled and deep-copied as what it is worked out from, as a compiled one must be.
+        return _Table, (self.rules,)
+
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
         cite = rules.cite
@@ -594,6 +598,19 @@ class _WorkHand:
             ),
         )
 
+    def __reduce__(self) -> tuple[type[_WorkHand], tuple[object, ...]]:
+        # Pickled and deep-copied through __init__, which a compiled class cannot do without.
+        flags = (
+            self.from_split,
+            self.split_aces,
+            self.splits,
+            self.doubled,
+            self.even_money,
+            self.paid_early,
+        )
+        held = (self.cards, self.hard, self.ace, self.total)
+        return _WorkHand, (held, self.stake, self.status, self.why, flags)
+
     def public(self) -> Hand:
         """The frozen hand."""
         return Hand(
@@ -662,6 +679,11 @@ class _WorkSeat:
             [hand.copy() for hand in self.hands],
             (self.insurance, self.offer_done, self.surrender_asked),
         )
+
+    def __reduce__(self) -> tuple[type[_WorkSeat], tuple[object, ...]]:
+        # Pickled and deep-copied through __init__, which a compiled class cannot do without.
+        answered = (self.insurance, self.offer_done, self.surrender_asked)
+        return _WorkSeat, (self.balance, self.stake, self.hands, answered)
 
     def public(self) -> SeatState:
         """The frozen seat."""
@@ -814,23 +836,33 @@ class _Work:
             up=self.up,
             hole=self.hole,
             position=self.position,
-            played=(
-                self.draws[:],
-                self.dealer_hard,
-                self.dealer_ace,
-                self.dealer_total,
-                self.dealer_natural,
-                self.hole_revealed,
-                self.peeked,
-                self.why_hole,
-                self.why_stopped,
-                self.why_drew,
-                self.phase,
-                self.turn,
-                self.steps[:],
-                self.why,
-                self.legal,
-            ),
+            played=self._played(self.draws[:], self.steps[:]),
+        )
+
+    def __reduce__(self) -> tuple[Callable[..., _Work], tuple[object, ...]]:
+        # Pickled and deep-copied through __init__, which a compiled class cannot do without;
+        # the frozen views are left to be built again when read.
+        made = (self.rules, self.table, self.shoe, self.seats, self.up, self.hole, self.position)
+        return _work, (made, self._played(self.draws, self.steps), self.settlement)
+
+    def _played(self, draws: list[Card], steps: list[_Logged]) -> _Played:
+        """How far the round has been played, with ``draws`` and ``steps`` (``__init__``)."""
+        return (
+            draws,
+            self.dealer_hard,
+            self.dealer_ace,
+            self.dealer_total,
+            self.dealer_natural,
+            self.hole_revealed,
+            self.peeked,
+            self.why_hole,
+            self.why_stopped,
+            self.why_drew,
+            self.phase,
+            self.turn,
+            steps,
+            self.why,
+            self.legal,
         )
 
     def note(self, why: Why) -> None:
@@ -858,6 +890,18 @@ class _Work:
             )
             views = self.views = (tuple(seat.public() for seat in self.seats), dealer, steps)
         return views
+
+
+def _work(
+    made: tuple[BlackjackRules, _Table, tuple[Card, ...], list[_WorkSeat], Card, Card, int],
+    played: _Played,
+    settlement: tuple[SettlementLine, ...],
+) -> _Work:
+    """A working state unpickled or deep-copied (``_Work.__reduce__``)."""
+    rules, table, shoe, seats, up, hole, position = made
+    work = _Work(rules, table, shoe, seats, up=up, hole=hole, position=position, played=played)
+    work.settlement = settlement
+    return work
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False, init=False)

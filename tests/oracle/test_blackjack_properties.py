@@ -10,6 +10,7 @@ no funds rule, odd payouts and roundings, fewer decks.
 from __future__ import annotations
 
 import copy
+import pickle
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -403,6 +404,41 @@ def test_an_illegal_decision_changes_nothing(pid: str, data: st.DataObject) -> N
 
     action = data.draw(st.sampled_from(tuple(Action)), label="action after the end")
     attempt(state, Decision(seat=0, hand=0, action=action))
+
+
+def _copies(state: BlackjackState) -> list[BlackjackState]:
+    """The state deep-copied and pickled, sharing nothing with it but what a copy may share."""
+    return [copy.deepcopy(state), pickle.loads(pickle.dumps(state))]  # noqa: S301 - bytes it made
+
+
+@pytest.mark.parametrize("pid", PROFILE_IDS)
+@given(data=st.data())
+def test_a_copied_or_pickled_round_plays_on_as_the_round_does(
+    pid: str, data: st.DataObject
+) -> None:
+    """Whichever build runs. Before: the compiled build's working state could be neither deep
+    copied nor pickled (its class is made only through its __init__, which copy did not call)."""
+    rules = RULES[pid]
+    shoe, seats = data.draw(rounds(rules), label="round")
+    state = deal(rules, shoe, seats)
+    ended, decisions = play(state, data, limit=decision_bound(rules, len(seats)))
+    for made in range(len(decisions) + 1):
+        for copied in _copies(state):
+            assert copied == state
+            assert (copied.legal, copied.turn, copied.complete) == (
+                state.legal,
+                state.turn,
+                state.complete,
+            )
+            # The same decisions from the copy end the round as they ended it.
+            on = copied
+            for decision in decisions[made:]:
+                on = decide(on, decision)
+            assert on == ended
+            assert on.settlement == ended.settlement
+        if made < len(decisions):
+            state = decide(state, decisions[made])
+    assert state == ended
 
 
 # --- 6. funds ---------------------------------------------------------------------------
