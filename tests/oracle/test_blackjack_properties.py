@@ -407,7 +407,7 @@ def test_an_illegal_decision_changes_nothing(pid: str, data: st.DataObject) -> N
 
 
 def _copies(state: BlackjackState) -> list[BlackjackState]:
-    """The state deep-copied and pickled, sharing nothing with it but what a copy may share."""
+    """The state deep-copied, and the state pickled and loaded again."""
     return [copy.deepcopy(state), pickle.loads(pickle.dumps(state))]  # noqa: S301 - bytes it made
 
 
